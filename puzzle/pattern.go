@@ -1,0 +1,399 @@
+package puzzle
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Ranking schemes. A table file names its scheme and version; the exact
+// definitions are in format/SPEC.md and are implemented by Pattern.Rank.
+const (
+	// RankingCellsetOrder is the index of an additive pattern database:
+	//   rank = P * C(N,k) + M
+	// where M is the colexicographic rank of the set of occupied cells
+	// (combinatorial number system: M = Σ_j C(s_j, j+1) over the occupied
+	// cells s_0 < s_1 < ... < s_{k-1}) and P is the Lehmer-code
+	// (lexicographic) rank of the permutation o, o_i = position of the cell
+	// of the i-th pattern tile (tiles in ascending order) within the sorted
+	// occupied cells. Range [0, N!/(N-k)!), no holes.
+	RankingCellsetOrder = "cellset-order"
+	// RankingLehmerHalf is the index of an exact table over all solvable
+	// states: floor(L/2) where L is the Lehmer-code (lexicographic) rank of
+	// the position vector (pos[0], pos[1], ..., pos[N-1]) as a permutation
+	// of 0..N-1. Since the last Lehmer digit is always 0 and the one before
+	// it (radix 2) is fixed by solvability, floor(L/2) is a bijection from
+	// the N!/2 solvable states onto [0, N!/2).
+	RankingLehmerHalf = "lehmer-half"
+	// RankingVersion is the version of both schemes.
+	RankingVersion = 1
+)
+
+// MaxEntries bounds the size of any table this package will index (2^36),
+// so a pattern's index always fits comfortably in a uint64 and k! fits too.
+const MaxEntries = 1 << 36
+
+// ErrPattern is wrapped by every error about an invalid pattern (tile set).
+var ErrPattern = errors.New("bad pattern")
+
+// Pattern is the abstraction a table is built for: a board geometry, a
+// goal, and a set of pattern tiles. When the tiles are all of 1..N-1 the
+// pattern is Exact: the table holds the true distance of every solvable
+// state, indexed by RankingLehmerHalf. Otherwise the table is an additive
+// pattern database (Korf & Felner 2002) indexed by RankingCellsetOrder.
+//
+// A Pattern is immutable after NewPattern and safe for concurrent use.
+type Pattern struct {
+	Geom  Geometry
+	Goal  Board
+	Tiles []uint8 // pattern tiles in ascending order, each in 1..N-1
+	Exact bool
+
+	n, k      int    // cells; ranked elements (k = len(Tiles), or N-2 for Exact)
+	combCount uint64 // C(N,k) for additive patterns
+	size      uint64
+	goalPos   []uint8 // position vector of the goal
+	binom     [MaxCells + 1][MaxCells + 2]uint64
+	fact      [MaxCells + 1]uint64
+}
+
+// ParseTiles parses a tile list such as "1,2,3" or "1 2 3" (a range "1-8"
+// is accepted too). It does not check the tiles against a board.
+func ParseTiles(s string) ([]uint8, error) {
+	var out []uint8
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("%w: empty tile list", ErrPattern)
+	}
+	for _, f := range fields {
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 || a >= MaxCells {
+			return nil, fmt.Errorf("%w: %q is not a tile number", ErrPattern, f)
+		}
+		b := a
+		if isRange {
+			b, err = strconv.Atoi(hi)
+			if err != nil || b < a || b >= MaxCells {
+				return nil, fmt.Errorf("%w: %q is not a tile range", ErrPattern, f)
+			}
+		}
+		for t := a; t <= b; t++ {
+			out = append(out, uint8(t))
+		}
+	}
+	return out, nil
+}
+
+// NewPattern validates and returns the pattern of the given tiles on g with
+// the given goal. Tiles must be distinct, in 1..N-1, and non-empty; their
+// order does not matter. Errors wrap ErrPattern or ErrBoard.
+func NewPattern(g Geometry, goal Board, tiles []uint8) (*Pattern, error) {
+	if _, err := NewGeometry(g.W, g.H); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrPattern, err)
+	}
+	n := g.N()
+	if err := goal.Validate(n); err != nil {
+		return nil, fmt.Errorf("goal: %w", err)
+	}
+	if len(tiles) == 0 {
+		return nil, fmt.Errorf("%w: no tiles", ErrPattern)
+	}
+	ts := append([]uint8(nil), tiles...)
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	for i, t := range ts {
+		if t == 0 {
+			return nil, fmt.Errorf("%w: 0 is the blank, not a pattern tile", ErrPattern)
+		}
+		if int(t) >= n {
+			return nil, fmt.Errorf("%w: tile %d does not exist on a %s board (tiles 1..%d)", ErrPattern, t, g, n-1)
+		}
+		if i > 0 && ts[i-1] == t {
+			return nil, fmt.Errorf("%w: tile %d listed twice", ErrPattern, t)
+		}
+	}
+	p := &Pattern{Geom: g, Goal: append(Board(nil), goal...), Tiles: ts, n: n}
+	p.Exact = len(ts) == n-1
+	p.goalPos = goal.Positions()
+	for i := 0; i <= MaxCells; i++ {
+		p.binom[i][0] = 1
+		for j := 1; j <= i; j++ {
+			p.binom[i][j] = p.binom[i-1][j-1] + p.binom[i-1][j]
+		}
+	}
+	p.fact[0] = 1
+	for i := 1; i <= MaxCells; i++ {
+		if p.fact[i-1] > (1<<63)/uint64(i) {
+			p.fact[i] = 0 // overflow: never used, sizes are bounded by MaxEntries first
+			continue
+		}
+		p.fact[i] = p.fact[i-1] * uint64(i)
+	}
+	if p.Exact {
+		p.k = n - 2
+	} else {
+		p.k = len(ts)
+	}
+	// size = N!/(N-k)!, checked against MaxEntries as it grows.
+	size := uint64(1)
+	for i := 0; i < p.k; i++ {
+		size *= uint64(n - i)
+		if size > MaxEntries {
+			return nil, fmt.Errorf("%w: %d tiles on a %s board need more than 2^36 entries", ErrPattern, len(ts), g)
+		}
+	}
+	p.size = size
+	p.combCount = p.binom[n][p.k]
+	return p, nil
+}
+
+// Size is the number of table entries: N!/(N-k)! for an additive pattern of
+// k tiles, N!/2 for an exact table.
+func (p *Pattern) Size() uint64 { return p.size }
+
+// K is the number of pattern tiles (N-1 for an exact table).
+func (p *Pattern) K() int { return len(p.Tiles) }
+
+// Ranking returns the name of the ranking scheme.
+func (p *Pattern) Ranking() string {
+	if p.Exact {
+		return RankingLehmerHalf
+	}
+	return RankingCellsetOrder
+}
+
+// CellsLen is the length of the cells slice taken by RankCells and filled by
+// Unrank: k (the cell of each pattern tile, tiles ascending) for an additive
+// pattern, N (the full position vector, blank first) for an exact table.
+func (p *Pattern) CellsLen() int {
+	if p.Exact {
+		return p.n
+	}
+	return p.k
+}
+
+// Combinations is C(N,k), the number of occupied-cell sets of an additive
+// pattern (the M range of RankingCellsetOrder).
+func (p *Pattern) Combinations() uint64 { return p.combCount }
+
+// Binomial returns C(n,r) for 0 <= r <= n <= MaxCells, else 0.
+func (p *Pattern) Binomial(n, r int) uint64 {
+	if n < 0 || r < 0 || r > n || n > MaxCells {
+		return 0
+	}
+	return p.binom[n][r]
+}
+
+// Factorial returns i! for 0 <= i <= 20.
+func (p *Pattern) Factorial(i int) uint64 { return p.fact[i] }
+
+// GoalPositions returns a copy of the goal's position vector.
+func (p *Pattern) GoalPositions() []uint8 { return append([]uint8(nil), p.goalPos...) }
+
+// GoalCells returns the cells argument of RankCells for the goal.
+func (p *Pattern) GoalCells() []uint8 {
+	if p.Exact {
+		return p.GoalPositions()
+	}
+	cells := make([]uint8, p.k)
+	for i, t := range p.Tiles {
+		cells[i] = p.goalPos[t]
+	}
+	return cells
+}
+
+// Rank returns the table index of a state given by its full position vector
+// (pos[t] = cell of tile t, len N). Only the pattern tiles are read for an
+// additive pattern. pos must describe a valid (and, for an exact table,
+// solvable) state; Rank does not check.
+func (p *Pattern) Rank(pos []uint8) uint64 {
+	if p.Exact {
+		return p.lehmerHalf(pos)
+	}
+	var cells [MaxCells]uint8
+	for i, t := range p.Tiles {
+		cells[i] = pos[t]
+	}
+	return p.cellsetOrder(cells[:p.k])
+}
+
+// RankCells ranks a cells slice of length CellsLen (see there).
+func (p *Pattern) RankCells(cells []uint8) uint64 {
+	if p.Exact {
+		return p.lehmerHalf(cells)
+	}
+	return p.cellsetOrder(cells)
+}
+
+// cellsetOrder implements RankingCellsetOrder.
+func (p *Pattern) cellsetOrder(cells []uint8) uint64 {
+	var mask uint32
+	for _, c := range cells {
+		mask |= 1 << c
+	}
+	return p.OrderRank(mask, cells)*p.combCount + p.CombinationRank(mask)
+}
+
+// CombinationRank is the colexicographic rank M of a set of k cells given
+// as a bit mask (bit c set = cell c occupied): Σ_j C(s_j, j+1).
+func (p *Pattern) CombinationRank(mask uint32) uint64 {
+	var m uint64
+	j := 1
+	for mask != 0 {
+		s := bits.TrailingZeros32(mask)
+		m += p.binom[s][j]
+		j++
+		mask &= mask - 1
+	}
+	return m
+}
+
+// CombinationUnrank returns the set of k cells with colexicographic rank m
+// as a bit mask; m must be below C(N,k).
+func (p *Pattern) CombinationUnrank(m uint64, k int) uint32 {
+	var mask uint32
+	s := p.n - 1
+	for j := k; j >= 1; j-- {
+		for p.binom[s][j] > m {
+			s--
+		}
+		m -= p.binom[s][j]
+		mask |= 1 << uint(s)
+		s--
+	}
+	return mask
+}
+
+// OrderRank is the Lehmer-code rank P of the order of the pattern tiles
+// within their occupied cells (mask must be the set of cells).
+func (p *Pattern) OrderRank(mask uint32, cells []uint8) uint64 {
+	var used uint32
+	var r uint64
+	k := len(cells)
+	for i, c := range cells {
+		o := uint32(bits.OnesCount32(mask & (1<<c - 1)))
+		d := o - uint32(bits.OnesCount32(used&(1<<o-1)))
+		used |= 1 << o
+		r = r*uint64(k-i) + uint64(d)
+	}
+	return r
+}
+
+// lehmerHalf implements RankingLehmerHalf: the Lehmer rank of the first
+// N-2 entries of pos as an (N-2)-permutation of N, which equals floor(L/2).
+func (p *Pattern) lehmerHalf(pos []uint8) uint64 {
+	var used uint32
+	var r uint64
+	for i := 0; i < p.n-2; i++ {
+		c := pos[i]
+		d := uint64(c) - uint64(bits.OnesCount32(used&(1<<c-1)))
+		used |= 1 << c
+		r = r*uint64(p.n-i) + d
+	}
+	return r
+}
+
+// Unrank fills cells (length CellsLen) with the placement of index idx,
+// the inverse of RankCells. idx must be below Size. For an exact table the
+// last two tiles are placed so that the state is solvable.
+func (p *Pattern) Unrank(idx uint64, cells []uint8) {
+	if p.Exact {
+		p.unrankLehmerHalf(idx, cells)
+		return
+	}
+	m := idx % p.combCount
+	ord := idx / p.combCount
+	mask := p.CombinationUnrank(m, p.k)
+	var sorted [MaxCells]uint8
+	for j := 0; mask != 0; j++ {
+		sorted[j] = uint8(bits.TrailingZeros32(mask))
+		mask &= mask - 1
+	}
+	p.unrankLehmer(ord, p.k, p.k, cells)
+	for i := range cells[:p.k] {
+		cells[i] = sorted[cells[i]]
+	}
+}
+
+// unrankLehmer writes into out[0:k] the first k elements of the
+// k-permutation of 0..n-1 whose lexicographic (Lehmer) rank is r.
+func (p *Pattern) unrankLehmer(r uint64, n, k int, out []uint8) {
+	// digits from least significant: radices n-k+1, ..., n
+	var digits [MaxCells]uint8
+	for i := k - 1; i >= 0; i-- {
+		radix := uint64(n - i)
+		digits[i] = uint8(r % radix)
+		r /= radix
+	}
+	var used uint32
+	for i := 0; i < k; i++ {
+		// the digits[i]-th unused value
+		free := ^used
+		for d := digits[i]; d > 0; d-- {
+			free &= free - 1
+		}
+		v := uint8(bits.TrailingZeros32(free))
+		out[i] = v
+		used |= 1 << v
+	}
+}
+
+func (p *Pattern) unrankLehmerHalf(idx uint64, pos []uint8) {
+	n := p.n
+	p.unrankLehmer(idx, n, n-2, pos)
+	var used uint32
+	for _, c := range pos[:n-2] {
+		used |= 1 << c
+	}
+	free := ^used & (1<<uint(n) - 1)
+	a := uint8(bits.TrailingZeros32(free))
+	free &= free - 1
+	b := uint8(bits.TrailingZeros32(free))
+	pos[n-2], pos[n-1] = a, b
+	if !p.SolvablePositions(pos) {
+		pos[n-2], pos[n-1] = b, a
+	}
+}
+
+// SolvablePositions reports whether the state with position vector pos
+// (len N) is solvable for this pattern's goal; see Solvable for the rule.
+// It does not allocate.
+func (p *Pattern) SolvablePositions(pos []uint8) bool {
+	// σ maps goal cell of tile t to its cell in pos.
+	var perm [MaxCells]uint8
+	for t := 0; t < p.n; t++ {
+		perm[p.goalPos[t]] = pos[t]
+	}
+	var seen uint32
+	cycles := 0
+	for i := 0; i < p.n; i++ {
+		if seen&(1<<uint(i)) != 0 {
+			continue
+		}
+		cycles++
+		for j := i; seen&(1<<uint(j)) == 0; j = int(perm[j]) {
+			seen |= 1 << uint(j)
+		}
+	}
+	parity := (p.n - cycles) % 2
+	return parity == p.Geom.Manhattan(int(pos[0]), int(p.goalPos[0]))%2
+}
+
+// String describes the pattern, e.g. "4x4 blank-last tiles 1,2,3".
+func (p *Pattern) String() string {
+	var sb strings.Builder
+	for i, t := range p.Tiles {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.Itoa(int(t)))
+	}
+	kind := "tiles " + sb.String()
+	if p.Exact {
+		kind = "exact (all tiles)"
+	}
+	return fmt.Sprintf("%s %s %s", p.Geom, GoalName(p.Geom, p.Goal), kind)
+}
