@@ -1,0 +1,210 @@
+// Package builder computes pattern databases by breadth-first search
+// backwards from the goal.
+//
+// Two kinds of table are built:
+//
+//   - Exact tables (all tiles are pattern tiles): the true distance of every
+//     solvable state, a level-synchronous BFS over the lehmer-half index.
+//   - Additive pattern databases (Korf & Felner 2002, "Disjoint pattern
+//     database heuristics", Artificial Intelligence 134): for every placement
+//     of the k pattern tiles, the fewest moves of pattern tiles that bring
+//     them home when the other tiles are indistinguishable and the blank
+//     moves among them at no cost. Only pattern moves are counted, so the
+//     sum over a disjoint partition of the tiles is admissible.
+//
+// The additive search works on abstract states (placement, blank region):
+// the blank's position matters only up to the connected region of
+// non-pattern cells it is in, since it moves there for free. Regions depend
+// only on which cells are occupied, so the state space is laid out as
+// k! order blocks (one per order of the tiles within their cells), each
+// holding, for every set of occupied cells, one entry per region. A
+// horizontal move never changes the order, and a vertical one only when it
+// jumps over another pattern tile, so most successors lie in the same
+// block, which stays in cache. Each BFS level scans the blocks that hold
+// frontier entries; workers share a level block by block and set successors
+// with atomic operations, so the result is the same for every worker count.
+// The stored value of a placement is the minimum over its regions, which is
+// the first level at which any of them is reached.
+package builder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// Unvisited marks an entry not yet reached by the search. Finished tables
+// never contain it.
+const Unvisited = 0xFF
+
+// MaxLevel is the largest distance the builder can store (values are one
+// byte and 0xFF is reserved).
+const MaxLevel = 254
+
+// Options control a build. The zero value uses every CPU and reports no
+// progress.
+type Options struct {
+	// Workers is the number of goroutines that share each BFS level;
+	// <= 0 means runtime.NumCPU(). The table does not depend on it.
+	Workers int
+	// Progress, when not nil, is called from a single goroutine at a time:
+	// after every level (Event.LevelDone true) and every ProgressInterval
+	// while a level runs.
+	Progress func(Event)
+	// ProgressInterval is the period of in-level progress events; 0 means
+	// 250ms.
+	ProgressInterval time.Duration
+}
+
+// Event reports the state of a running build. Counts are of abstract
+// states: (placement, blank region) pairs for an additive pattern database,
+// states for an exact table.
+type Event struct {
+	Level     int    // the BFS level being expanded (its successors get Level+1)
+	Reached   uint64 // states reached so far, all levels
+	Total     uint64 // states in the whole search space
+	LevelDone bool   // the event closes a level
+	NewStates uint64 // with LevelDone: states first reached at Level+1
+}
+
+// ErrCanceled is returned (wrapped) when the context ends a build early.
+var ErrCanceled = errors.New("build canceled")
+
+// Build computes the table of p: Values[rank] for every rank in
+// [0, p.Size()), in moves (0..MaxLevel). It returns an error when ctx is
+// canceled, or when the search leaves entries unreached or exceeds
+// MaxLevel (neither happens for a valid pattern).
+func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error) {
+	if opt.Workers <= 0 {
+		opt.Workers = runtime.NumCPU()
+	}
+	if opt.ProgressInterval <= 0 {
+		opt.ProgressInterval = 250 * time.Millisecond
+	}
+	if p.Exact {
+		return buildExact(ctx, p, opt)
+	}
+	return buildAdditive(ctx, p, opt)
+}
+
+// MemoryEstimate is the number of bytes Build allocates for p (the table,
+// the abstract state space and its indexes), within a few percent.
+func MemoryEstimate(p *puzzle.Pattern) uint64 {
+	if p.Exact {
+		return p.Size()
+	}
+	sp := newSpace(p)
+	return p.Size() + sp.stateCount() + sp.indexBytes()
+}
+
+// atomicBytes is a byte table shared by the workers of a level. Entries
+// change only from Unvisited to a level, all writers of a level write the
+// same value, so the result does not depend on scheduling.
+type atomicBytes []uint32
+
+func newAtomicBytes(n uint64) atomicBytes {
+	w := make(atomicBytes, (n+3)/4)
+	for i := range w {
+		w[i] = 0xFFFFFFFF
+	}
+	return w
+}
+
+func (a atomicBytes) load(i uint64) uint8 {
+	return uint8(atomic.LoadUint32(&a[i>>2]) >> ((i & 3) * 8))
+}
+
+// visit sets entry i to v if it is Unvisited and reports whether this call
+// made the change.
+func (a atomicBytes) visit(i uint64, v uint8) bool {
+	w := &a[i>>2]
+	sh := (i & 3) * 8
+	if uint8(atomic.LoadUint32(w)>>sh) != Unvisited {
+		return false
+	}
+	old := atomic.AndUint32(w, ^(uint32(Unvisited^v) << sh))
+	return uint8(old>>sh) == Unvisited
+}
+
+// bitset with atomic set, for the blocks that hold frontier entries.
+type bitset []uint32
+
+func (b bitset) set(i int)      { atomic.OrUint32(&b[i>>5], 1<<(uint(i)&31)) }
+func (b bitset) has(i int) bool { return atomic.LoadUint32(&b[i>>5])&(1<<(uint(i)&31)) != 0 }
+func (b bitset) clear()         { clear(b) }
+func newBitset(n int) bitset    { return make(bitset, (n+31)/32) }
+func (b bitset) anySet() bool {
+	for _, w := range b {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// levelRunner runs one BFS level over nChunks chunks with the configured
+// workers, reporting progress on a ticker.
+type levelRunner struct {
+	opt     Options
+	reached atomic.Uint64
+	total   uint64
+}
+
+func (r *levelRunner) run(ctx context.Context, level, nChunks int, work func(chunk int) uint64) (uint64, error) {
+	var added atomic.Uint64
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.opt.Workers)
+	stop := make(chan struct{})
+	tickerDone := make(chan struct{})
+	go func() {
+		defer close(tickerDone)
+		if r.opt.Progress == nil {
+			return
+		}
+		t := time.NewTicker(r.opt.ProgressInterval)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				r.opt.Progress(Event{Level: level, Reached: r.reached.Load(), Total: r.total})
+			}
+		}
+	}()
+	for c := 0; c < nChunks; c++ {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			n := work(c)
+			added.Add(n)
+			r.reached.Add(n)
+			return nil
+		})
+	}
+	err := g.Wait()
+	close(stop)
+	<-tickerDone
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%w at level %d: %v", ErrCanceled, level, err)
+	}
+	n := added.Load()
+	if r.opt.Progress != nil {
+		r.opt.Progress(Event{Level: level, Reached: r.reached.Load(), Total: r.total, LevelDone: true, NewStates: n})
+	}
+	return n, nil
+}
