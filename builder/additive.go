@@ -4,27 +4,30 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// noMove marks an impossible move in the transition table.
+// noMove marks an occupied cell in a region map.
 const noMove = 0xFF
 
-// move is one precomputed transition: the pattern tile in sorted position j
-// of occupied-cell set m steps to an adjacent empty cell.
-type move struct {
-	to   uint8  // the cell the tile moves to (noMove: off the board or occupied)
-	from uint8  // the cell it leaves, where the blank ends up
-	pos  uint8  // the tile's sorted position within the new set of cells
-	_    uint8  //
-	next uint32 // colex rank of the new set of occupied cells
-}
+// maxRegionsPerBlock bounds Σ regions over all occupied-cell sets, so that a
+// move fits in 32 bits: the destination offset (24 bits) and the order
+// transition (8 bits).
+const maxRegionsPerBlock = 1 << 24
 
 // space is the abstract state space of an additive pattern database:
 // for each occupied-cell set (a "map", ranked colexicographically), the
 // connected regions of its empty cells. State (order, map, region) has the
-// index order*regions + regionOffset[map] + region.
+// index order*regions + regionOffset[map] + region; the offset
+// regionOffset[map] + region is the state's "slot" within its order block.
+//
+// For every slot the moves open to the blank's region are precomputed as
+// uint32 values: bits 8..31 are the slot of the successor and bits 0..7 are
+// j*k + j2, where j and j2 are the moving tile's positions among the sorted
+// occupied cells before and after the move (the order rank of the successor
+// depends on them and on the order block alone; see orderMoves).
 type space struct {
 	p       *puzzle.Pattern
 	n, k    int
@@ -32,84 +35,72 @@ type space struct {
 	orders  int // k!
 	regions uint64
 
-	regionOffset []uint32 // len maps+1; regionOffset[maps] = regions per order block
-	regionOf     []uint8  // maps*N: region of each empty cell, noMove for occupied cells
-	cells        []uint8  // maps*k: the occupied cells ascending
-	moves        []move   // maps*k*4: by sorted position and direction
+	regionOffset []uint32 // len maps+1; regionOffset[maps] = regions (slots per order block)
+	moveStart    []uint32 // len regions+1: moves of slot s are moves[moveStart[s]:moveStart[s+1]]
+	moves        []uint32
 }
 
-func newSpace(p *puzzle.Pattern) *space {
+func newSpace(p *puzzle.Pattern) (*space, error) {
 	g := p.Geom
 	n, k := g.N(), p.K()
 	sp := &space{p: p, n: n, k: k, maps: int(p.Combinations()), orders: int(p.Factorial(k))}
+	if k*k > 256 {
+		return nil, fmt.Errorf("builder: %s: %d pattern tiles is more than the builder supports (15)", p, k)
+	}
 	sp.regionOffset = make([]uint32, sp.maps+1)
-	sp.regionOf = make([]uint8, sp.maps*n)
-	sp.cells = make([]uint8, sp.maps*k)
-	sp.moves = make([]move, sp.maps*k*4)
+	regionOf := make([]uint8, sp.maps*n)
 	nbr := g.Neighbors()
-	var stack [puzzle.MaxCells]uint8
+	// Pass 1: label the empty cells' connected regions of every map, in
+	// order of their smallest cell, so the labelling is canonical.
 	for m := 0; m < sp.maps; m++ {
 		mask := p.CombinationUnrank(uint64(m), k)
-		for j, mm := 0, mask; mm != 0; j++ {
-			sp.cells[m*k+j] = uint8(bits.TrailingZeros32(mm))
-			mm &= mm - 1
-		}
-		// Label the empty cells' connected regions in order of their
-		// smallest cell, so the labelling is canonical.
-		reg := sp.regionOf[m*n : (m+1)*n]
-		for c := range reg {
-			reg[c] = noMove
-		}
-		label := uint8(0)
-		for c := 0; c < n; c++ {
-			if mask&(1<<c) != 0 || reg[c] != noMove {
-				continue
-			}
-			top := 0
-			stack[top] = uint8(c)
-			top++
-			reg[c] = label
-			for top > 0 {
-				top--
-				x := stack[top]
-				for _, y := range nbr[x] {
-					if mask&(1<<y) == 0 && reg[y] == noMove {
-						reg[y] = label
-						stack[top] = y
-						top++
-					}
-				}
-			}
-			label++
-		}
+		label := labelRegions(nbr, mask, regionOf[m*n:(m+1)*n])
 		sp.regionOffset[m+1] = sp.regionOffset[m] + uint32(label)
-		for j := 0; j < k; j++ {
-			from := int(sp.cells[m*k+j])
-			for d, dir := range puzzle.Directions {
-				mv := &sp.moves[(m*k+j)*4+d]
-				mv.to = noMove
-				to, ok := g.Step(from, dir)
-				if !ok || mask&(1<<to) != 0 {
-					continue
-				}
-				nmask := mask&^(1<<from) | 1<<to
-				mv.to = uint8(to)
-				mv.from = uint8(from)
-				mv.pos = uint8(bits.OnesCount32(nmask & (1<<to - 1)))
-				mv.next = uint32(p.CombinationRank(nmask))
-			}
+		if sp.regionOffset[m+1] >= maxRegionsPerBlock {
+			return nil, fmt.Errorf("builder: %s: too many tiles for this board", p)
 		}
 	}
 	sp.regions = uint64(sp.regionOffset[sp.maps])
-	return sp
+	// Pass 2: the moves of every slot. A pattern tile next to the blank's
+	// region steps into it; the blank ends in the cell the tile left.
+	sp.moveStart = make([]uint32, sp.regions+1)
+	sp.moves = make([]uint32, 0, sp.regions*4)
+	var cells [puzzle.MaxCells]uint8
+	for m := 0; m < sp.maps; m++ {
+		mask := p.CombinationUnrank(uint64(m), k)
+		for j, mm := 0, mask; mm != 0; j++ {
+			cells[j] = uint8(bits.TrailingZeros32(mm))
+			mm &= mm - 1
+		}
+		reg := regionOf[m*n : (m+1)*n]
+		for e := sp.regionOffset[m]; e < sp.regionOffset[m+1]; e++ {
+			region := uint8(e - sp.regionOffset[m])
+			for j := 0; j < k; j++ {
+				from := int(cells[j])
+				for _, dir := range puzzle.Directions {
+					to, ok := g.Step(from, dir)
+					if !ok || reg[to] != region {
+						continue
+					}
+					nmask := mask&^(1<<from) | 1<<to
+					j2 := bits.OnesCount32(nmask & (1<<to - 1))
+					next := p.CombinationRank(nmask)
+					slot := sp.regionOffset[next] + uint32(regionOf[int(next)*n+from])
+					sp.moves = append(sp.moves, slot<<8|uint32(j*k+j2))
+				}
+			}
+			sp.moveStart[e+1] = uint32(len(sp.moves))
+		}
+	}
+	return sp, nil
 }
 
 // stateCount is the number of abstract states: k! * Σ regions.
 func (sp *space) stateCount() uint64 { return uint64(sp.orders) * sp.regions }
 
-// indexBytes is the memory of the per-map indexes.
+// indexBytes is the memory of the per-slot indexes.
 func (sp *space) indexBytes() uint64 {
-	return uint64(len(sp.regionOffset))*4 + uint64(len(sp.regionOf)) + uint64(len(sp.cells)) + uint64(len(sp.moves))*8
+	return uint64(len(sp.regionOffset)+len(sp.moveStart)+cap(sp.moves)) * 4
 }
 
 // orderMoves precomputes, for one order block, the order rank reached when
@@ -180,7 +171,10 @@ func unrankPermutation(r uint64, k int, out []uint8) {
 }
 
 func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error) {
-	sp := newSpace(p)
+	sp, err := newSpace(p)
+	if err != nil {
+		return nil, err
+	}
 	total := sp.stateCount()
 	z := newAtomicBytes(total)
 	R := sp.regions
@@ -194,7 +188,7 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 	m0 := p.CombinationRank(gmask)
 	o0 := p.OrderRank(gmask, goalCells)
 	blank := p.GoalPositions()[0]
-	e0 := sp.regionOf[int(m0)*sp.n+int(blank)]
+	e0 := goalRegion(p, gmask, blank)
 	z.visit(o0*R+uint64(sp.regionOffset[m0])+uint64(e0), 0)
 
 	active, next := newBitset(sp.orders), newBitset(sp.orders)
@@ -242,7 +236,7 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 	values := make([]uint8, p.Size())
 	perChunk = max(1, sp.orders/(opt.Workers*8))
 	nChunks = (sp.orders + perChunk - 1) / perChunk
-	_, err := run.run(ctx, -1, nChunks, func(chunk int) uint64 {
+	_, err = run.run(ctx, -1, nChunks, func(chunk int) uint64 {
 		lo := chunk * perChunk
 		hi := min(lo+perChunk, sp.orders)
 		for order := lo; order < hi; order++ {
@@ -268,36 +262,77 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 // cur, marking successors with cur+1. It returns the number of states it
 // reached first.
 func (sp *space) expandBlock(z atomicBytes, next bitset, om *orderMoves, order int, cur uint8) uint64 {
-	k, n := sp.k, sp.n
 	R := sp.regions
 	base := uint64(order) * R
+	end := base + R
 	nv := cur + 1
 	var added uint64
-	for m := 0; m < sp.maps; m++ {
-		r0, r1 := sp.regionOffset[m], sp.regionOffset[m+1]
-		for e := r0; e < r1; e++ {
-			if z.load(base+uint64(e)) != cur {
+	sameBlock := false
+	for w := base >> 3; w <= (end-1)>>3; w++ {
+		hits := matchBytes(atomic.LoadUint64(&z[w]), cur)
+		for hits != 0 {
+			i := w<<3 + uint64(bits.TrailingZeros64(hits)>>3)
+			hits &= hits - 1
+			if i < base || i >= end {
 				continue
 			}
-			region := uint8(e - r0)
-			reg := sp.regionOf[m*n : (m+1)*n]
-			mv := sp.moves[m*k*4 : (m+1)*k*4]
-			for j := 0; j < k; j++ {
-				for d := 0; d < 4; d++ {
-					x := mv[j*4+d]
-					if x.to == noMove || reg[x.to] != region {
-						continue
-					}
-					no := om.table[j*k+int(x.pos)]
-					e2 := sp.regionOf[int(x.next)*n+int(x.from)]
-					idx := uint64(no)*R + uint64(sp.regionOffset[x.next]) + uint64(e2)
-					if z.visit(idx, nv) {
-						added++
+			s := i - base
+			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {
+				no := om.table[mv&0xFF]
+				if z.visit(uint64(no)*R+uint64(mv>>8), nv) {
+					added++
+					if int(no) == order {
+						sameBlock = true
+					} else {
 						next.set(int(no))
 					}
 				}
 			}
 		}
 	}
+	if sameBlock {
+		next.set(order)
+	}
 	return added
+}
+
+// labelRegions labels the connected regions of the cells not in mask,
+// numbering them in order of their smallest cell so that the labelling is
+// canonical; occupied cells get noMove. It returns the number of regions.
+func labelRegions(nbr [][]uint8, mask uint32, reg []uint8) uint8 {
+	var stack [puzzle.MaxCells]uint8
+	for c := range reg {
+		reg[c] = noMove
+	}
+	label := uint8(0)
+	for c := range reg {
+		if mask&(1<<c) != 0 || reg[c] != noMove {
+			continue
+		}
+		top := 0
+		stack[top] = uint8(c)
+		top++
+		reg[c] = label
+		for top > 0 {
+			top--
+			x := stack[top]
+			for _, y := range nbr[x] {
+				if mask&(1<<y) == 0 && reg[y] == noMove {
+					reg[y] = label
+					stack[top] = y
+					top++
+				}
+			}
+		}
+		label++
+	}
+	return label
+}
+
+// goalRegion is the region label of cell blank among the empty cells of
+// mask.
+func goalRegion(p *puzzle.Pattern, mask uint32, blank uint8) uint8 {
+	reg := make([]uint8, p.Geom.N())
+	labelRegions(p.Geom.Neighbors(), mask, reg)
+	return reg[blank]
 }

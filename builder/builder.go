@@ -100,37 +100,50 @@ func MemoryEstimate(p *puzzle.Pattern) uint64 {
 	if p.Exact {
 		return p.Size()
 	}
-	sp := newSpace(p)
+	sp, err := newSpace(p)
+	if err != nil {
+		return p.Size()
+	}
 	return p.Size() + sp.stateCount() + sp.indexBytes()
 }
 
-// atomicBytes is a byte table shared by the workers of a level. Entries
-// change only from Unvisited to a level, all writers of a level write the
-// same value, so the result does not depend on scheduling.
-type atomicBytes []uint32
+// atomicBytes is a byte table shared by the workers of a level, stored in
+// 64-bit words (entry i is byte i%8 of word i/8, least significant first).
+// Entries change only from Unvisited to a level, and all writers of a level
+// write the same value, so the result does not depend on scheduling.
+type atomicBytes []uint64
 
 func newAtomicBytes(n uint64) atomicBytes {
-	w := make(atomicBytes, (n+3)/4)
+	w := make(atomicBytes, (n+7)/8)
 	for i := range w {
-		w[i] = 0xFFFFFFFF
+		w[i] = ^uint64(0)
 	}
 	return w
 }
 
 func (a atomicBytes) load(i uint64) uint8 {
-	return uint8(atomic.LoadUint32(&a[i>>2]) >> ((i & 3) * 8))
+	return uint8(atomic.LoadUint64(&a[i>>3]) >> ((i & 7) * 8))
 }
 
 // visit sets entry i to v if it is Unvisited and reports whether this call
 // made the change.
 func (a atomicBytes) visit(i uint64, v uint8) bool {
-	w := &a[i>>2]
-	sh := (i & 3) * 8
-	if uint8(atomic.LoadUint32(w)>>sh) != Unvisited {
+	w := &a[i>>3]
+	sh := (i & 7) * 8
+	if uint8(atomic.LoadUint64(w)>>sh) != Unvisited {
 		return false
 	}
-	old := atomic.AndUint32(w, ^(uint32(Unvisited^v) << sh))
+	old := atomic.AndUint64(w, ^(uint64(Unvisited^v) << sh))
 	return uint8(old>>sh) == Unvisited
+}
+
+// matchBytes returns a mask with bit 8j+7 set exactly for the bytes j of x
+// equal to v (an exact SWAR zero-byte test, no false positives).
+func matchBytes(x uint64, v uint8) uint64 {
+	const lo7 = 0x7F7F7F7F7F7F7F7F
+	y := x ^ (uint64(v) * 0x0101010101010101)
+	t := (y&lo7 + lo7) | y
+	return ^(t | lo7)
 }
 
 // bitset with atomic set, for the blocks that hold frontier entries.
