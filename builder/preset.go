@@ -1,0 +1,118 @@
+package builder
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// Preset is a named set of tables: an exact table or a disjoint partition
+// of tiles into additive pattern databases. Tiles are given for the
+// blank-last goal; for the blank-first goal each tile t becomes N-t, the
+// relabelling that maps one convention onto the other with the board
+// rotated 180 degrees, so the preset builds the same tables up to that map.
+type Preset struct {
+	Name        string
+	Description string
+	W, H        int
+	Partition   [][]uint8 // blank-last tile sets; one set of all tiles = exact table
+	Default     bool      // part of the default set built by `make data`
+}
+
+// Presets lists every preset, in the order `pdbgen presets` shows them.
+// Partitions: Korf & Felner 2002 (5-5-5, 6-6-3, 7-8 for the 15-puzzle and
+// 6-6-6-6 for the 24-puzzle), mapped to the blank-last goal.
+var Presets = []Preset{
+	{Name: "8puzzle", Description: "exact distance table of the 3x3 puzzle (9!/2 = 181,440 states)",
+		W: 3, H: 3, Partition: [][]uint8{{1, 2, 3, 4, 5, 6, 7, 8}}, Default: true},
+	{Name: "15-555", Description: "15-puzzle additive PDBs 5-5-5",
+		W: 4, H: 4, Partition: [][]uint8{{1, 2, 3, 4, 7}, {5, 6, 9, 10, 13}, {8, 11, 12, 14, 15}}, Default: true},
+	{Name: "15-663", Description: "15-puzzle additive PDBs 6-6-3",
+		W: 4, H: 4, Partition: [][]uint8{{1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14, 15}, {2, 3, 4}}, Default: true},
+	{Name: "15-78", Description: "15-puzzle additive PDBs 7-8 (Korf & Felner's {1..7}/{8..15} in blank-first terms)",
+		W: 4, H: 4, Partition: [][]uint8{{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15}}},
+	{Name: "24-6666", Description: "24-puzzle additive PDBs 6-6-6-6",
+		W: 5, H: 5, Partition: [][]uint8{{1, 2, 6, 7, 11, 12}, {3, 4, 5, 8, 9, 10}, {13, 14, 15, 19, 20, 24}, {16, 17, 18, 21, 22, 23}}},
+}
+
+// DefaultPresets are the names of the presets built by default.
+func DefaultPresets() []string {
+	var out []string
+	for _, p := range Presets {
+		if p.Default {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// FindPreset returns the preset called name, or an error listing the known
+// names.
+func FindPreset(name string) (Preset, error) {
+	var names []string
+	for _, p := range Presets {
+		if p.Name == name {
+			return p, nil
+		}
+		names = append(names, p.Name)
+	}
+	return Preset{}, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// Patterns returns the patterns of the preset for a goal convention name
+// (puzzle.GoalBlankLast or puzzle.GoalBlankFirst).
+func (pr Preset) Patterns(goal string) ([]*puzzle.Pattern, error) {
+	g, err := puzzle.NewGeometry(pr.W, pr.H)
+	if err != nil {
+		return nil, err
+	}
+	var gb puzzle.Board
+	switch goal {
+	case "", puzzle.GoalBlankLast:
+		gb = puzzle.BlankLastGoal(g)
+	case puzzle.GoalBlankFirst:
+		gb = puzzle.BlankFirstGoal(g)
+	default:
+		return nil, fmt.Errorf("preset %s: goal must be %s or %s (use --board and --tiles for a custom goal)", pr.Name, puzzle.GoalBlankLast, puzzle.GoalBlankFirst)
+	}
+	var out []*puzzle.Pattern
+	for _, set := range pr.Partition {
+		tiles := append([]uint8(nil), set...)
+		if goal == puzzle.GoalBlankFirst && len(tiles) != g.N()-1 {
+			for i, t := range tiles {
+				tiles[i] = uint8(g.N()) - t
+			}
+			sort.Slice(tiles, func(i, j int) bool { return tiles[i] < tiles[j] })
+		}
+		p, err := puzzle.NewPattern(g, gb, tiles)
+		if err != nil {
+			return nil, fmt.Errorf("preset %s: %w", pr.Name, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// FileName is the conventional file name of a table: "<prefix>.pdb" for an
+// exact table, "<prefix>_<t1>-<t2>-....pdb" for an additive one, where the
+// prefix is the preset name or the board size, followed by "-bf" for the
+// blank-first goal and "-custom" for another goal.
+func FileName(prefix string, p *puzzle.Pattern) string {
+	switch puzzle.GoalName(p.Geom, p.Goal) {
+	case puzzle.GoalBlankLast:
+	case puzzle.GoalBlankFirst:
+		prefix += "-bf"
+	default:
+		prefix += "-custom"
+	}
+	if p.Exact {
+		return prefix + ".pdb"
+	}
+	ts := make([]string, len(p.Tiles))
+	for i, t := range p.Tiles {
+		ts[i] = fmt.Sprint(t)
+	}
+	return prefix + "_" + strings.Join(ts, "-") + ".pdb"
+}
