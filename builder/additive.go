@@ -176,7 +176,11 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 		return nil, err
 	}
 	total := sp.stateCount()
-	z := newAtomicBytes(total)
+	z := newAtomicCodes(total)
+	values := make([]uint8, p.Size())
+	for i := range values {
+		values[i] = Unvisited
+	}
 	R := sp.regions
 
 	// Level 0: the goal placement with the blank in its goal region.
@@ -189,23 +193,19 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 	o0 := p.OrderRank(gmask, goalCells)
 	blank := p.GoalPositions()[0]
 	e0 := goalRegion(p, gmask, blank)
-	z.visit(o0*R+uint64(sp.regionOffset[m0])+uint64(e0), 0)
+	z.visit(o0*R+uint64(sp.regionOffset[m0])+uint64(e0), levelCode(0))
 
 	active, next := newBitset(sp.orders), newBitset(sp.orders)
 	active.set(int(o0))
 	run := &levelRunner{opt: opt, total: total}
 	run.reached.Store(1)
 
-	perChunk := sp.orders / (opt.Workers * 32)
-	if perChunk < 1 {
-		perChunk = 1
-	}
+	perChunk := max(1, sp.orders/(opt.Workers*32))
 	nChunks := (sp.orders + perChunk - 1) / perChunk
 	for level := 0; active.anySet(); level++ {
-		if level >= MaxLevel {
+		if level > MaxLevel {
 			return nil, fmt.Errorf("builder: %s: distances exceed %d", p, MaxLevel)
 		}
-		cur := uint8(level)
 		_, err := run.run(ctx, level, nChunks, func(chunk int) uint64 {
 			lo := chunk * perChunk
 			hi := min(lo+perChunk, sp.orders)
@@ -217,7 +217,7 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 					continue
 				}
 				om.init(p, sp.k, uint64(order), scratch[:])
-				added += sp.expandBlock(z, next, &om, order, cur)
+				added += sp.expandBlock(z, values, next, &om, order, level)
 			}
 			return added
 		})
@@ -230,56 +230,43 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 	if got := run.reached.Load(); got != total {
 		return nil, fmt.Errorf("builder: %s: %d of %d abstract states unreached", p, total-got, total)
 	}
-
-	// The value of a placement is the minimum over its regions.
-	maps := uint64(sp.maps)
-	values := make([]uint8, p.Size())
-	perChunk = max(1, sp.orders/(opt.Workers*8))
-	nChunks = (sp.orders + perChunk - 1) / perChunk
-	_, err = run.run(ctx, -1, nChunks, func(chunk int) uint64 {
-		lo := chunk * perChunk
-		hi := min(lo+perChunk, sp.orders)
-		for order := lo; order < hi; order++ {
-			zb := uint64(order) * R
-			vb := values[uint64(order)*maps : uint64(order+1)*maps]
-			for m := range vb {
-				v := uint8(Unvisited)
-				for e := uint64(sp.regionOffset[m]); e < uint64(sp.regionOffset[m+1]); e++ {
-					v = min(v, z.load(zb+e))
-				}
-				vb[m] = v
-			}
-		}
-		return 0
-	})
-	if err != nil {
-		return nil, err
-	}
 	return values, nil
 }
 
-// expandBlock expands every entry of order block `order` that is at level
-// cur, marking successors with cur+1. It returns the number of states it
-// reached first.
-func (sp *space) expandBlock(z atomicBytes, next bitset, om *orderMoves, order int, cur uint8) uint64 {
+// expandBlock expands every state of order block `order` that is at
+// `level`: it records the level as the value of the state's placement when
+// that placement has none yet (the first region reached gives the minimum
+// over regions), and marks the state's unvisited successors with level+1.
+// values[order*C(N,k) : (order+1)*C(N,k)] belongs to this block alone, so
+// it is written without atomics. It returns the number of states it reached
+// first.
+func (sp *space) expandBlock(z atomicCodes, values []uint8, next bitset, om *orderMoves, order, level int) uint64 {
 	R := sp.regions
 	base := uint64(order) * R
 	end := base + R
-	nv := cur + 1
+	vals := values[uint64(order)*uint64(sp.maps) : uint64(order+1)*uint64(sp.maps)]
+	code, ncode := levelCode(level), levelCode(level+1)
 	var added uint64
 	sameBlock := false
-	for w := base >> 3; w <= (end-1)>>3; w++ {
-		hits := matchBytes(atomic.LoadUint64(&z[w]), cur)
+	m := 0 // the map of the current slot; slots ascend with maps
+	for w := base >> 5; w <= (end-1)>>5; w++ {
+		hits := matchCodes(atomic.LoadUint64(&z[w]), code)
 		for hits != 0 {
-			i := w<<3 + uint64(bits.TrailingZeros64(hits)>>3)
+			i := w<<5 + uint64(bits.TrailingZeros64(hits)>>1)
 			hits &= hits - 1
 			if i < base || i >= end {
 				continue
 			}
-			s := i - base
+			s := uint32(i - base)
+			for sp.regionOffset[m+1] <= s {
+				m++
+			}
+			if vals[m] == Unvisited {
+				vals[m] = uint8(level)
+			}
 			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {
 				no := om.table[mv&0xFF]
-				if z.visit(uint64(no)*R+uint64(mv>>8), nv) {
+				if z.visit(uint64(no)*R+uint64(mv>>8), ncode) {
 					added++
 					if int(no) == order {
 						sameBlock = true
