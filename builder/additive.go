@@ -36,6 +36,7 @@ type space struct {
 	regions uint64
 
 	regionOffset []uint32 // len maps+1; regionOffset[maps] = regions (slots per order block)
+	slotMap      []uint32 // len regions: the map of each slot
 	moveStart    []uint32 // len regions+1: moves of slot s are moves[moveStart[s]:moveStart[s+1]]
 	moves        []uint32
 }
@@ -61,6 +62,12 @@ func newSpace(p *puzzle.Pattern) (*space, error) {
 		}
 	}
 	sp.regions = uint64(sp.regionOffset[sp.maps])
+	sp.slotMap = make([]uint32, sp.regions)
+	for m := 0; m < sp.maps; m++ {
+		for s := sp.regionOffset[m]; s < sp.regionOffset[m+1]; s++ {
+			sp.slotMap[s] = uint32(m)
+		}
+	}
 	// Pass 2: the moves of every slot. A pattern tile next to the blank's
 	// region steps into it; the blank ends in the cell the tile left.
 	sp.moveStart = make([]uint32, sp.regions+1)
@@ -100,7 +107,7 @@ func (sp *space) stateCount() uint64 { return uint64(sp.orders) * sp.regions }
 
 // indexBytes is the memory of the per-slot indexes.
 func (sp *space) indexBytes() uint64 {
-	return uint64(len(sp.regionOffset)+len(sp.moveStart)+cap(sp.moves)) * 4
+	return uint64(len(sp.regionOffset)+len(sp.slotMap)+len(sp.moveStart)+cap(sp.moves)) * 4
 }
 
 // orderMoves precomputes, for one order block, the order rank reached when
@@ -248,7 +255,6 @@ func (sp *space) expandBlock(z atomicCodes, values []uint8, next bitset, om *ord
 	code, ncode := levelCode(level), levelCode(level+1)
 	var added uint64
 	sameBlock := false
-	m := 0 // the map of the current slot; slots ascend with maps
 	for w := base >> 5; w <= (end-1)>>5; w++ {
 		hits := matchCodes(atomic.LoadUint64(&z[w]), code)
 		for hits != 0 {
@@ -258,10 +264,7 @@ func (sp *space) expandBlock(z atomicCodes, values []uint8, next bitset, om *ord
 				continue
 			}
 			s := uint32(i - base)
-			for sp.regionOffset[m+1] <= s {
-				m++
-			}
-			if vals[m] == Unvisited {
+			if m := sp.slotMap[s]; vals[m] == Unvisited {
 				vals[m] = uint8(level)
 			}
 			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {

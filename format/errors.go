@@ -1,0 +1,74 @@
+package format
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrFormat is wrapped by every error saying that the input is not a tilepdb
+// table file or that its structure is corrupt (bad magic, truncation, an
+// impossible header, undecodable payload, trailing bytes...). The concrete
+// error is a *FormatError carrying the byte offset.
+var ErrFormat = errors.New("tilepdb: invalid table file")
+
+// ErrChecksum is wrapped by every error saying that stored and recomputed
+// checksums differ: the header SHA-256, the SHA-256 of the raw table, or a
+// zstd frame's content checksum. The concrete error is a *ChecksumError.
+var ErrChecksum = errors.New("tilepdb: checksum mismatch")
+
+// FormatError describes a structural problem at a byte offset of the file.
+// Offset is the absolute file offset of the offending field (for header
+// fields, the start of the JSON header, 16). Unwrap returns ErrFormat.
+type FormatError struct {
+	Offset int64  // byte offset in the file, >= 0
+	Msg    string // what is wrong, without the "tilepdb" prefix
+}
+
+// Error returns "tilepdb: invalid table file at byte <Offset>: <Msg>".
+func (e *FormatError) Error() string {
+	return fmt.Sprintf("tilepdb: invalid table file at byte %d: %s", e.Offset, e.Msg)
+}
+
+// Unwrap returns ErrFormat.
+func (e *FormatError) Unwrap() error { return ErrFormat }
+
+func formatErr(off int64, format string, args ...any) error {
+	return &FormatError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+}
+
+// ChecksumError reports a checksum mismatch. What names the checksum
+// ("header sha256", "raw_sha256", "zstd frame 3 content checksum"); Want is
+// the stored value and Got the recomputed one, both lowercase hex (empty when
+// the library does not expose them, as for zstd frame checksums). Unwrap
+// returns ErrChecksum.
+type ChecksumError struct {
+	What      string
+	Want, Got string
+}
+
+// Error names the checksum and, when known, both values.
+func (e *ChecksumError) Error() string {
+	if e.Want == "" && e.Got == "" {
+		return fmt.Sprintf("tilepdb: %s mismatch", e.What)
+	}
+	return fmt.Sprintf("tilepdb: %s mismatch: file says %s, content hashes to %s", e.What, e.Want, e.Got)
+}
+
+// Unwrap returns ErrChecksum.
+func (e *ChecksumError) Unwrap() error { return ErrChecksum }
+
+// UnsupportedVersionError is returned for a well-formed file whose major
+// version is not MajorVersion (files with the same major and a newer minor
+// version are accepted). It matches errors.ErrUnsupported with errors.Is.
+type UnsupportedVersionError struct {
+	Major, Minor uint16 // version found in the file
+}
+
+// Error says which version the file has and which this reader supports.
+func (e *UnsupportedVersionError) Error() string {
+	return fmt.Sprintf("tilepdb: table file format version %d.%d is not supported (this reader supports %d.x, up to %d.%d)",
+		e.Major, e.Minor, MajorVersion, MajorVersion, MinorVersion)
+}
+
+// Is reports whether target is errors.ErrUnsupported.
+func (e *UnsupportedVersionError) Is(target error) bool { return target == errors.ErrUnsupported }

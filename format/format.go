@@ -1,0 +1,253 @@
+// Package format reads and writes tilepdb table files (".pdb"): one pattern
+// database or exact distance table for a sliding-tile puzzle, with a
+// self-describing JSON header, a SHA-256 over the header, and the raw table
+// (one byte per entry) compressed as independent zstd frames.
+//
+// The byte layout, every header key, the ranking functions and test vectors
+// are specified in SPEC.md in this directory, written so that the format can
+// be implemented from it in any language.
+//
+// Writing: build the values for a *puzzle.Pattern (Values[rank] = distance),
+// wrap them with NewTable and call WriteFile (or Table.Encode). Reading:
+// ReadFile/Decode verify everything and fail on the first problem;
+// ReadHeaderFile checks only the header; Inspect reports every integrity
+// problem it finds instead of stopping. A Set combines tables into one
+// heuristic for a solver.
+package format
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/bits"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// File format version written by this package. A reader accepts any file
+// whose major version equals MajorVersion, whatever its minor version.
+const (
+	MajorVersion = 1
+	MinorVersion = 0
+)
+
+// magic opens every table file (8 bytes).
+const magic = "TILEPDB\x1a"
+
+// Fixed layout, see SPEC.md.
+const (
+	offMagic     = 0
+	offMajor     = 8
+	offMinor     = 10
+	offHeaderLen = 12
+	offHeader    = 16 // start of the JSON header
+	prefixLen    = 16 // magic, versions, header length
+	checksumLen  = sha256.Size
+)
+
+// MaxHeaderLen is the largest JSON header length accepted: 16 MiB.
+const MaxHeaderLen = 16 << 20
+
+// Frame sizes (raw bytes per zstd frame). Encode uses DefaultFrameSize unless
+// Header.FrameSize is set; files with a frame_size outside
+// [MinFrameSize, MaxFrameSize] are rejected.
+const (
+	DefaultFrameSize = 1 << 20
+	MinFrameSize     = 1 << 10
+	MaxFrameSize     = 1 << 26
+)
+
+// BitsPerEntry is the only entry width of format 1.x: one byte per entry.
+const BitsPerEntry = 8
+
+// Unreached is the reserved entry value 255 (a state the builder never
+// reached). It never occurs in a valid table file.
+const Unreached = 255
+
+// Kinds of table (Header.Kind).
+const (
+	KindExact    = "exact"    // all tiles; ranking lehmer-half
+	KindAdditive = "additive" // some tiles; ranking cellset-order
+)
+
+// GoalCustom is Header.GoalName for a goal that is neither blank-last nor
+// blank-first.
+const GoalCustom = "custom"
+
+// Header is the JSON header of a table file. Key names are fixed; see
+// SPEC.md for the range of every field. Readers ignore unknown keys.
+type Header struct {
+	Width          int      `json:"width"`           // columns, 2..5
+	Height         int      `json:"height"`          // rows, 2..5
+	Goal           []int    `json:"goal"`            // tile in each cell (reading order), 0 = blank; len Width*Height
+	GoalName       string   `json:"goal_name"`       // "blank-last", "blank-first" or "custom"
+	Tiles          []int    `json:"tiles"`           // pattern tiles, strictly ascending, in 1..N-1; all of them for an exact table
+	Kind           string   `json:"kind"`            // "exact" or "additive"
+	Ranking        string   `json:"ranking"`         // puzzle.RankingLehmerHalf (exact) or puzzle.RankingCellsetOrder (additive)
+	RankingVersion int      `json:"ranking_version"` // puzzle.RankingVersion
+	Entries        uint64   `json:"entries"`         // number of entries = pattern size
+	BitsPerEntry   int      `json:"bits_per_entry"`  // 8: one byte per entry, the value in moves
+	MaxValue       int      `json:"max_value"`       // largest value in the table, 0..254
+	Histogram      []uint64 `json:"histogram"`       // histogram[v] = number of entries with value v; len MaxValue+1; sums to Entries
+	RawSHA256      string   `json:"raw_sha256"`      // lowercase hex SHA-256 of the Entries raw bytes
+	Generator      string   `json:"generator"`       // free text naming the producing program, e.g. "tilepdb pdbgen 0.1.0"
+	FrameSize      int      `json:"frame_size"`      // raw bytes per zstd frame (the last may be shorter), MinFrameSize..MaxFrameSize
+	Frames         []int64  `json:"frames"`          // compressed size in bytes of each frame, in order; len ceil(Entries/FrameSize)
+}
+
+// Table is one decoded table: its header, the pattern it describes and the
+// raw values. len(Values) == Header.Entries == Pattern.Size(), and
+// Values[Pattern.Rank(pos)] is the value (moves) of the state pos.
+type Table struct {
+	Header  Header
+	Pattern *puzzle.Pattern
+	Values  []uint8
+}
+
+// NewTable wraps values built for p: Values[rank] is the value of the state
+// with that rank under p's ranking scheme. It fills every header field from
+// p and values (histogram, max, SHA-256, kind, ranking...), with
+// FrameSize = DefaultFrameSize; Frames is filled by Encode. values is not
+// copied. It fails when len(values) != p.Size() or a value is Unreached
+// (255).
+func NewTable(p *puzzle.Pattern, values []uint8, generator string) (*Table, error) {
+	if p == nil {
+		return nil, fmt.Errorf("tilepdb: NewTable: nil pattern")
+	}
+	if uint64(len(values)) != p.Size() {
+		return nil, fmt.Errorf("tilepdb: NewTable: %d values for pattern %s, want %d", len(values), p, p.Size())
+	}
+	st := computeStats(values)
+	if st.hist[Unreached] != 0 {
+		return nil, fmt.Errorf("tilepdb: NewTable: %d entries hold the reserved value 255 (unreached), first at rank %d", st.hist[Unreached], firstIndex(values, Unreached))
+	}
+	h := patternHeader(p)
+	h.Entries = uint64(len(values))
+	h.BitsPerEntry = BitsPerEntry
+	h.MaxValue = st.max
+	h.Histogram = append([]uint64(nil), st.hist[:st.max+1]...)
+	h.RawSHA256 = st.sha
+	h.Generator = generator
+	h.FrameSize = DefaultFrameSize
+	return &Table{Header: h, Pattern: p, Values: values}, nil
+}
+
+// patternHeader returns the header fields determined by the pattern alone.
+func patternHeader(p *puzzle.Pattern) Header {
+	h := Header{
+		Width:          p.Geom.W,
+		Height:         p.Geom.H,
+		Goal:           make([]int, len(p.Goal)),
+		GoalName:       goalName(p.Geom, p.Goal),
+		Tiles:          make([]int, len(p.Tiles)),
+		Kind:           KindAdditive,
+		Ranking:        p.Ranking(),
+		RankingVersion: puzzle.RankingVersion,
+		Entries:        p.Size(),
+		BitsPerEntry:   BitsPerEntry,
+	}
+	for i, t := range p.Goal {
+		h.Goal[i] = int(t)
+	}
+	for i, t := range p.Tiles {
+		h.Tiles[i] = int(t)
+	}
+	if p.Exact {
+		h.Kind = KindExact
+	}
+	return h
+}
+
+func goalName(g puzzle.Geometry, goal puzzle.Board) string {
+	switch n := puzzle.GoalName(g, goal); n {
+	case puzzle.GoalBlankLast, puzzle.GoalBlankFirst:
+		return n
+	}
+	return GoalCustom
+}
+
+// Value returns the entry of the state with full position vector pos
+// (pos[t] = cell of tile t, len N; only the pattern tiles are read for an
+// additive table). pos must be a valid state (solvable for an exact table);
+// it is not checked. Safe for concurrent use.
+func (t *Table) Value(pos []uint8) uint8 {
+	return t.Values[t.Pattern.Rank(pos)]
+}
+
+// stats are the header fields computed from the raw values.
+type stats struct {
+	hist [256]uint64
+	max  int    // largest value present (0 for an empty table)
+	sha  string // lowercase hex SHA-256
+}
+
+// computeStats hashes and counts values; the SHA-256 runs concurrently
+// with the histogram.
+func computeStats(values []uint8) stats {
+	var st stats
+	done := make(chan string, 1)
+	go func() {
+		sum := sha256.Sum256(values)
+		done <- hex.EncodeToString(sum[:])
+	}()
+	st.hist = histogram(values)
+	for v := 255; v >= 0; v-- {
+		if st.hist[v] != 0 {
+			st.max = v
+			break
+		}
+	}
+	st.sha = <-done
+	return st
+}
+
+// histogram counts values with four interleaved counters.
+func histogram(values []uint8) [256]uint64 {
+	var c [4][256]uint64
+	i := 0
+	for ; i+4 <= len(values); i += 4 {
+		c[0][values[i]]++
+		c[1][values[i+1]]++
+		c[2][values[i+2]]++
+		c[3][values[i+3]]++
+	}
+	for ; i < len(values); i++ {
+		c[0][values[i]]++
+	}
+	for v := range c[0] {
+		c[0][v] += c[1][v] + c[2][v] + c[3][v]
+	}
+	return c[0]
+}
+
+func firstIndex(values []uint8, v uint8) int {
+	for i, x := range values {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// frameCount is ceil(entries/frameSize); frameSize must be positive.
+func frameCount(entries uint64, frameSize int) uint64 {
+	fs := uint64(frameSize)
+	return entries/fs + min(entries%fs, 1)
+}
+
+// minFrameLen is a lower bound on the compressed size of a valid zstd frame
+// (with content size and content checksum, no dictionary) holding raw bytes:
+// 4 magic + 1 descriptor + 1 content size, 4 bytes per block of at most
+// 128 KiB (an RLE block), 4 checksum bytes. It bounds the decompression
+// ratio so that a small file cannot make the reader allocate a huge table.
+func minFrameLen(raw uint64) uint64 {
+	const blockMax = 128 << 10
+	blocks := raw/blockMax + min(raw%blockMax, 1)
+	return 4 + 1 + 1 + 4*max(blocks, 1) + 4
+}
+
+// addOverflows reports whether a+b overflows int64 (both non-negative).
+func addOverflows(a, b int64) bool {
+	_, carry := bits.Add64(uint64(a), uint64(b), 0)
+	return carry != 0 || a+b < 0
+}

@@ -1,0 +1,117 @@
+package format
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"runtime"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// mkPattern builds a pattern or fails the test. goal is "blank-last",
+// "blank-first" or a board.
+func mkPattern(t testing.TB, w, h int, goal string, tiles ...uint8) *puzzle.Pattern {
+	t.Helper()
+	g, err := puzzle.NewGeometry(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := puzzle.ParseGoal(goal, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tiles) == 0 { // exact
+		for i := 1; i < g.N(); i++ {
+			tiles = append(tiles, uint8(i))
+		}
+	}
+	p, err := puzzle.NewPattern(g, b, tiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// testValues is a deterministic stand-in for real distances: small values
+// with some structure, never 255.
+func testValues(n uint64, seed int) []uint8 {
+	v := make([]uint8, n)
+	x := uint32(seed*7919 + 1)
+	for i := range v {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		v[i] = uint8((i/13)%17 + int(x%4))
+	}
+	return v
+}
+
+// mkTable builds a table of testValues for p with the given frame size
+// (0 = default).
+func mkTable(t testing.TB, p *puzzle.Pattern, frameSize, seed int) *Table {
+	t.Helper()
+	tb, err := NewTable(p, testValues(p.Size(), seed), "tilepdb test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if frameSize != 0 {
+		tb.Header.FrameSize = frameSize
+	}
+	return tb
+}
+
+func encode(t testing.TB, tb *Table, workers int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := tb.Encode(&buf, workers); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// split returns the JSON header and the payload of a well-formed file.
+func split(t testing.TB, file []byte) (js, payload []byte) {
+	t.Helper()
+	n := int(binary.LittleEndian.Uint32(file[offHeaderLen:]))
+	return file[prefixLen : prefixLen+n], file[prefixLen+n+checksumLen:]
+}
+
+// rebuild re-assembles a file with a valid header checksum.
+func rebuild(js, payload []byte) []byte {
+	return append(assemble(MajorVersion, MinorVersion, js), payload...)
+}
+
+// withHeader returns file with its header modified by fn and a valid header
+// checksum.
+func withHeader(t testing.TB, file []byte, fn func(h *Header)) []byte {
+	t.Helper()
+	js, payload := split(t, file)
+	var h Header
+	if err := json.Unmarshal(js, &h); err != nil {
+		t.Fatal(err)
+	}
+	fn(&h)
+	js2, err := json.Marshal(&h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rebuild(js2, payload)
+}
+
+// withRawHeader replaces the JSON header by js, with a valid checksum.
+func withRawHeader(t testing.TB, file []byte, js string) []byte {
+	t.Helper()
+	_, payload := split(t, file)
+	return rebuild([]byte(js), payload)
+}
+
+// heapDelta runs fn and returns the bytes it allocated on the heap.
+func heapDelta(fn func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	fn()
+	runtime.ReadMemStats(&b)
+	return b.TotalAlloc - a.TotalAlloc
+}

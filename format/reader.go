@@ -1,0 +1,586 @@
+package format
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+	"os"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/zstd"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// Decode reads a whole table file of size bytes from r and verifies
+// everything, in this order: magic, version, header length, header SHA-256,
+// header JSON and its sanity (geometry, goal, tiles -> puzzle.NewPattern;
+// kind, ranking and entries agree with the pattern; max_value, histogram
+// length and sum; frame_size; frames sum to the rest of the file exactly),
+// each frame's zstd header, decompression (each frame must decode to exactly
+// its raw size, with a valid zstd content checksum), the raw SHA-256, and a
+// recount of the histogram and maximum. It stops at the first problem.
+//
+// Errors: *FormatError (errors.Is ErrFormat) for anything structural,
+// *ChecksumError (errors.Is ErrChecksum) for a checksum mismatch,
+// *UnsupportedVersionError for another major version, and I/O errors from r
+// as they come. It never panics on bad input. Memory is bounded: the header
+// by MaxHeaderLen and the file size; the table (Entries bytes) is allocated
+// only after the header checksum and the frame layout are verified, and the
+// layout bounds Entries to less than 32768 times the payload size; the zstd
+// decoders are limited to one frame (FrameSize) each. Frames are decoded in
+// parallel (GOMAXPROCS goroutines).
+func Decode(r io.ReaderAt, size int64) (*Table, error) {
+	d := &decoder{r: r, size: size, strict: true}
+	return d.decode()
+}
+
+// ReadFile opens, decodes and verifies the table file at path (see Decode).
+// Errors name the path.
+func ReadFile(path string) (*Table, error) {
+	var t *Table
+	err := withFile(path, func(f *os.File, size int64) error {
+		var err error
+		t, err = Decode(f, size)
+		return err
+	})
+	return t, err
+}
+
+// ReadHeader reads and checks only the magic, version, header checksum and
+// header sanity, including that the frames add up to the file size. It reads
+// only the first 48+n bytes (n = header length). Errors as for Decode.
+func ReadHeader(r io.ReaderAt, size int64) (*Header, error) {
+	d := &decoder{r: r, size: size, strict: true}
+	h, _, _, err := d.header()
+	if err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// ReadHeaderFile is ReadHeader on the file at path (cheap; for `info`).
+// Errors name the path.
+func ReadHeaderFile(path string) (*Header, error) {
+	var h *Header
+	err := withFile(path, func(f *os.File, size int64) error {
+		var err error
+		h, err = ReadHeader(f, size)
+		return err
+	})
+	return h, err
+}
+
+// Inspect is the lenient read for a verifier. It performs the checks of
+// Decode but, instead of stopping at the first integrity problem, collects
+// them in findings (each a *FormatError or *ChecksumError): header checksum
+// mismatch, inconsistent goal_name, max_value, histogram length or sum, a
+// zstd frame that does not decode (its entries are then set to Unreached,
+// 255), raw SHA-256 mismatch, histogram or maximum recount mismatch, reserved
+// values in the table. The table is returned whenever the payload can be
+// laid out at all.
+//
+// err != nil (and t == nil) only when nothing usable can be read: I/O
+// errors, bad magic, unsupported version, truncated or absurd header, a
+// header that does not parse or does not describe a valid pattern with
+// matching kind, ranking and entry count, or a payload whose frames do not
+// add up to the file size (truncated or trailing bytes). findings may be
+// non-empty then too.
+func Inspect(path string) (t *Table, findings []error, err error) {
+	err = withFile(path, func(f *os.File, size int64) error {
+		t, findings, err = inspect(f, size)
+		return err
+	})
+	return t, findings, err
+}
+
+func inspect(r io.ReaderAt, size int64) (*Table, []error, error) {
+	d := &decoder{r: r, size: size, strict: false}
+	t, err := d.decode()
+	if err != nil {
+		return nil, d.findings, err
+	}
+	return t, d.findings, nil
+}
+
+// withFile opens path, passes it and its size to fn, and closes it; errors
+// are prefixed with the path.
+func withFile(path string, fn func(f *os.File, size int64) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err // *PathError names the path
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", path)
+	}
+	if err := fn(f, fi.Size()); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+// decoder holds the state of one read. In strict mode the first integrity
+// problem is returned; otherwise problems that still leave the table usable
+// are appended to findings.
+type decoder struct {
+	r        io.ReaderAt
+	size     int64
+	strict   bool
+	findings []error
+}
+
+// note records an integrity problem: returns it in strict mode, else
+// appends it to findings and returns nil.
+func (d *decoder) note(err error) error {
+	if d.strict {
+		return err
+	}
+	d.findings = append(d.findings, err)
+	return nil
+}
+
+// readAt reads exactly len(buf) bytes at off.
+func (d *decoder) readAt(buf []byte, off int64) error {
+	n, err := d.r.ReadAt(buf, off)
+	if n == len(buf) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		return formatErr(off+int64(n), "file truncated: short read (%d of %d bytes)", n, len(buf))
+	}
+	return fmt.Errorf("tilepdb: reading %d bytes at offset %d: %w", len(buf), off, err)
+}
+
+func (d *decoder) decode() (*Table, error) {
+	h, p, payloadOff, err := d.header()
+	if err != nil {
+		return nil, err
+	}
+	values, err := d.payload(h, payloadOff)
+	if err != nil {
+		return nil, err
+	}
+	st := computeStats(values)
+	if st.sha != h.RawSHA256 {
+		if err := d.note(&ChecksumError{What: "raw_sha256", Want: h.RawSHA256, Got: st.sha}); err != nil {
+			return nil, err
+		}
+	}
+	if n := st.hist[Unreached]; n != 0 {
+		if err := d.note(formatErr(payloadOff, "%d entries hold the reserved value 255, first at rank %d", n, firstIndex(values, Unreached))); err != nil {
+			return nil, err
+		}
+	}
+	if st.max != h.MaxValue {
+		if err := d.note(formatErr(offHeader, "header max_value is %d, the largest value in the table is %d", h.MaxValue, st.max)); err != nil {
+			return nil, err
+		}
+	}
+	for v := range st.hist {
+		var want uint64
+		if v < len(h.Histogram) {
+			want = h.Histogram[v]
+		}
+		if want != st.hist[v] {
+			if err := d.note(formatErr(offHeader, "header histogram does not match the table: value %d: header says %d entries, table has %d", v, want, st.hist[v])); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	return &Table{Header: *h, Pattern: p, Values: values}, nil
+}
+
+// header reads and checks everything up to the payload: it returns the
+// parsed header, its pattern and the payload offset.
+func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
+	if d.size < 0 {
+		return nil, nil, 0, fmt.Errorf("tilepdb: negative file size %d", d.size)
+	}
+	if d.size == 0 {
+		return nil, nil, 0, formatErr(0, "empty file")
+	}
+	var pre [prefixLen]byte
+	have := int(min(d.size, prefixLen))
+	if err := d.readAt(pre[:have], 0); err != nil {
+		return nil, nil, 0, err
+	}
+	if m := min(have, len(magic)); string(pre[:m]) != magic[:m] {
+		return nil, nil, 0, formatErr(offMagic, "not a tilepdb table file (magic %q, want %q)", pre[:m], magic)
+	}
+	if have < offMinor+2 {
+		return nil, nil, 0, formatErr(int64(have), "file truncated inside the fixed prefix (%d of %d bytes)", have, prefixLen)
+	}
+	major := binary.LittleEndian.Uint16(pre[offMajor:])
+	minor := binary.LittleEndian.Uint16(pre[offMinor:])
+	if major != MajorVersion {
+		return nil, nil, 0, &UnsupportedVersionError{Major: major, Minor: minor}
+	}
+	if have < prefixLen {
+		return nil, nil, 0, formatErr(int64(have), "file truncated inside the fixed prefix (%d of %d bytes)", have, prefixLen)
+	}
+	n := int64(binary.LittleEndian.Uint32(pre[offHeaderLen:]))
+	if n > MaxHeaderLen {
+		return nil, nil, 0, formatErr(offHeaderLen, "header length %d exceeds the limit of %d bytes", n, MaxHeaderLen)
+	}
+	payloadOff := prefixLen + n + checksumLen
+	if payloadOff > d.size {
+		return nil, nil, 0, formatErr(d.size, "file truncated: the %d-byte header and its checksum end at byte %d, the file has %d bytes", n, payloadOff, d.size)
+	}
+	buf := make([]byte, payloadOff)
+	if err := d.readAt(buf, 0); err != nil {
+		return nil, nil, 0, err
+	}
+	sum := sha256.Sum256(buf[:prefixLen+n])
+	if stored := buf[prefixLen+n:]; !bytes.Equal(sum[:], stored) {
+		err := &ChecksumError{What: "header sha256", Want: hex.EncodeToString(stored), Got: hex.EncodeToString(sum[:])}
+		if err := d.note(err); err != nil {
+			return nil, nil, 0, err
+		}
+	}
+	js := buf[prefixLen : prefixLen+n]
+	if t := bytes.TrimLeft(js, " \t\r\n"); len(t) == 0 || t[0] != '{' {
+		return nil, nil, 0, formatErr(offHeader, "header is not a JSON object")
+	}
+	h := new(Header)
+	if err := json.Unmarshal(js, h); err != nil {
+		return nil, nil, 0, formatErr(offHeader, "header JSON: %v", err)
+	}
+	p, err := d.checkHeader(h)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if err := d.checkLayout(h, payloadOff); err != nil {
+		return nil, nil, 0, err
+	}
+	return h, p, payloadOff, nil
+}
+
+// checkHeader checks the header fields against each other and returns the
+// pattern they describe. Problems that make the table uninterpretable are
+// returned; the others go through note.
+func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
+	bad := func(format string, args ...any) error {
+		return formatErr(offHeader, "header: "+format, args...)
+	}
+	g, err := puzzle.NewGeometry(h.Width, h.Height)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	n := g.N()
+	if len(h.Goal) != n {
+		return nil, bad("goal has %d cells, want %d for a %s board", len(h.Goal), n, g)
+	}
+	goal := make(puzzle.Board, n)
+	for i, t := range h.Goal {
+		if t < 0 || t >= n {
+			return nil, bad("goal cell %d: tile %d out of range 0..%d", i, t, n-1)
+		}
+		goal[i] = uint8(t)
+	}
+	if err := goal.Validate(n); err != nil {
+		return nil, bad("goal: %v", err)
+	}
+	if len(h.Tiles) == 0 || len(h.Tiles) > n-1 {
+		return nil, bad("%d tiles, want 1..%d", len(h.Tiles), n-1)
+	}
+	tiles := make([]uint8, len(h.Tiles))
+	for i, t := range h.Tiles {
+		if t < 1 || t >= n {
+			return nil, bad("tile %d out of range 1..%d", t, n-1)
+		}
+		if i > 0 && t <= h.Tiles[i-1] {
+			return nil, bad("tiles not strictly ascending (%d after %d)", t, h.Tiles[i-1])
+		}
+		tiles[i] = uint8(t)
+	}
+	p, err := puzzle.NewPattern(g, goal, tiles)
+	if err != nil {
+		return nil, bad("%v", err)
+	}
+	want := patternHeader(p)
+	if h.Kind != want.Kind {
+		return nil, bad("kind %q, but %d of %d tiles make an %q table", h.Kind, len(tiles), n-1, want.Kind)
+	}
+	if h.Ranking != want.Ranking {
+		return nil, bad("ranking %q, want %q for a table of kind %q", h.Ranking, want.Ranking, want.Kind)
+	}
+	if h.RankingVersion != puzzle.RankingVersion {
+		return nil, bad("ranking_version %d is not supported (this reader implements version %d)", h.RankingVersion, puzzle.RankingVersion)
+	}
+	if h.Entries != p.Size() {
+		return nil, bad("entries %d, but pattern %s has %d", h.Entries, p, p.Size())
+	}
+	if h.BitsPerEntry != BitsPerEntry {
+		return nil, bad("bits_per_entry %d is not supported (want %d)", h.BitsPerEntry, BitsPerEntry)
+	}
+	if h.GoalName != want.GoalName {
+		if err := d.note(bad("goal_name %q, but the goal is %q", h.GoalName, want.GoalName)); err != nil {
+			return nil, err
+		}
+	}
+	if h.MaxValue < 0 || h.MaxValue >= Unreached {
+		if err := d.note(bad("max_value %d out of range 0..%d", h.MaxValue, Unreached-1)); err != nil {
+			return nil, err
+		}
+	} else if len(h.Histogram) != h.MaxValue+1 {
+		if err := d.note(bad("histogram has %d counts, want max_value+1 = %d", len(h.Histogram), h.MaxValue+1)); err != nil {
+			return nil, err
+		}
+	} else if h.Histogram[h.MaxValue] == 0 {
+		if err := d.note(bad("histogram[max_value] is 0: max_value %d is not attained", h.MaxValue)); err != nil {
+			return nil, err
+		}
+	}
+	var sum uint64
+	overflow := false
+	for _, c := range h.Histogram {
+		var carry uint64
+		sum, carry = bits.Add64(sum, c, 0)
+		overflow = overflow || carry != 0
+	}
+	if overflow || sum != h.Entries {
+		if err := d.note(bad("histogram sums to %d, want entries = %d", sum, h.Entries)); err != nil {
+			return nil, err
+		}
+	}
+	if !isLowerHex(h.RawSHA256, 2*sha256.Size) {
+		if err := d.note(bad("raw_sha256 %q is not 64 lowercase hex digits", h.RawSHA256)); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// checkLayout checks frame_size and frames against Entries and the file
+// size. All problems are fatal: without a valid layout the payload cannot be
+// located.
+func (d *decoder) checkLayout(h *Header, payloadOff int64) error {
+	if h.FrameSize < MinFrameSize || h.FrameSize > MaxFrameSize {
+		return formatErr(offHeader, "header: frame_size %d out of range %d..%d", h.FrameSize, MinFrameSize, MaxFrameSize)
+	}
+	nf := frameCount(h.Entries, h.FrameSize)
+	if uint64(len(h.Frames)) != nf {
+		return formatErr(offHeader, "header: %d frames listed, want ceil(entries/frame_size) = %d", len(h.Frames), nf)
+	}
+	var total int64
+	for i, c := range h.Frames {
+		raw := frameRaw(h, i)
+		if c < 0 || uint64(c) < minFrameLen(raw) {
+			return formatErr(offHeader, "header: frame %d is %d bytes, too small to hold a zstd frame of %d bytes", i, c, raw)
+		}
+		if addOverflows(total, c) {
+			return formatErr(offHeader, "header: frame sizes overflow")
+		}
+		total += c
+	}
+	rest := d.size - payloadOff
+	switch {
+	case total > rest:
+		return formatErr(d.size, "file truncated: frames need %d payload bytes, file has %d", total, rest)
+	case total < rest:
+		return formatErr(payloadOff+total, "%d trailing bytes after the last frame", rest-total)
+	}
+	return nil
+}
+
+// frameRaw is the raw size of frame i.
+func frameRaw(h *Header, i int) uint64 {
+	lo := uint64(i) * uint64(h.FrameSize)
+	return min(h.Entries-lo, uint64(h.FrameSize))
+}
+
+func isLowerHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// zstd frame header, RFC 8878 section 3.1.1.1.
+const (
+	zstdMagic       = 0xFD2FB528
+	zstdMaxFrameHdr = 4 + 1 + 1 + 4 + 8 // magic, descriptor, window, dict id, content size
+)
+
+// checkFrameHeader parses the zstd frame header at the start of b (b may be
+// shorter than a frame) and checks the requirements of SPEC.md: a zstd
+// frame, no dictionary, content checksum present, content size present and
+// equal to raw.
+func checkFrameHeader(b []byte, raw uint64) string {
+	if len(b) < 6 || binary.LittleEndian.Uint32(b) != zstdMagic {
+		return "not a zstd frame (bad zstd magic)"
+	}
+	fhd := b[4]
+	fcsFlag := fhd >> 6
+	single := fhd&(1<<5) != 0
+	switch {
+	case fhd&(1<<3) != 0:
+		return "zstd frame descriptor has the reserved bit set"
+	case fhd&(1<<2) == 0:
+		return "zstd frame has no content checksum"
+	case fhd&3 != 0:
+		return "zstd frame uses a dictionary"
+	case fcsFlag == 0 && !single:
+		return "zstd frame does not record its content size"
+	}
+	i := 5
+	if !single {
+		i++ // window descriptor
+	}
+	fcsLen := [4]int{1, 2, 4, 8}[fcsFlag]
+	if len(b) < i+fcsLen {
+		return "zstd frame header truncated"
+	}
+	var fcs uint64
+	switch fcsLen {
+	case 1:
+		fcs = uint64(b[i])
+	case 2:
+		fcs = uint64(binary.LittleEndian.Uint16(b[i:])) + 256
+	case 4:
+		fcs = uint64(binary.LittleEndian.Uint32(b[i:]))
+	case 8:
+		fcs = binary.LittleEndian.Uint64(b[i:])
+	}
+	if fcs != raw {
+		return fmt.Sprintf("zstd frame content size is %d, want %d", fcs, raw)
+	}
+	return ""
+}
+
+// payload checks the zstd frame headers, then decodes all frames in
+// parallel into a new slice of Entries bytes. In lenient mode a frame that
+// fails is reported and its entries set to Unreached.
+func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
+	nf := len(h.Frames)
+	offs := make([]int64, nf+1)
+	offs[0] = payloadOff
+	for i, c := range h.Frames {
+		offs[i+1] = offs[i] + c
+	}
+	frameErrs := make([]error, nf)
+	var hdr [zstdMaxFrameHdr]byte
+	for i, c := range h.Frames {
+		b := hdr[:min(int64(len(hdr)), c)]
+		if err := d.readAt(b, offs[i]); err != nil {
+			return nil, err
+		}
+		if msg := checkFrameHeader(b, frameRaw(h, i)); msg != "" {
+			frameErrs[i] = formatErr(offs[i], "frame %d: %s", i, msg)
+			if d.strict {
+				return nil, frameErrs[i]
+			}
+		}
+	}
+
+	values := make([]uint8, h.Entries)
+	window := uint64(zstd.MinWindowSize)
+	for window < uint64(h.FrameSize) {
+		window <<= 1
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), nf))
+	dec, err := zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(workers),
+		zstd.WithDecoderMaxMemory(uint64(h.FrameSize)),
+		zstd.WithDecoderMaxWindow(window),
+		zstd.WithDecodeAllCapLimit(true),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("tilepdb: creating zstd decoder: %w", err)
+	}
+	defer dec.Close()
+
+	var g errgroup.Group
+	g.SetLimit(workers)
+	var failed atomic.Bool
+	ioErrs := make([]error, nf)
+	for i := range nf {
+		if frameErrs[i] != nil {
+			continue
+		}
+		if d.strict && failed.Load() {
+			break // frames are launched in order: the first failure is already known
+		}
+		g.Go(func() error {
+			lo := uint64(i) * uint64(h.FrameSize)
+			hi := lo + frameRaw(h, i)
+			comp := make([]byte, h.Frames[i])
+			if err := d.readAt(comp, offs[i]); err != nil {
+				ioErrs[i] = err
+				failed.Store(true)
+				return nil
+			}
+			if err := decodeFrame(dec, comp, values[lo:lo:hi], i, offs[i]); err != nil {
+				frameErrs[i] = err
+				failed.Store(true)
+			}
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for i := range nf {
+		var ferr *FormatError
+		if err := ioErrs[i]; err != nil && !errors.As(err, &ferr) {
+			return nil, err // I/O trouble is never a finding
+		}
+		err := ioErrs[i]
+		if err == nil {
+			err = frameErrs[i]
+		}
+		if err == nil {
+			continue
+		}
+		if err := d.note(err); err != nil {
+			return nil, err
+		}
+		lo := uint64(i) * uint64(h.FrameSize)
+		fill(values[lo:lo+frameRaw(h, i)], Unreached)
+	}
+	return values, nil
+}
+
+// decodeFrame decompresses comp (frame i at file offset off) into dst,
+// which has length 0 and capacity the frame's raw size.
+func decodeFrame(dec *zstd.Decoder, comp, dst []byte, i int, off int64) error {
+	want := cap(dst)
+	out, err := dec.DecodeAll(comp, dst)
+	if err != nil {
+		if errors.Is(err, zstd.ErrCRCMismatch) {
+			return &ChecksumError{What: fmt.Sprintf("zstd frame %d (at byte %d) content checksum", i, off)}
+		}
+		return formatErr(off, "frame %d: zstd: %v", i, err)
+	}
+	if len(out) != want {
+		return formatErr(off, "frame %d decodes to %d bytes, want %d", i, len(out), want)
+	}
+	if len(out) > 0 && &out[0] != &dst[:1][0] {
+		copy(dst[:want], out) // the decoder reallocated; keep the result anyway
+	}
+	return nil
+}
+
+func fill(b []uint8, v uint8) {
+	for i := range b {
+		b[i] = v
+	}
+}

@@ -1,0 +1,195 @@
+package format
+
+import (
+	"bytes"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+func TestRoundTrip(t *testing.T) {
+	cases := []struct {
+		name      string
+		p         *puzzle.Pattern
+		frameSize int
+		wantFr    int
+	}{
+		{"2x2 exact, smaller than a frame", mkPattern(t, 2, 2, "blank-last"), 0, 1},
+		{"3x2 custom goal", mkPattern(t, 3, 2, "2 0 1 3 5 4", 2, 4), MinFrameSize, 1},
+		{"4x4 3 tiles, partial last frame", mkPattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 4},
+		{"4x4 3 tiles, exact multiple", mkPattern(t, 4, 4, "blank-first", 5, 9, 13), 1120, 3},
+		{"3x3 exact, many frames", mkPattern(t, 3, 3, "blank-last"), 4096, 45},
+		{"5x5 2 tiles default frame", mkPattern(t, 5, 5, "blank-last", 24, 3), 0, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tb := mkTable(t, c.p, c.frameSize, 1)
+			file := encode(t, tb, 3)
+			if got := len(tb.Header.Frames); got != c.wantFr {
+				t.Errorf("%d frames, want %d", got, c.wantFr)
+			}
+			for _, w := range []int{0, 1, 2, 4, 8} {
+				if other := encode(t, tb, w); !bytes.Equal(other, file) {
+					t.Fatalf("workers=%d: output differs from workers=3", w)
+				}
+			}
+			got, err := Decode(bytes.NewReader(file), int64(len(file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Header, tb.Header) {
+				t.Errorf("header:\n got %+v\nwant %+v", got.Header, tb.Header)
+			}
+			if !bytes.Equal(got.Values, tb.Values) {
+				t.Error("values differ")
+			}
+			if got.Pattern.String() != c.p.String() || got.Pattern.Size() != c.p.Size() || !got.Pattern.Goal.Equal(c.p.Goal) {
+				t.Errorf("pattern %s, want %s", got.Pattern, c.p)
+			}
+			h, err := ReadHeader(bytes.NewReader(file), int64(len(file)))
+			if err != nil || !reflect.DeepEqual(*h, tb.Header) {
+				t.Errorf("ReadHeader = %+v, %v", h, err)
+			}
+			tt, findings, err := inspect(bytes.NewReader(file), int64(len(file)))
+			if err != nil || len(findings) != 0 || !bytes.Equal(tt.Values, tb.Values) {
+				t.Errorf("inspect: %v %v", findings, err)
+			}
+			// The payload is one valid zstd stream.
+			_, payload := split(t, file)
+			dec, err := zstd.NewReader(bytes.NewReader(payload))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dec.Close()
+			raw, err := io.ReadAll(dec)
+			if err != nil || !bytes.Equal(raw, tb.Values) {
+				t.Errorf("payload as one zstd stream: %d bytes, err %v", len(raw), err)
+			}
+		})
+	}
+}
+
+func TestNewTable(t *testing.T) {
+	p := mkPattern(t, 3, 3, "blank-first", 1, 2)
+	vals := make([]uint8, p.Size())
+	for i := range vals {
+		vals[i] = uint8(i % 5)
+	}
+	vals[7] = 9
+	tb, err := NewTable(p, vals, "gen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := tb.Header
+	if h.Width != 3 || h.Height != 3 || h.GoalName != "blank-first" || h.Kind != KindAdditive ||
+		h.Ranking != puzzle.RankingCellsetOrder || h.RankingVersion != puzzle.RankingVersion ||
+		h.Entries != 72 || h.BitsPerEntry != 8 || h.MaxValue != 9 || h.Generator != "gen" ||
+		h.FrameSize != DefaultFrameSize || len(h.Histogram) != 10 || h.Histogram[9] != 1 ||
+		!reflect.DeepEqual(h.Tiles, []int{1, 2}) || !reflect.DeepEqual(h.Goal, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}) ||
+		len(h.RawSHA256) != 64 {
+		t.Errorf("header %+v", h)
+	}
+	ex, err := NewTable(mkPattern(t, 2, 2, "1 3 2 0"), make([]uint8, 12), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ex.Header.Kind != KindExact || ex.Header.Ranking != puzzle.RankingLehmerHalf || ex.Header.GoalName != GoalCustom {
+		t.Errorf("exact header %+v", ex.Header)
+	}
+	if _, err := NewTable(p, vals[:71], ""); err == nil {
+		t.Error("short values accepted")
+	}
+	vals[3] = Unreached
+	if _, err := NewTable(p, vals, ""); err == nil || !strings.Contains(err.Error(), "255") {
+		t.Errorf("value 255: err %v", err)
+	}
+}
+
+func TestValue(t *testing.T) {
+	p := mkPattern(t, 3, 3, "blank-last", 1, 2, 3)
+	tb := mkTable(t, p, 0, 3)
+	goal := p.Goal.Positions()
+	if got, want := tb.Value(goal), tb.Values[p.Rank(goal)]; got != want {
+		t.Errorf("Value(goal) = %d, want %d", got, want)
+	}
+	cells := make([]uint8, p.CellsLen())
+	for r := uint64(0); r < p.Size(); r += 7 {
+		p.Unrank(r, cells)
+		pos := make([]uint8, 9)
+		for i, tile := range p.Tiles {
+			pos[tile] = cells[i]
+		}
+		if tb.Value(pos) != tb.Values[r] {
+			t.Fatalf("rank %d: Value %d, want %d", r, tb.Value(pos), tb.Values[r])
+		}
+	}
+}
+
+func TestEncodeRejectsInconsistentTable(t *testing.T) {
+	p := mkPattern(t, 3, 3, "blank-last", 1, 2, 3)
+	for name, spoil := range map[string]func(tb *Table){
+		"value changed":  func(tb *Table) { tb.Values[5]++ },
+		"value 255":      func(tb *Table) { tb.Values[5] = 255 },
+		"short values":   func(tb *Table) { tb.Values = tb.Values[:10] },
+		"no pattern":     func(tb *Table) { tb.Pattern = nil },
+		"kind":           func(tb *Table) { tb.Header.Kind = KindExact },
+		"goal":           func(tb *Table) { tb.Header.Goal[0] = 2 },
+		"frame size":     func(tb *Table) { tb.Header.FrameSize = 100 },
+		"huge frame":     func(tb *Table) { tb.Header.FrameSize = MaxFrameSize + 1 },
+		"histogram":      func(tb *Table) { tb.Header.Histogram[0]++ },
+		"ranking vers.":  func(tb *Table) { tb.Header.RankingVersion = 9 },
+		"bits per entry": func(tb *Table) { tb.Header.BitsPerEntry = 4 },
+	} {
+		tb := mkTable(t, p, 0, 1)
+		spoil(tb)
+		var buf bytes.Buffer
+		if err := tb.Encode(&buf, 2); err == nil {
+			t.Errorf("%s: Encode succeeded", name)
+		} else if buf.Len() != 0 {
+			t.Errorf("%s: %d bytes written despite error %v", name, buf.Len(), err)
+		}
+	}
+}
+
+func TestNewerMinorAndUnknownKeys(t *testing.T) {
+	p := mkPattern(t, 3, 3, "blank-last", 1, 2, 3)
+	tb := mkTable(t, p, 1024, 1)
+	file := encode(t, tb, 1)
+	js, payload := split(t, file)
+	js2 := append([]byte(`{"future_key":{"a":[1,2]},`), js[1:]...)
+	f2 := append(assemble(MajorVersion, MinorVersion+3, js2), payload...)
+	got, err := Decode(bytes.NewReader(f2), int64(len(f2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Values, tb.Values) {
+		t.Error("values differ")
+	}
+}
+
+// BenchmarkCodec encodes and decodes a 4x4 6-tile table (5,765,760 entries).
+func BenchmarkCodec(b *testing.B) {
+	p := mkPattern(b, 4, 4, "blank-last", 1, 2, 3, 4, 5, 6)
+	tb := mkTable(b, p, 0, 1)
+	file := encode(b, tb, 4)
+	b.Run("encode", func(b *testing.B) {
+		b.SetBytes(int64(len(tb.Values)))
+		for b.Loop() {
+			if err := tb.Encode(io.Discard, 4); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.SetBytes(int64(len(tb.Values)))
+		for b.Loop() {
+			if _, err := Decode(bytes.NewReader(file), int64(len(file))); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

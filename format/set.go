@@ -1,0 +1,119 @@
+package format
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// Set is a group of tables that together form one heuristic: either one
+// exact table, or additive pattern databases with pairwise disjoint tile
+// sets on the same board and goal. Their sum is admissible. A Set is
+// read-only after NewSet and safe for concurrent use.
+type Set struct {
+	Tables []*Table
+	Geom   puzzle.Geometry // board shared by all tables
+	Goal   puzzle.Board    // goal shared by all tables
+}
+
+// NewSet checks and groups tables: at least one; all on the same geometry
+// and goal; tile sets pairwise disjoint; an exact table alone. Errors name
+// the tables by position (table 1, 2, ...) and pattern, and the tiles in
+// conflict.
+func NewSet(tables ...*Table) (*Set, error) {
+	names := make([]string, len(tables))
+	for i := range tables {
+		names[i] = "table " + strconv.Itoa(i+1)
+	}
+	return newSet(names, tables)
+}
+
+// OpenSet reads every path with ReadFile (an error names the path) and
+// groups the tables with NewSet (errors name the paths).
+func OpenSet(paths ...string) (*Set, error) {
+	tables := make([]*Table, len(paths))
+	for i, p := range paths {
+		t, err := ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		tables[i] = t
+	}
+	return newSet(paths, tables)
+}
+
+func newSet(names []string, tables []*Table) (*Set, error) {
+	if len(tables) == 0 {
+		return nil, errors.New("tilepdb: empty set: need at least one table")
+	}
+	for i, t := range tables {
+		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
+			return nil, fmt.Errorf("tilepdb: %s: not a complete table", names[i])
+		}
+	}
+	first := tables[0].Pattern
+	owner := make(map[uint8]int) // tile -> index of the table holding it
+	for i, t := range tables {
+		p := t.Pattern
+		desc := fmt.Sprintf("%s (%s)", names[i], p)
+		if p.Geom != first.Geom {
+			return nil, fmt.Errorf("tilepdb: %s is for a %s board, %s (%s) for %s", desc, p.Geom, names[0], first, first.Geom)
+		}
+		if !p.Goal.Equal(first.Goal) {
+			return nil, fmt.Errorf("tilepdb: %s has goal %q, %s has goal %q", desc, p.Goal, names[0], first.Goal)
+		}
+		if p.Exact && len(tables) > 1 {
+			return nil, fmt.Errorf("tilepdb: %s is an exact table and must be used alone, not in a set of %d", desc, len(tables))
+		}
+		var shared []string
+		other := -1
+		for _, tile := range p.Tiles {
+			if j, ok := owner[tile]; ok {
+				shared = append(shared, strconv.Itoa(int(tile)))
+				if other < 0 {
+					other = j
+				}
+			}
+		}
+		if len(shared) > 0 {
+			return nil, fmt.Errorf("tilepdb: %s and %s (%s) are not disjoint: both hold tile(s) %s", desc, names[other], tables[other].Pattern, strings.Join(shared, ","))
+		}
+		for _, tile := range p.Tiles {
+			owner[tile] = i
+		}
+	}
+	return &Set{
+		Tables: append([]*Table(nil), tables...),
+		Geom:   first.Geom,
+		Goal:   append(puzzle.Board(nil), first.Goal...),
+	}, nil
+}
+
+// Heuristic returns the sum over the tables of Value(pos): the additive
+// heuristic, in moves (admissible because the patterns are disjoint). pos is
+// the full position vector (pos[t] = cell of tile t, len N) of a valid
+// state, solvable for an exact set; it is not checked (see HeuristicBoard).
+func (s *Set) Heuristic(pos []uint8) int {
+	h := 0
+	for _, t := range s.Tables {
+		h += int(t.Values[t.Pattern.Rank(pos)])
+	}
+	return h
+}
+
+// HeuristicBoard checks that b is a permutation of 0..N-1 for the set's
+// geometry and solvable for its goal, then returns Heuristic of its
+// positions. Errors wrap puzzle.ErrBoard.
+func (s *Set) HeuristicBoard(b puzzle.Board) (int, error) {
+	if err := b.Validate(s.Geom.N()); err != nil {
+		return 0, err
+	}
+	pos := b.Positions()
+	if !s.Tables[0].Pattern.SolvablePositions(pos) {
+		return 0, fmt.Errorf("%w: board %q cannot reach the goal %q", puzzle.ErrBoard, b, s.Goal)
+	}
+	return s.Heuristic(pos), nil
+}
