@@ -3,6 +3,9 @@ package builder_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
@@ -51,4 +54,26 @@ func BenchmarkBuild(b *testing.B) {
 			})
 		}
 	}
+}
+
+func readCounts(tb testing.TB, path string) []uint64 {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []uint64
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		for _, f := range strings.Fields(line) {
+			n, err := strconv.ParseUint(f, 10, 64)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -115,6 +115,12 @@ func NewPattern(g Geometry, goal Board, tiles []uint8) (*Pattern, error) {
 			return nil, fmt.Errorf("%w: tile %d listed twice", ErrPattern, t)
 		}
 	}
+	if len(ts) == n-2 {
+		// With a single non-pattern tile, (placement, blank cell) is a full
+		// state, so the parity rule leaves some placements with no solvable
+		// state at all: they would have no value.
+		return nil, fmt.Errorf("%w: %d of %d tiles leaves one non-pattern tile, so some placements are unreachable; use all %d tiles (the exact table) or at most %d", ErrPattern, len(ts), n-1, n-1, n-3)
+	}
 	p := &Pattern{Geom: g, Goal: append(Board(nil), goal...), Tiles: ts, n: n}
 	p.Exact = len(ts) == n-1
 	p.goalPos = goal.Positions()

@@ -1,0 +1,223 @@
+package builder_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/puzzle"
+	"github.com/tilepdb/tilepdb/verify"
+)
+
+// TestBuildMatchesReference compares the fast builder entry by entry with
+// verify.Reference, a deliberately simple 0-1 BFS over (placement, blank
+// cell), on small boards, both goal conventions and a custom goal.
+func TestBuildMatchesReference(t *testing.T) {
+	cases := []struct {
+		w, h  int
+		goal  string
+		tiles []uint8
+	}{
+		{2, 2, "blank-last", []uint8{1, 2, 3}},
+		{2, 2, "blank-last", []uint8{1}},
+		{2, 3, "blank-last", []uint8{1, 2, 3, 4, 5}},
+		{3, 2, "blank-first", []uint8{1, 2, 3}},
+		{2, 3, "blank-last", []uint8{1, 3, 5, 2, 4}},
+		{2, 4, "blank-last", []uint8{1, 2, 3, 4, 5, 6, 7}},
+		{2, 4, "blank-first", []uint8{2, 4, 6}},
+		{3, 3, "blank-last", []uint8{1, 2, 3, 4}},
+		{3, 3, "blank-last", []uint8{5, 6, 7, 8}},
+		{3, 3, "blank-first", []uint8{1, 2, 3, 4, 5, 6}},
+		{3, 3, "8 7 6 5 4 3 2 1 0", []uint8{1, 5, 8}},
+		{3, 3, "4 1 2 0 8 7 6 3 5", []uint8{1, 2, 3, 4, 5, 6, 7, 8}},
+		{4, 4, "blank-last", []uint8{2, 3, 4}},
+		{4, 4, "blank-first", []uint8{1, 2, 3}},
+		{4, 4, "blank-last", []uint8{11, 12, 15}},
+		{5, 2, "blank-last", []uint8{1, 2, 6, 7}},
+		{3, 4, "blank-last", []uint8{1, 4, 7, 10}},
+	}
+	if testing.Short() {
+		cases = cases[:6]
+	}
+	for _, c := range cases {
+		p := mustPattern(t, c.w, c.h, c.goal, c.tiles)
+		t.Run(p.String(), func(t *testing.T) {
+			want, err := verify.Reference(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := builder.Build(context.Background(), p, builder.Options{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("len %d, want %d", len(got), len(want))
+			}
+			diff := 0
+			for i := range got {
+				if got[i] != want[i] {
+					if diff < 5 {
+						t.Errorf("entry %d: got %d, reference %d", i, got[i], want[i])
+					}
+					diff++
+				}
+			}
+			if diff > 0 {
+				t.Fatalf("%d of %d entries differ", diff, len(got))
+			}
+		})
+	}
+}
+
+// TestDeterministic: the table does not depend on the worker count.
+func TestDeterministic(t *testing.T) {
+	for _, p := range []*puzzle.Pattern{
+		mustPattern(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4, 5, 6, 7, 8}),
+		mustPattern(t, 4, 4, "blank-last", []uint8{1, 2, 3, 4, 7}),
+		mustPattern(t, 5, 5, "blank-last", []uint8{1, 2, 3}),
+	} {
+		var first []uint8
+		for _, j := range []int{1, 2, 4, 7} {
+			v, err := builder.Build(context.Background(), p, builder.Options{Workers: j})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = v
+			} else if !bytes.Equal(first, v) {
+				t.Fatalf("%s: table with %d workers differs from 1 worker", p, j)
+			}
+		}
+	}
+}
+
+// TestHistogramA089473: the exact 8-puzzle table against the published
+// state counts per distance (OEIS A089473; copied into testdata).
+func TestHistogramA089473(t *testing.T) {
+	want := readCounts(t, "testdata/a089473.txt")
+	for _, goal := range []string{"blank-last", "blank-first"} {
+		p := mustPattern(t, 3, 3, goal, []uint8{1, 2, 3, 4, 5, 6, 7, 8})
+		v, err := builder.Build(context.Background(), p, builder.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]uint64, 32)
+		for _, x := range v {
+			if int(x) >= len(got) {
+				t.Fatalf("%s: value %d beyond radius 31", goal, x)
+			}
+			got[x]++
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s histogram\n got %v\nwant %v", goal, got, want)
+		}
+	}
+}
+
+// TestPublishedMeans checks two 15-puzzle PDBs against the entry counts,
+// maximum and mean published for the same tile sets (../shared
+// reference/facts.md, "Means of other PDBs", blank-last goal).
+func TestPublishedMeans(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 6-tile tables")
+	}
+	for _, c := range []struct {
+		tiles []uint8
+		max   int
+		mean  string
+	}{
+		{[]uint8{1, 2, 3, 4, 5, 6}, 27, "17.2635"},
+		{[]uint8{7, 8, 12}, 13, "7.1827"},
+		{[]uint8{3, 4, 7, 8, 12}, 22, "13.6386"},
+	} {
+		p := mustPattern(t, 4, 4, "blank-last", c.tiles)
+		v, err := builder.Build(context.Background(), p, builder.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		mx := 0
+		for _, x := range v {
+			sum += float64(x)
+			mx = max(mx, int(x))
+		}
+		if mean := fmt.Sprintf("%.4f", sum/float64(len(v))); mx != c.max || mean != c.mean {
+			t.Errorf("%s: max %d mean %s, published %d %s", p, mx, mean, c.max, c.mean)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := mustPattern(t, 4, 4, "blank-last", []uint8{1, 2, 3, 4, 7})
+	if _, err := builder.Build(ctx, p, builder.Options{}); !errors.Is(err, builder.ErrCanceled) {
+		t.Fatalf("got %v, want ErrCanceled", err)
+	}
+}
+
+func TestProgressEvents(t *testing.T) {
+	p := mustPattern(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4, 5, 6, 7, 8})
+	var levels int
+	var last builder.Event
+	_, err := builder.Build(context.Background(), p, builder.Options{Workers: 2, Progress: func(ev builder.Event) {
+		if ev.LevelDone {
+			levels++
+			last = ev
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 31 levels produce states, the 32nd expands the two hardest states.
+	if levels != 32 || last.Reached != 181440 || last.Total != 181440 || last.NewStates != 0 {
+		t.Fatalf("levels %d, last event %+v", levels, last)
+	}
+}
+
+func TestPresets(t *testing.T) {
+	wantEntries := map[string]uint64{
+		"8puzzle": 181440,
+		"15-555":  3 * 524160,
+		"15-663":  2*5765760 + 3360,
+		"15-78":   518918400 + 57657600,
+		"24-6666": 4 * 127512000,
+	}
+	for _, pr := range builder.Presets {
+		for _, goal := range []string{"blank-last", "blank-first"} {
+			ps, err := pr.Patterns(goal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var entries uint64
+			var used uint32
+			for _, p := range ps {
+				entries += p.Size()
+				for _, tile := range p.Tiles {
+					if used&(1<<tile) != 0 {
+						t.Errorf("%s: tile %d in two patterns", pr.Name, tile)
+					}
+					used |= 1 << tile
+				}
+			}
+			if all := uint32(1)<<(pr.W*pr.H) - 2; used != all {
+				t.Errorf("%s %s: tiles %b do not cover the board", pr.Name, goal, used)
+			}
+			if entries != wantEntries[pr.Name] {
+				t.Errorf("%s: %d entries, want %d", pr.Name, entries, wantEntries[pr.Name])
+			}
+		}
+	}
+	// Blank-first 15-78 is Korf & Felner's {1..7}/{8..15} split.
+	pr, _ := builder.FindPreset("15-78")
+	ps, _ := pr.Patterns("blank-first")
+	if fmt.Sprint(ps[0].Tiles, ps[1].Tiles) != "[8 9 10 11 12 13 14 15] [1 2 3 4 5 6 7]" {
+		t.Errorf("blank-first 15-78 = %v %v", ps[0].Tiles, ps[1].Tiles)
+	}
+	if _, err := builder.FindPreset("nope"); err == nil {
+		t.Error("unknown preset accepted")
+	}
+}
