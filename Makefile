@@ -38,7 +38,7 @@ bench:
 
 # Long runs: all of Korf's 100 instances, big presets with timings.
 long: build
-	$(GO) test -timeout 60m -run Long ./... -long
+	$(GO) test -timeout 60m -run Long ./builder ./solver -long
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./format/

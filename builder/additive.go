@@ -209,28 +209,43 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 
 	perChunk := max(1, sp.orders/(opt.Workers*32))
 	nChunks := (sp.orders + perChunk - 1) / perChunk
+	frontier := uint64(1)
 	for level := 0; active.anySet(); level++ {
 		if level > MaxLevel {
 			return nil, fmt.Errorf("builder: %s: distances exceed %d", p, MaxLevel)
 		}
-		_, err := run.run(ctx, level, nChunks, func(chunk int) uint64 {
+		// Direction-optimizing BFS (Beamer, Asanović & Patterson 2012):
+		// while the frontier is smaller than the unvisited rest, frontier
+		// states push to their successors; once it is larger, unvisited
+		// states pull, each stopping at its first neighbour on the frontier.
+		pull := frontier > total-run.reached.Load()
+		added, err := run.run(ctx, level, nChunks, func(chunk int) uint64 {
 			lo := chunk * perChunk
 			hi := min(lo+perChunk, sp.orders)
 			var om orderMoves
 			var scratch [puzzle.MaxCells]uint8
 			var added uint64
 			for order := lo; order < hi; order++ {
-				if !active.has(order) {
+				if !pull && !active.has(order) {
 					continue
 				}
 				om.init(p, sp.k, uint64(order), scratch[:])
-				added += sp.expandBlock(z, values, next, &om, order, level)
+				if pull {
+					n := sp.pullBlock(z, values, &om, order, level)
+					if n > 0 {
+						next.set(order)
+					}
+					added += n
+				} else {
+					added += sp.expandBlock(z, values, next, &om, order, level)
+				}
 			}
 			return added
 		})
 		if err != nil {
 			return nil, err
 		}
+		frontier = added
 		active, next = next, active
 		next.clear()
 	}
@@ -282,6 +297,51 @@ func (sp *space) expandBlock(z atomicCodes, values []uint8, next bitset, om *ord
 	}
 	if sameBlock {
 		next.set(order)
+	}
+	return added
+}
+
+// pullBlock is the bottom-up form of expandBlock: it records the values of
+// the block's states at `level`, and marks with level+1 every unvisited
+// state of the block that has a neighbour at `level` (moves are reversible,
+// so the neighbours are the successors). Only this block's states are
+// written. It returns the number of states it marked.
+func (sp *space) pullBlock(z atomicCodes, values []uint8, om *orderMoves, order, level int) uint64 {
+	R := sp.regions
+	base := uint64(order) * R
+	end := base + R
+	vals := values[uint64(order)*uint64(sp.maps) : uint64(order+1)*uint64(sp.maps)]
+	code, ncode := levelCode(level), levelCode(level+1)
+	var added uint64
+	for w := base >> 5; w <= (end-1)>>5; w++ {
+		x := atomic.LoadUint64(&z[w])
+		for hits := matchCodes(x, code); hits != 0; hits &= hits - 1 {
+			i := w<<5 + uint64(bits.TrailingZeros64(hits)>>1)
+			if i >= base && i < end {
+				if m := sp.slotMap[i-base]; vals[m] == Unvisited {
+					vals[m] = uint8(level)
+				}
+			}
+		}
+		var set uint64
+		for hits := matchCodes(x, 0); hits != 0; hits &= hits - 1 {
+			b := uint64(bits.TrailingZeros64(hits))
+			i := w<<5 + b>>1
+			if i < base || i >= end {
+				continue
+			}
+			s := i - base
+			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {
+				if z.load(uint64(om.table[mv&0xFF])*R+uint64(mv>>8)) == code {
+					set |= ncode << b
+					added++
+					break
+				}
+			}
+		}
+		if set != 0 {
+			atomic.OrUint64(&z[w], set)
+		}
 	}
 	return added
 }

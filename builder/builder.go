@@ -170,6 +170,11 @@ func (a atomicCodes) visit(i uint64, code uint64) bool {
 	return atomic.OrUint64(w, code<<sh)>>sh&3 == 0
 }
 
+// load returns the code of entry i.
+func (a atomicCodes) load(i uint64) uint64 {
+	return atomic.LoadUint64(&a[i>>5]) >> ((i & 31) * 2) & 3
+}
+
 // matchCodes returns a mask with bit 2j set exactly for the codes j of x
 // equal to code.
 func matchCodes(x, code uint64) uint64 {

@@ -63,9 +63,13 @@ func (p *progress) event(ev builder.Event) {
 	}
 	el := time.Since(p.start).Seconds()
 	rate := float64(ev.Reached) / max(el, 1e-9)
-	fmt.Fprintf(p.w, "%s: level %d: %d new, %d/%d states (%.1f%%), %.2fs, %.3g states/s\n",
+	if ev.NewStates == 0 {
+		return // the last level expands the farthest states and finds nothing new
+	}
+	eta := float64(ev.Total-ev.Reached) / max(rate, 1)
+	fmt.Fprintf(p.w, "%s: level %d: %d new, %d/%d states (%.1f%%), %.1fs, %.3g states/s, ETA %.0fs\n",
 		p.name, ev.Level+1, ev.NewStates, ev.Reached, ev.Total,
-		100*float64(ev.Reached)/float64(max(ev.Total, 1)), el, rate)
+		100*float64(ev.Reached)/float64(max(ev.Total, 1)), el, rate, eta)
 }
 
 // done removes the bar.
