@@ -85,14 +85,12 @@ func runInfo(e *env, args []string) error {
 	if len(files) == 0 {
 		return usageErr("no table files given (usage: pdbgen info [--json] FILE...)")
 	}
-	var firstErr error
+	code := 0 // worst exit status so far: 2 (trouble) outranks 1 (bad data)
 	for _, f := range files {
 		h, err := format.ReadHeaderFile(f)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "%v\n", err)
-			if firstErr == nil {
-				firstErr = readErr(fmt.Errorf("%d file(s) unreadable", 1))
-			}
+			code = max(code, exitCodeOf(readErr(err)))
 			continue
 		}
 		var size int64
@@ -109,8 +107,8 @@ func runInfo(e *env, args []string) error {
 		}
 		writeInfoText(e.stdout, f, size, h)
 	}
-	if firstErr != nil {
-		return &exitError{code: exitCodeOf(firstErr), err: errSilent}
+	if code != 0 {
+		return &exitError{code: code, err: errSilent}
 	}
 	return nil
 }
@@ -185,7 +183,6 @@ func runLookup(e *env, args []string) error {
 	sc := bufio.NewScanner(e.stdin)
 	sc.Buffer(make([]byte, 0, 4096), 1<<16)
 	out := bufio.NewWriter(e.stdout)
-	defer out.Flush()
 	bad := 0
 	for line := 1; sc.Scan(); line++ {
 		s := strings.TrimSpace(sc.Text())
@@ -193,8 +190,18 @@ func runLookup(e *env, args []string) error {
 			continue
 		}
 		b, err := puzzle.ParseBoard(s, n)
-		if err == nil && !puzzle.Solvable(set.Geom, b, set.Goal) && set.Tables[0].Pattern.Exact {
-			err = fmt.Errorf("board is not solvable for goal %s; the exact table has no entry for it", puzzle.GoalName(set.Geom, set.Goal))
+		var h int
+		if err == nil {
+			switch {
+			case puzzle.Solvable(set.Geom, b, set.Goal):
+				h, err = set.HeuristicBoard(b)
+			case set.Tables[0].Pattern.Exact:
+				err = fmt.Errorf("board is not solvable for goal %s; the exact table has no entry for it", puzzle.GoalName(set.Geom, set.Goal))
+			default:
+				// Additive tables hold every placement of their tiles, so
+				// the sum is defined (HeuristicBoard refuses the board).
+				h = set.Heuristic(b.Positions())
+			}
 		}
 		if err != nil {
 			out.Flush()
@@ -202,11 +209,16 @@ func runLookup(e *env, args []string) error {
 			bad++
 			continue
 		}
-		h, _ := set.HeuristicBoard(b)
-		fmt.Fprintf(out, "%s\t%d\n", b, h)
+		if _, err := fmt.Fprintf(out, "%s\t%d\n", b, h); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
 	}
+	flushErr := out.Flush()
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("reading boards: %w", err)
+	}
+	if flushErr != nil {
+		return fmt.Errorf("writing output: %w", flushErr)
 	}
 	if bad > 0 {
 		return dataErr(fmt.Errorf("%d bad line(s)", bad))

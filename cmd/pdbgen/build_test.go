@@ -1,0 +1,458 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tilepdb/tilepdb/format"
+)
+
+// TestBuildQuiet builds small tables with --quiet: stdout lists exactly the
+// written paths, stderr is silent, the files decode, and the bytes do not
+// depend on the number of workers.
+func TestBuildQuiet(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		files []string
+		check func(t *testing.T, tab *format.Table)
+	}{
+		{
+			name:  "custom disjoint",
+			args:  []string{"--board", "3x3", "--tiles", "1,2,3", "--tiles", "4,5,6"},
+			files: []string{"3x3_1-2-3.pdb", "3x3_4-5-6.pdb"},
+			check: func(t *testing.T, tab *format.Table) {
+				if tab.Header.Entries != 9*8*7 || tab.Header.Kind != format.KindAdditive {
+					t.Errorf("entries %d kind %s, want 504 additive", tab.Header.Entries, tab.Header.Kind)
+				}
+			},
+		},
+		{
+			name:  "8puzzle preset",
+			args:  []string{"--preset", "8puzzle"},
+			files: []string{"8puzzle.pdb"},
+			check: func(t *testing.T, tab *format.Table) {
+				h := tab.Header
+				if h.Entries != 181440 || h.MaxValue != 31 || h.RawSHA256 != sha8 || h.Kind != format.KindExact {
+					t.Errorf("8puzzle header: entries %d max %d sha %s kind %s", h.Entries, h.MaxValue, h.RawSHA256, h.Kind)
+				}
+			},
+		},
+		{
+			name:  "blank-first goal",
+			args:  []string{"--board", "3x3", "--tiles", "1-3", "--goal", "blank-first"},
+			files: []string{"3x3-bf_1-2-3.pdb"},
+			check: func(t *testing.T, tab *format.Table) {
+				if tab.Header.GoalName != "blank-first" {
+					t.Errorf("goal_name %q", tab.Header.GoalName)
+				}
+			},
+		},
+		{
+			name:  "custom goal",
+			args:  []string{"--board", "3x2", "--tiles", "1,2", "--goal", "5,4,3,2,1,0"},
+			files: []string{"3x2-custom_1-2.pdb"},
+			check: func(t *testing.T, tab *format.Table) {
+				if tab.Header.GoalName != format.GoalCustom || tab.Header.Width != 3 || tab.Header.Height != 2 {
+					t.Errorf("goal_name %q, %dx%d", tab.Header.GoalName, tab.Header.Width, tab.Header.Height)
+				}
+			},
+		},
+		{
+			name:  "explicit blank-last goal board",
+			args:  []string{"--board", "2x2", "--tiles", "1,2,3", "--goal", "1 2 3 0"},
+			files: []string{"2x2.pdb"},
+			check: func(t *testing.T, tab *format.Table) {
+				if tab.Header.GoalName != "blank-last" || tab.Header.Entries != 12 {
+					t.Errorf("goal_name %q entries %d", tab.Header.GoalName, tab.Header.Entries)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var first map[string][]byte
+			for _, j := range []string{"1", "4"} {
+				dir := filepath.Join(t.TempDir(), "new", "dir") // created by build
+				args := append([]string{"build", "--quiet", "-j", j, "-o", dir}, tt.args...)
+				r := pdbgen(t, "", args...)
+				wantCode(t, r, 0)
+				if r.stderr != "" {
+					t.Errorf("--quiet wrote to stderr:\n%v", r)
+				}
+				var want strings.Builder
+				for _, f := range tt.files {
+					want.WriteString(filepath.Join(dir, f) + "\n")
+				}
+				if r.stdout != want.String() {
+					t.Fatalf("-j %s stdout:\n%s\nwant:\n%s", j, r.stdout, want.String())
+				}
+				if got := dirEntries(t, dir); strings.Join(got, " ") != strings.Join(tt.files, " ") {
+					t.Errorf("output directory holds %v, want %v (no temporary files)", got, tt.files)
+				}
+				files := map[string][]byte{}
+				for _, f := range tt.files {
+					p := filepath.Join(dir, f)
+					files[f] = readBytes(t, p)
+					tab, err := format.ReadFile(p)
+					if err != nil {
+						t.Fatalf("reading %s: %v", p, err)
+					}
+					if tab.Header.Generator != generator {
+						t.Errorf("generator %q, want %q", tab.Header.Generator, generator)
+					}
+					if f == tt.files[0] {
+						tt.check(t, tab)
+					}
+				}
+				if first == nil {
+					first = files
+					continue
+				}
+				for f, b := range files {
+					if !bytes.Equal(b, first[f]) {
+						t.Errorf("%s differs between -j 1 and -j %s", f, j)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestBuildOverwrites rebuilds into a directory that already holds the
+// table: it is replaced atomically by an identical file.
+func TestBuildOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"build", "--quiet", "-o", dir, "--board", "3x3", "--tiles", "4,5,6"}
+	wantCode(t, pdbgen(t, "", args...), 0)
+	before := readBytes(t, filepath.Join(dir, "3x3_4-5-6.pdb"))
+	wantCode(t, pdbgen(t, "", args...), 0)
+	if !bytes.Equal(before, readBytes(t, filepath.Join(dir, "3x3_4-5-6.pdb"))) {
+		t.Error("rebuilding changed the file")
+	}
+	if got := dirEntries(t, dir); len(got) != 1 {
+		t.Errorf("directory holds %v", got)
+	}
+}
+
+// TestBuildTargetIsDirectory: the table's path is taken by a directory, so
+// the final rename fails; the error is one line, exit 2, and no temporary
+// file is left behind.
+func TestBuildTargetIsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "3x3_1-2-3.pdb", "keep")
+	if err := os.MkdirAll(blocker, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := pdbgen(t, "", "build", "--quiet", "-o", dir, "--board", "3x3", "--tiles", "1,2,3")
+	wantCode(t, r, 2)
+	oneErrorLine(t, r, "build", "3x3_1-2-3.pdb")
+	if r.stdout != "" {
+		t.Errorf("stdout names a file that was not written:\n%v", r)
+	}
+	if got := dirEntries(t, dir); len(got) != 1 || got[0] != "3x3_1-2-3.pdb" {
+		t.Errorf("directory holds %v, want only the blocking directory", got)
+	}
+	if _, err := os.Stat(blocker); err != nil {
+		t.Errorf("blocking directory damaged: %v", err)
+	}
+}
+
+// levelRE is one per-level progress line of a non-terminal build.
+var levelRE = regexp.MustCompile(`^(\S+\.pdb): level (\d+): (\d+) new, (\d+)/(\d+) states \([0-9.]+%\), [0-9.]+s, \S+ states/s, ETA \d+s$`)
+
+// TestBuildProgressLog: without --quiet and with stderr not a terminal,
+// stderr gets one line per BFS level and a summary per table, and stdout
+// still carries only the written paths.
+func TestBuildProgressLog(t *testing.T) {
+	dir := t.TempDir()
+	r := pdbgen(t, "", "build", "-j", "2", "-o", dir, "--board", "3x3", "--tiles", "1,2,3", "--tiles", "4,5,6")
+	wantCode(t, r, 0)
+	wantOut := filepath.Join(dir, "3x3_1-2-3.pdb") + "\n" + filepath.Join(dir, "3x3_4-5-6.pdb") + "\n"
+	if r.stdout != wantOut {
+		t.Fatalf("stdout:\n%s\nwant only the paths:\n%s", r.stdout, wantOut)
+	}
+	levels := map[string][]int{}
+	var building, wrote, rss int
+	for _, l := range lines(r.stderr) {
+		switch {
+		case strings.HasPrefix(l, "building "):
+			building++
+			if !strings.Contains(l, "504 entries") || !strings.Contains(l, "of memory") {
+				t.Errorf("building line %q", l)
+			}
+		case strings.HasPrefix(l, "wrote "):
+			wrote++
+			if !strings.Contains(l, "504 entries, max ") {
+				t.Errorf("wrote line %q", l)
+			}
+		case strings.HasPrefix(l, "peak RSS "):
+			rss++
+		default:
+			m := levelRE.FindStringSubmatch(l)
+			if m == nil {
+				t.Errorf("unexpected stderr line %q", l)
+				continue
+			}
+			lv, _ := strconv.Atoi(m[2])
+			levels[m[1]] = append(levels[m[1]], lv)
+			if reached, _ := strconv.Atoi(m[4]); reached == 0 {
+				t.Errorf("level line with nothing reached: %q", l)
+			}
+		}
+		if strings.Contains(l, "\r") {
+			t.Errorf("carriage return (a progress bar) in non-terminal output: %q", l)
+		}
+	}
+	if building != 2 || wrote != 2 || rss != 1 {
+		t.Errorf("building %d, wrote %d, peak RSS %d lines; want 2, 2, 1\n%s", building, wrote, rss, r.stderr)
+	}
+	for _, f := range []string{"3x3_1-2-3.pdb", "3x3_4-5-6.pdb"} {
+		lv := levels[f]
+		if len(lv) == 0 {
+			t.Errorf("no level lines for %s", f)
+			continue
+		}
+		for i, l := range lv {
+			if l != i+1 {
+				t.Errorf("%s levels %v, want 1, 2, 3, ...", f, lv)
+				break
+			}
+		}
+		tab, err := format.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The BFS runs over (placement, blank region) states, which may
+		// need a level or two beyond the largest table value (the minimum
+		// over regions).
+		if len(lv) < tab.Header.MaxValue || len(lv) > tab.Header.MaxValue+2 {
+			t.Errorf("%s: %d level lines for max value %d", f, len(lv), tab.Header.MaxValue)
+		}
+	}
+}
+
+// TestBuildProgressTTY: with a terminal on stderr a progress bar is drawn
+// there; stdout still carries only the paths.
+func TestBuildProgressTTY(t *testing.T) {
+	dir := t.TempDir()
+	r := pdbgenEnv(t, true, "", "build", "-j", "2", "-o", dir, "--preset", "8puzzle")
+	wantCode(t, r, 0)
+	if r.stdout != filepath.Join(dir, "8puzzle.pdb")+"\n" {
+		t.Errorf("stdout:\n%v", r)
+	}
+	if !strings.Contains(r.stderr, "building 8puzzle.pdb") || !strings.Contains(r.stderr, "wrote ") {
+		t.Errorf("stderr lacks the summary lines:\n%v", r)
+	}
+	if levelRE.MatchString(r.stderr) || strings.Contains(r.stderr, ": level 1: ") {
+		t.Errorf("terminal output has the non-terminal per-level log:\n%v", r)
+	}
+}
+
+// readManifestFile parses a manifest written by --write-manifest.
+func manifestLines(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out [][]string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := sc.Text(); !strings.HasPrefix(l, "#") && l != "" {
+			out = append(out, strings.Split(l, "\t"))
+		}
+	}
+	return out
+}
+
+// TestBuildManifest: --write-manifest records the tables; --manifest accepts
+// them again; a wrong SHA-256 exits 1, says which table differs, and leaves
+// the good file in place.
+func TestBuildManifest(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	man := filepath.Join(dir, "MANIFEST.tsv")
+	r := pdbgen(t, "", "build", "--quiet", "-o", out, "--write-manifest", man,
+		"--board", "3x3", "--tiles", "1,2,3", "--tiles", "4,5,6")
+	wantCode(t, r, 0)
+	ml := manifestLines(t, man)
+	if len(ml) != 2 {
+		t.Fatalf("manifest has %d lines: %v", len(ml), ml)
+	}
+	for i, f := range []string{"3x3_1-2-3.pdb", "3x3_4-5-6.pdb"} {
+		tab, err := format.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{f, "504", strconv.Itoa(tab.Header.MaxValue), tab.Header.RawSHA256}
+		if strings.Join(ml[i], "\t") != strings.Join(want, "\t") {
+			t.Errorf("manifest line %d = %q, want %q", i+1, ml[i], want)
+		}
+	}
+	if got := dirEntries(t, dir); strings.Join(got, " ") != "MANIFEST.tsv out" {
+		t.Errorf("temp dir holds %v (leftover temporary manifest?)", got)
+	}
+
+	// The manifest passes.
+	r = pdbgen(t, "", "build", "--quiet", "-o", out, "--manifest", man,
+		"--board", "3x3", "--tiles", "1,2,3", "--tiles", "4,5,6")
+	wantCode(t, r, 0)
+	if len(lines(r.stdout)) != 2 || r.stderr != "" {
+		t.Errorf("manifest check:\n%v", r)
+	}
+
+	// A wrong SHA-256 for the second table: the first is written, the
+	// second is not, and the file already there is left alone.
+	good := filepath.Join(out, "3x3_4-5-6.pdb")
+	goodBytes := readBytes(t, good)
+	old := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+	if err := os.Chtimes(good, old, old); err != nil {
+		t.Fatal(err)
+	}
+	stBefore, err := os.Stat(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "bad.tsv")
+	data := string(readBytes(t, man))
+	wrongSHA := strings.Repeat("0", 64)
+	data = strings.Replace(data, ml[1][3], wrongSHA, 1)
+	if err := os.WriteFile(bad, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = pdbgen(t, "", "build", "--quiet", "-o", out, "--manifest", bad,
+		"--board", "3x3", "--tiles", "1,2,3", "--tiles", "4,5,6")
+	wantCode(t, r, 1)
+	if r.stdout != filepath.Join(out, "3x3_1-2-3.pdb")+"\n" {
+		t.Errorf("stdout should list only the table that matched:\n%v", r)
+	}
+	el := lines(r.stderr)
+	if len(el) != 2 {
+		t.Fatalf("want 2 stderr lines (the mismatch and the summary):\n%v", r)
+	}
+	if !strings.HasPrefix(el[0], "3x3_4-5-6.pdb: differs from manifest") || !strings.Contains(el[0], wrongSHA) ||
+		!strings.Contains(el[0], ml[1][3]) || !strings.Contains(el[0], "not written") {
+		t.Errorf("mismatch line %q", el[0])
+	}
+	if el[1] != "pdbgen build: 1 table(s) differ from the manifest" {
+		t.Errorf("summary line %q", el[1])
+	}
+	stAfter, err := os.Stat(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(stBefore, stAfter) || !stAfter.ModTime().Equal(old) {
+		t.Error("the good file was replaced despite the manifest mismatch")
+	}
+	if !bytes.Equal(goodBytes, readBytes(t, good)) {
+		t.Error("the good file's bytes changed")
+	}
+	if got := dirEntries(t, out); len(got) != 2 {
+		t.Errorf("output directory holds %v", got)
+	}
+}
+
+func TestBuildManifestProblems(t *testing.T) {
+	const sha = "0000000000000000000000000000000000000000000000000000000000000000"
+	tests := []struct {
+		name     string
+		manifest string
+		code     int
+		stderr   string
+	}{
+		{"not in manifest", "# only another table\nother.pdb\t1\t0\t" + sha + "\n", 1, "3x3_1-2-3.pdb: not in manifest"},
+		{"wrong entries", "3x3_1-2-3.pdb 505 11 001c6b7247e7595d254f2a29b3406fa4d99f6712e4cf0d15e83eea13d928cbe5\n", 1, "differs from manifest"},
+		{"wrong max", "3x3_1-2-3.pdb 504 12 001c6b7247e7595d254f2a29b3406fa4d99f6712e4cf0d15e83eea13d928cbe5\n", 1, "differs from manifest"},
+		{"three fields", "3x3_1-2-3.pdb\t504\t11\n", 1, "want 4 fields"},
+		{"bad number", "3x3_1-2-3.pdb\tmany\t11\t" + sha + "\n", 1, "malformed line"},
+		{"short sha", "3x3_1-2-3.pdb\t504\t11\tabc\n", 1, "malformed line"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			man := filepath.Join(dir, "m.tsv")
+			if err := os.WriteFile(man, []byte(tt.manifest), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(dir, "out")
+			r := pdbgen(t, "", "build", "--quiet", "-o", out, "--manifest", man, "--board", "3x3", "--tiles", "1,2,3")
+			wantCode(t, r, tt.code)
+			if !strings.Contains(r.stderr, tt.stderr) {
+				t.Errorf("stderr does not contain %q:\n%v", tt.stderr, r)
+			}
+			if !strings.HasPrefix(lines(r.stderr)[len(lines(r.stderr))-1], "pdbgen build: ") {
+				t.Errorf("last stderr line is not the error:\n%v", r)
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout:\n%v", r)
+			}
+			for _, f := range dirEntries(t, out) {
+				t.Errorf("%s written despite the manifest problem", f)
+			}
+		})
+	}
+}
+
+// TestBuildMatchesRepoManifest checks fresh builds against the committed
+// data/MANIFEST.tsv: the 8puzzle preset directly, and the 15-663 {2,3,4}
+// table built as a custom pattern (same table, another file name).
+func TestBuildMatchesRepoManifest(t *testing.T) {
+	repo := filepath.Join("..", "..", "data", "MANIFEST.tsv")
+	if _, err := os.Stat(repo); err != nil {
+		t.Skipf("no repository manifest: %v", err)
+	}
+	dir := t.TempDir()
+	r := pdbgen(t, "", "build", "--quiet", "-o", dir, "--manifest", repo, "--preset", "8puzzle")
+	wantCode(t, r, 0)
+
+	var line []string
+	for _, l := range manifestLines(t, repo) {
+		if l[0] == "15-663_2-3-4.pdb" {
+			line = l
+		}
+	}
+	if line == nil {
+		t.Skip("15-663_2-3-4.pdb not in the repository manifest")
+	}
+	line[0] = "4x4_2-3-4.pdb"
+	man := filepath.Join(dir, "m.tsv")
+	if err := os.WriteFile(man, []byte(strings.Join(line, "\t")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = pdbgen(t, "", "build", "--quiet", "-o", dir, "--manifest", man, "--board", "4x4", "--tiles", "2,3,4")
+	wantCode(t, r, 0)
+	if r.stdout != filepath.Join(dir, "4x4_2-3-4.pdb")+"\n" {
+		t.Errorf("stdout:\n%v", r)
+	}
+}
+
+// TestWriteManifestFails: the tables are built and listed, but a manifest
+// that cannot be written is I/O trouble (exit 2) on one line, with no
+// temporary file left.
+func TestWriteManifestFails(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	if err := os.WriteFile(plain, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	r := pdbgen(t, "", "build", "--quiet", "-o", out, "--board", "3x3", "--tiles", "1,2,3",
+		"--write-manifest", filepath.Join(plain, "m.tsv"))
+	wantCode(t, r, 2)
+	oneErrorLine(t, r, "build", "manifest")
+	if r.stdout != filepath.Join(out, "3x3_1-2-3.pdb")+"\n" {
+		t.Errorf("stdout:\n%v", r)
+	}
+	if got := dirEntries(t, dir); strings.Join(got, " ") != "out plain" {
+		t.Errorf("temp dir holds %v", got)
+	}
+}
