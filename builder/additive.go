@@ -217,8 +217,10 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 		// Direction-optimizing BFS (Beamer, Asanović & Patterson 2012):
 		// while the frontier is smaller than the unvisited rest, frontier
 		// states push to their successors; once it is larger, unvisited
-		// states pull, each stopping at its first neighbour on the frontier.
-		pull := frontier > total-run.reached.Load()
+		// states pull, each stopping at its first neighbour on the frontier. The
+		// switch point (frontier > half the rest) was the fastest of 1x, 2x
+		// and 4x on the 7-tile 15-puzzle table.
+		pull := 2*frontier > total-run.reached.Load()
 		added, err := run.run(ctx, level, nChunks, func(chunk int) uint64 {
 			lo := chunk * perChunk
 			hi := min(lo+perChunk, sp.orders)

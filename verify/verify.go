@@ -1,0 +1,352 @@
+// Package verify checks pattern-database and exact-distance table files
+// independently of the code that built them.
+//
+// File and Table run a fixed series of checks and report every
+// inconsistency each one finds, with a count per check, instead of stopping
+// at the first (the bbolt checker's model). The checks are exact rules
+// that every correct table satisfies, each stated at its Check* constant
+// and argued in the comment of the function implementing it; they take
+// three parallel passes over the entries (ranking; goal, unreached,
+// manhattan, descent and step; symmetry), each costing one Unrank and a
+// few RankCells per entry.
+// With Options.Deep the table is also rebuilt by Reference, a
+// deliberately simple second builder, and compared entry by entry.
+//
+// Definitions used below. An additive entry V(P), for a placement P of the
+// pattern tiles S, is the fewest moves of tiles of S that bring them to
+// their goal cells when the other tiles are indistinguishable and the blank
+// moves among them at no cost, minimised over the blank's cell; formally
+// V(P) = min_b D(P,b), where D is the 0-1 distance in the graph of abstract
+// states (placement, blank cell) to (goal placement, goal blank cell), a
+// move of a pattern tile costing 1 and any other move 0. An exact entry is
+// the true number of moves from a solvable state to the goal.
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// DefaultMaxFindings is the number of findings kept per check when
+// Options.MaxFindingsPerCheck is not positive.
+const DefaultMaxFindings = 20
+
+// Options control a verification. The zero value runs the fast checks on
+// every CPU.
+type Options struct {
+	// Deep also rebuilds the table with Reference and compares every entry.
+	// It needs p.Size()*N bytes of memory for an additive pattern.
+	Deep bool
+	// Workers is the number of goroutines sharing each pass; <= 0 means
+	// runtime.NumCPU(). The report does not depend on it.
+	Workers int
+	// MaxFindingsPerCheck caps the findings kept in the report per check;
+	// all are still counted. <= 0 means DefaultMaxFindings.
+	MaxFindingsPerCheck int
+}
+
+func (o Options) normalized() Options {
+	if o.Workers <= 0 {
+		o.Workers = runtime.NumCPU()
+	}
+	if o.MaxFindingsPerCheck <= 0 {
+		o.MaxFindingsPerCheck = DefaultMaxFindings
+	}
+	return o
+}
+
+// File verifies the table file at path. A file that cannot be decoded is
+// bad data and yields a report with integrity findings; the error is
+// reserved for trouble that says nothing about the data: the file cannot
+// be opened or read (missing, permission, a directory), or ctx ends the
+// work early.
+//
+// The integrity check is format.Inspect: magic, version, header checksum,
+// structure and sizes, the raw SHA-256, the histogram and maximum value
+// against a recount. Each of its findings is one integrity finding. When
+// the values can be decoded, the checks of Table follow.
+func File(ctx context.Context, path string, opts Options) (*Report, error) {
+	opts = opts.normalized()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("verify: %s is not a regular file", path)
+	}
+
+	r := newReport(path)
+	start := time.Now()
+	t, problems, err := format.Inspect(path)
+	if err != nil {
+		// format.Inspect wraps ErrFormat, ErrChecksum or returns an
+		// UnsupportedVersionError for bad data; anything else (I/O) is
+		// trouble running.
+		var uv *format.UnsupportedVersionError
+		if !errors.Is(err, format.ErrFormat) && !errors.Is(err, format.ErrChecksum) && !errors.As(err, &uv) {
+			return nil, err
+		}
+		problems = append(problems, err)
+	}
+	tl := newTally(opts.MaxFindingsPerCheck)
+	for _, p := range problems {
+		tl.addf(CheckIntegrity, -1, "%v", p)
+	}
+	r.merge(tl, opts.MaxFindingsPerCheck)
+	r.ran(CheckIntegrity, start)
+	if t == nil {
+		r.skipAll("the table could not be decoded")
+		return r, nil
+	}
+	if err := checkTable(ctx, r, t, opts, false); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Table verifies an in-memory table: the header check (including a
+// recount of the histogram and maximum value), then the checks on the
+// entries (see the Check* constants), then with opts.Deep the comparison
+// with Reference. The error is non-nil only when ctx ends the work early.
+func Table(ctx context.Context, t *format.Table, opts Options) (*Report, error) {
+	opts = opts.normalized()
+	r := newReport("")
+	r.Skipped = append(r.Skipped, CheckIntegrity+": not a file")
+	if err := checkTable(ctx, r, t, opts, true); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func newReport(path string) *Report {
+	return &Report{Path: path, Counts: map[string]uint64{}, Elapsed: map[string]time.Duration{}}
+}
+
+// ran records that check ran, started at start.
+func (r *Report) ran(check string, start time.Time) {
+	r.Checked = append(r.Checked, check)
+	r.Elapsed[check] += time.Since(start)
+}
+
+// skipAll marks every check after integrity as skipped.
+func (r *Report) skipAll(reason string) {
+	for _, c := range checkOrder {
+		if c == CheckIntegrity || c == CheckReference {
+			continue
+		}
+		r.Skipped = append(r.Skipped, c+": "+reason)
+	}
+	r.Skipped = append(r.Skipped, CheckReference+": "+reason)
+}
+
+// checkTable runs every check after integrity on t.
+func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, recount bool) error {
+	defer r.sortFindings()
+	start := time.Now()
+	tl := newTally(opts.MaxFindingsPerCheck)
+	usable := checkHeader(t, recount, tl)
+	r.merge(tl, opts.MaxFindingsPerCheck)
+	r.ran(CheckHeader, start)
+	if t != nil && t.Pattern != nil {
+		r.Pattern = t.Pattern.String()
+		r.Entries = t.Pattern.Size()
+	}
+	if !usable {
+		r.skipAll("the values cannot be indexed by the pattern")
+		return nil
+	}
+	p := t.Pattern
+	c := &checker{p: p, values: t.Values, opts: opts, r: r}
+	c.goal = p.RankCells(p.GoalCells())
+
+	start = time.Now()
+	if err := c.scan(ctx, c.ranking); err != nil {
+		return err
+	}
+	r.ran(CheckRanking, start)
+
+	start = time.Now()
+	if p.Exact {
+		if err := c.scan(ctx, c.exactEntries); err != nil {
+			return err
+		}
+	} else {
+		if err := c.scan(ctx, c.additiveEntries); err != nil {
+			return err
+		}
+	}
+	// These five checks share one pass, and its time.
+	for _, name := range []string{CheckGoal, CheckUnreached, CheckManhattan, CheckDescent, CheckStep} {
+		r.ran(name, start)
+	}
+
+	start = time.Now()
+	if syms := symmetries(p); len(syms) == 0 {
+		r.Skipped = append(r.Skipped, CheckSymmetry+": no board symmetry fixes the goal and the tile set")
+	} else {
+		c.syms = syms
+		if err := c.scan(ctx, c.symmetry); err != nil {
+			return err
+		}
+		r.ran(CheckSymmetry, start)
+	}
+
+	if !opts.Deep {
+		r.Skipped = append(r.Skipped, CheckReference+": not requested (Deep)")
+		return nil
+	}
+	start = time.Now()
+	if err := c.reference(ctx); err != nil {
+		return err
+	}
+	r.ran(CheckReference, start)
+	return nil
+}
+
+// checkHeader is the header check. It compares every header field that
+// the pattern determines (geometry, goal, tiles, kind, ranking scheme and
+// version, entry count, entry width) with t.Pattern, and len(Values) with
+// the pattern's size; with recount it also recounts the histogram and the
+// maximum value (File leaves those to format.Inspect). It returns whether
+// the values can be indexed by the pattern (Pattern set, length right).
+func checkHeader(t *format.Table, recount bool, tl *tally) bool {
+	const c = CheckHeader
+	if t == nil || t.Pattern == nil {
+		tl.addf(c, -1, "no pattern")
+		return false
+	}
+	h, p := &t.Header, t.Pattern
+	if h.Width != p.Geom.W || h.Height != p.Geom.H {
+		tl.addf(c, -1, "board %dx%d, pattern %s", h.Width, h.Height, p.Geom)
+	}
+	if !equalInts(h.Goal, p.Goal) {
+		tl.addf(c, -1, "goal %v, pattern goal %v", h.Goal, p.Goal)
+	}
+	if !equalInts(h.Tiles, p.Tiles) {
+		tl.addf(c, -1, "tiles %v, pattern tiles %v", h.Tiles, p.Tiles)
+	}
+	kind := format.KindAdditive
+	if p.Exact {
+		kind = format.KindExact
+	}
+	if h.Kind != kind {
+		tl.addf(c, -1, "kind %q, want %q", h.Kind, kind)
+	}
+	if h.Ranking != p.Ranking() || h.RankingVersion != puzzle.RankingVersion {
+		tl.addf(c, -1, "ranking %q version %d, want %q version %d", h.Ranking, h.RankingVersion, p.Ranking(), puzzle.RankingVersion)
+	}
+	if h.Entries != p.Size() {
+		tl.addf(c, -1, "entries %d, pattern size %d", h.Entries, p.Size())
+	}
+	if h.BitsPerEntry != format.BitsPerEntry {
+		tl.addf(c, -1, "bits per entry %d, want %d", h.BitsPerEntry, format.BitsPerEntry)
+	}
+	if uint64(len(t.Values)) != p.Size() {
+		tl.addf(c, -1, "%d values, pattern size %d", len(t.Values), p.Size())
+		return false
+	}
+	if recount {
+		var hist [256]uint64
+		for _, v := range t.Values {
+			hist[v]++
+		}
+		maxv := 0
+		for v := range hist {
+			if hist[v] > 0 {
+				maxv = v
+			}
+		}
+		if h.MaxValue != maxv {
+			tl.addf(c, -1, "max value %d, values reach %d", h.MaxValue, maxv)
+		}
+		for v := range hist {
+			var stored uint64
+			if v < len(h.Histogram) {
+				stored = h.Histogram[v]
+			}
+			if stored != hist[v] {
+				tl.addf(c, -1, "histogram[%d] = %d, values have %d", v, stored, hist[v])
+			}
+		}
+		if len(h.Histogram) > 256 {
+			tl.addf(c, -1, "histogram has %d buckets", len(h.Histogram))
+		}
+	}
+	return true
+}
+
+func equalInts[T ~uint8](a []int, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != int(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// checker holds what the passes over the entries share.
+type checker struct {
+	p      *puzzle.Pattern
+	values []uint8
+	goal   uint64 // index of the goal entry
+	opts   Options
+	r      *Report
+	syms   []symmetry
+}
+
+// chunkSize is the number of entries per unit of parallel work.
+const chunkSize = 1 << 16
+
+// scan runs fn over [0, Size) in chunks on opts.Workers goroutines and
+// merges the chunks' findings into the report in index order, so the
+// report does not depend on the number of workers.
+func (c *checker) scan(ctx context.Context, fn func(lo, hi uint64, tl *tally)) error {
+	size := c.p.Size()
+	chunks := (size + chunkSize - 1) / chunkSize
+	tallies := make([]*tally, chunks)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(c.opts.Workers)
+	for i := uint64(0); i < chunks; i++ {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			tl := newTally(c.opts.MaxFindingsPerCheck)
+			fn(i*chunkSize, min((i+1)*chunkSize, size), tl)
+			if tl.counts != nil {
+				tallies[i] = tl
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, tl := range tallies {
+		c.r.merge(tl, c.opts.MaxFindingsPerCheck)
+	}
+	return nil
+}
