@@ -215,11 +215,11 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 			return nil, fmt.Errorf("builder: %s: distances exceed %d", p, MaxLevel)
 		}
 		// Direction-optimizing BFS (Beamer, Asanović & Patterson 2012):
-		// while the frontier is smaller than the unvisited rest, frontier
-		// states push to their successors; once it is larger, unvisited
-		// states pull, each stopping at its first neighbour on the frontier. The
-		// switch point (frontier > half the rest) was the fastest of 1x, 2x
-		// and 4x on the 7-tile 15-puzzle table.
+		// while the frontier is small, its states push to their successors;
+		// once it exceeds half of the unvisited rest, unvisited states pull
+		// instead, each stopping at its first neighbour on the frontier.
+		// (Of 1x, 2x and 4x, the 2x switch point was fastest on the 7-tile
+		// 15-puzzle table.)
 		pull := 2*frontier > total-run.reached.Load()
 		added, err := run.run(ctx, level, nChunks, func(chunk int) uint64 {
 			lo := chunk * perChunk
