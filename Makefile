@@ -8,7 +8,7 @@ GO ?= go
 PDBGEN := bin/pdbgen
 J ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build data test vet fmt-check bench bench-build bench-large long fuzz clean
+.PHONY: all build data test vet fmt-check bench bench-presets long fuzz clean
 
 all: build
 
@@ -35,6 +35,10 @@ test: fmt-check vet
 # two runs and compare them with benchstat.
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 3x -timeout 60m ./...
+
+# Every preset with -j 1 and -j 2: wall, CPU, peak RSS, file size (about 10 minutes).
+bench-presets:
+	scripts/bench-presets.sh
 
 # Long runs: all of Korf's 100 instances, big presets with timings.
 long: build
