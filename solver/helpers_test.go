@@ -1,0 +1,164 @@
+package solver
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// long enables the tests that solve all 100 of Korf's instances.
+var long = flag.Bool("long", false, "run the long tests (all of Korf's 100 instances with 6-6-3 and 5-5-5 tables)")
+
+// Partitions used in the tests (blank-last goal).
+var (
+	// part663 is Korf & Felner's 6-6-3 partition {1,2,4,5,8,9}
+	// {3,6,7,10,11,15} {12,13,14} (blank-first) mapped by t -> 16-t.
+	part663 = [][]uint8{{1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14, 15}, {2, 3, 4}}
+	// part555 is the 5-5-5 partition of the published blank-last tables in
+	// /work/shared/reference/facts.md.
+	part555 = [][]uint8{{1, 2, 5, 9, 13}, {3, 4, 7, 8, 12}, {6, 10, 11, 14, 15}}
+)
+
+// tableCache keeps the tables built in this test binary, by description.
+var tableCache sync.Map // string -> *tableEntry
+
+type tableEntry struct {
+	once sync.Once
+	t    *format.Table
+	err  error
+}
+
+// table builds (once per test binary) the table of tiles on a w x h board
+// with the named goal; no tiles means the exact table.
+func table(tb testing.TB, w, h int, goal string, tiles ...uint8) *format.Table {
+	tb.Helper()
+	key := fmt.Sprintf("%dx%d %s %v", w, h, goal, tiles)
+	e, _ := tableCache.LoadOrStore(key, &tableEntry{})
+	ent := e.(*tableEntry)
+	ent.once.Do(func() {
+		g, err := puzzle.NewGeometry(w, h)
+		if err != nil {
+			ent.err = err
+			return
+		}
+		gb, err := puzzle.ParseGoal(goal, g)
+		if err != nil {
+			ent.err = err
+			return
+		}
+		if len(tiles) == 0 {
+			for i := 1; i < g.N(); i++ {
+				tiles = append(tiles, uint8(i))
+			}
+		}
+		p, err := puzzle.NewPattern(g, gb, tiles)
+		if err != nil {
+			ent.err = err
+			return
+		}
+		v, err := builder.Build(context.Background(), p, builder.Options{})
+		if err != nil {
+			ent.err = err
+			return
+		}
+		ent.t, ent.err = format.NewTable(p, v, "solver test")
+	})
+	if ent.err != nil {
+		tb.Fatalf("table %s: %v", key, ent.err)
+	}
+	return ent.t
+}
+
+// set groups the tables of a partition.
+func set(tb testing.TB, w, h int, goal string, parts ...[]uint8) *format.Set {
+	tb.Helper()
+	var ts []*format.Table
+	if len(parts) == 0 {
+		ts = append(ts, table(tb, w, h, goal))
+	}
+	for _, p := range parts {
+		ts = append(ts, table(tb, w, h, goal, p...))
+	}
+	s, err := format.NewSet(ts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// newSolver is New or a fatal error.
+func newSolver(tb testing.TB, s *format.Set, opt Options) *Solver {
+	tb.Helper()
+	sv, err := New(s, opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sv
+}
+
+// korfInstance is one line of testdata/korf100.tsv.
+type korfInstance struct {
+	id, length int
+	board      puzzle.Board // blank-first convention
+}
+
+// korf100 reads testdata/korf100.tsv.
+func korf100(tb testing.TB) []korfInstance {
+	tb.Helper()
+	f, err := os.Open("testdata/korf100.tsv")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var out []korfInstance
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		cols := strings.Split(line, "\t")
+		if len(cols) != 3 {
+			tb.Fatalf("korf100.tsv: bad line %q", line)
+		}
+		id, err1 := strconv.Atoi(cols[0])
+		l, err2 := strconv.Atoi(cols[1])
+		b, err3 := puzzle.ParseBoard(cols[2], 16)
+		if err1 != nil || err2 != nil || err3 != nil {
+			tb.Fatalf("korf100.tsv: bad line %q", line)
+		}
+		out = append(out, korfInstance{id, l, b})
+	}
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	if len(out) != 100 {
+		tb.Fatalf("korf100.tsv: %d instances, want 100", len(out))
+	}
+	return out
+}
+
+// checkReplay fails unless moves take b to goal on g in exactly length moves.
+func checkReplay(tb testing.TB, g puzzle.Geometry, b, goal puzzle.Board, moves string, length int) {
+	tb.Helper()
+	if len(moves) != length {
+		tb.Fatalf("%v: %d moves %q for length %d", b, len(moves), moves, length)
+	}
+	end, err := Apply(g, b, moves)
+	if err != nil {
+		tb.Fatalf("%v: replay %q: %v", b, moves, err)
+	}
+	if !end.Equal(goal) {
+		tb.Fatalf("%v: moves %q end at %v, not the goal %v", b, moves, end, goal)
+	}
+}

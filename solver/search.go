@@ -1,0 +1,296 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// binom[n][r] = C(n, r) for the cellset-order ranking.
+var binom = func() (b [puzzle.MaxCells + 1][puzzle.MaxCells + 1]uint64) {
+	for i := range b {
+		b[i][0] = 1
+		for j := 1; j <= i; j++ {
+			b[i][j] = b[i-1][j-1] + b[i-1][j]
+		}
+	}
+	return b
+}()
+
+// tableInfo is an additive table prepared for the search.
+type tableInfo struct {
+	values []uint8
+	k      int
+	comb   uint64 // C(N, k)
+}
+
+func newTableInfo(t *format.Table) tableInfo {
+	k := len(t.Pattern.Tiles)
+	return tableInfo{values: t.Values, k: k, comb: binom[t.Pattern.Geom.N()][k]}
+}
+
+// rankState is the index of one table's pattern tiles, kept in parts so
+// that most moves update it in O(1): the set of occupied cells, its
+// colexicographic rank m, and the order rank ord of the tiles within the
+// occupied cells. The table index is ord*C(N,k) + m.
+type rankState struct {
+	mask uint32
+	m    uint64
+	ord  uint64
+}
+
+// rank computes the rankState of the placement cells (cells[i] = cell of
+// the i-th pattern tile, tiles ascending): puzzle.RankingCellsetOrder, the
+// same index as Pattern.Rank, written out here so that it does not
+// allocate.
+func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
+	k := ti.k
+	var mask uint32
+	for i := 0; i < k; i++ {
+		mask |= 1 << cells[i]
+	}
+	var m uint64
+	j := 1
+	for mm := mask; mm != 0; mm &= mm - 1 {
+		m += binom[bits.TrailingZeros32(mm)][j]
+		j++
+	}
+	var used uint32
+	var r uint64
+	for i := 0; i < k; i++ {
+		c := cells[i]
+		o := uint32(bits.OnesCount32(mask & (1<<c - 1)))
+		d := o - uint32(bits.OnesCount32(used&(1<<o-1)))
+		used |= 1 << o
+		r = r*uint64(k-i) + uint64(d)
+	}
+	return rankState{mask: mask, m: m, ord: r}
+}
+
+// index is the table index of st.
+func (ti *tableInfo) index(st rankState) uint64 { return st.ord*ti.comb + st.m }
+
+// moved returns the rankState after one pattern tile moved from cell a to
+// the free cell b; cells must already hold b. When no pattern tile lies
+// strictly between a and b in reading order (always true for a horizontal
+// move), the tile keeps its place j in the sorted occupied cells, so ord is
+// unchanged and m changes by C(b,j) - C(a,j). Otherwise it recomputes.
+func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uint8) rankState {
+	lo, hi := a, b
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	if st.mask&(1<<hi-1)&^(1<<(lo+1)-1) != 0 {
+		return ti.rank(cells)
+	}
+	j := bits.OnesCount32(st.mask&(1<<a-1)) + 1
+	return rankState{
+		mask: st.mask&^(1<<a) | 1<<b,
+		m:    st.m - binom[a][j] + binom[b][j],
+		ord:  st.ord,
+	}
+}
+
+// noMove is the "previous move" of the root: it excludes no move.
+const noMove = 4
+
+// undo[d] is the move that undoes d (none for noMove).
+var undo = [5]uint8{1, 0, 3, 2, 0xFF}
+
+// ctxEvery is the number of generated nodes between checks of the context.
+const ctxEvery = 1 << 20
+
+// searcher holds the mutable state of one IDA* search. The heuristic is
+// kept per table and updated incrementally: a move changes the cell of one
+// tile, so only the table holding it (and, with reflection, the table
+// holding its reflected image) is looked up again.
+type searcher struct {
+	s       *Solver
+	reflect bool
+	n       int
+	board   [puzzle.MaxCells]uint8 // tile in each cell
+	blank   uint8
+	cells   [maxTables][puzzle.MaxCells]uint8 // per table, the cell of each of its tiles
+	cellsR  [maxTables][puzzle.MaxCells]uint8 // same for the reflected state
+	st, stR [maxTables]rankState              // per table index, state and reflected state
+	h, hR   [maxTables]uint8                  // per table value, state and reflected state
+	sum     int                               // Σ h
+	sumR    int                               // Σ hR
+	bound   int
+	next    int
+	nodes   uint64
+	path    []uint8
+	ctx     context.Context
+	ctxLeft int
+	err     error
+}
+
+// ida runs IDA* from b (in the tables' convention, solvable) and returns
+// the blank moves of an optimal solution and the nodes generated.
+func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
+	x := &searcher{s: s, reflect: s.opt.Reflect, n: s.n, ctx: ctx, ctxLeft: ctxEvery}
+	for c, t := range b {
+		x.board[c] = t
+		if t == 0 {
+			x.blank = uint8(c)
+		}
+		if ti := s.tileTab[t]; ti >= 0 {
+			x.cells[ti][s.tileIdx[t]] = uint8(c)
+		}
+		if x.reflect {
+			rt := s.reflTile[t]
+			if tj := s.tileTab[rt]; tj >= 0 {
+				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[c]
+			}
+		}
+	}
+	for i := range s.tabs {
+		tab := &s.tabs[i]
+		x.st[i] = tab.rank(&x.cells[i])
+		x.h[i] = tab.values[tab.index(x.st[i])]
+		x.sum += int(x.h[i])
+		if x.reflect {
+			x.stR[i] = tab.rank(&x.cellsR[i])
+			x.hR[i] = tab.values[tab.index(x.stR[i])]
+			x.sumR += int(x.hR[i])
+		}
+	}
+	if x.isGoal() {
+		return nil, 0, nil
+	}
+	x.bound = max(x.sum, x.sumR)
+	const inf = int(^uint(0) >> 1)
+	for {
+		x.next = inf
+		x.path = x.path[:0]
+		if x.dfs(0, noMove) {
+			if x.err != nil {
+				return nil, x.nodes, x.err
+			}
+			return x.path, x.nodes, nil
+		}
+		if x.next == inf {
+			return nil, x.nodes, fmt.Errorf("solver: search space exhausted without reaching the goal from %q", b)
+		}
+		x.bound = x.next
+	}
+}
+
+func (x *searcher) isGoal() bool {
+	goal := x.s.goal
+	for c := 0; c < x.n; c++ {
+		if x.board[c] != goal[c] {
+			return false
+		}
+	}
+	return true
+}
+
+// dfs expands the current state at depth g, reached by move prev. It
+// returns true when the goal was found (x.path then holds the solution) or
+// the search must stop (x.err set).
+func (x *searcher) dfs(g int, prev uint8) bool {
+	s := x.s
+	blank := x.blank
+	m := &s.nbr[blank]
+	skip := undo[prev]
+	for i := uint8(0); i < m.n; i++ {
+		dir := m.dir[i]
+		if dir == skip {
+			continue
+		}
+		to := m.to[i]
+		tile := x.board[to]
+		x.nodes++
+		// The tile moves from cell to to cell blank.
+		ti := s.tileTab[tile]
+		sum := x.sum
+		var hv uint8
+		var nst rankState
+		if ti >= 0 {
+			tab := &s.tabs[ti]
+			x.cells[ti][s.tileIdx[tile]] = blank
+			nst = tab.moved(x.st[ti], &x.cells[ti], to, blank)
+			hv = tab.values[tab.index(nst)]
+			sum += int(hv) - int(x.h[ti])
+		}
+		h := sum
+		var rt uint8
+		var tj int8 = -1
+		sumR := x.sumR
+		var hvR uint8
+		var nstR rankState
+		if x.reflect {
+			rt = s.reflTile[tile]
+			tj = s.tileTab[rt]
+			if tj >= 0 {
+				tab := &s.tabs[tj]
+				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[blank]
+				nstR = tab.moved(x.stR[tj], &x.cellsR[tj], s.reflCell[to], s.reflCell[blank])
+				hvR = tab.values[tab.index(nstR)]
+				sumR += int(hvR) - int(x.hR[tj])
+			}
+			h = max(h, sumR)
+		}
+		if f := g + 1 + h; f > x.bound {
+			if f < x.next {
+				x.next = f
+			}
+			if ti >= 0 {
+				x.cells[ti][s.tileIdx[tile]] = to
+			}
+			if tj >= 0 {
+				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[to]
+			}
+			continue
+		}
+		// Make the move.
+		oldSum, oldSumR := x.sum, x.sumR
+		var oldH, oldHR uint8
+		var oldSt, oldStR rankState
+		if ti >= 0 {
+			oldH, oldSt = x.h[ti], x.st[ti]
+			x.h[ti], x.st[ti] = hv, nst
+		}
+		if tj >= 0 {
+			oldHR, oldStR = x.hR[tj], x.stR[tj]
+			x.hR[tj], x.stR[tj] = hvR, nstR
+		}
+		x.sum, x.sumR = sum, sumR
+		x.board[blank], x.board[to] = tile, 0
+		x.blank = to
+		x.path = append(x.path, dir)
+
+		if h == 0 && x.isGoal() {
+			return true
+		}
+		if x.ctxLeft--; x.ctxLeft <= 0 {
+			x.ctxLeft = ctxEvery
+			if err := x.ctx.Err(); err != nil {
+				x.err = err
+				return true
+			}
+		}
+		if x.dfs(g+1, dir) {
+			return true
+		}
+
+		// Undo it.
+		x.path = x.path[:len(x.path)-1]
+		x.blank = blank
+		x.board[blank], x.board[to] = 0, tile
+		x.sum, x.sumR = oldSum, oldSumR
+		if ti >= 0 {
+			x.h[ti], x.st[ti] = oldH, oldSt
+			x.cells[ti][s.tileIdx[tile]] = to
+		}
+		if tj >= 0 {
+			x.hR[tj], x.stR[tj] = oldHR, oldStR
+			x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[to]
+		}
+	}
+	return false
+}

@@ -1,0 +1,373 @@
+// Package solver finds optimal (shortest) solutions of sliding-tile puzzles
+// with the tables of package format.
+//
+// Two cases are handled:
+//
+//   - An exact table (a format.Set holding one table whose pattern is
+//     Exact): the table holds the true distance of every state, so the
+//     solver walks down it, moving at every step to the first neighbour (in
+//     the blank-move order u, d, l, r) whose value is one smaller. This takes
+//     O(length) lookups.
+//   - Additive pattern databases (Korf & Felner 2002, "Disjoint pattern
+//     database heuristics", Artificial Intelligence 134): iterative-deepening
+//     A* (IDA*, Korf 1985, "Depth-first iterative-deepening: an optimal
+//     admissible tree search", Artificial Intelligence 27) with the sum of
+//     the table values as heuristic. Optionally (Options.Reflect) the state
+//     reflected about the main diagonal is looked up in the same tables and
+//     the larger of the two sums is used (Culberson & Schaeffer 1998,
+//     "Pattern databases", Computational Intelligence 14; Felner, Korf &
+//     Hanan 2004, "Additive pattern database heuristics", JAIR 22).
+//
+// Moves are reported as the direction in which the BLANK moves: 'u', 'd',
+// 'l', 'r'. Applying them in order to the input board gives the goal.
+//
+// Node count (Result.Nodes): the number of states generated, that is, the
+// number of children created by applying a move to an expanded state, summed
+// over all IDA* iterations, including children that are pruned at once
+// because their f = g + h exceeds the bound. The move that would undo the
+// previous move is never applied and not counted; the start state is not
+// counted. For the exact-table walk, Nodes counts the neighbours looked up
+// in the table on the way down (again never the parent).
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// Options configure a Solver.
+type Options struct {
+	// Reflect also looks up the state reflected about the main diagonal
+	// (cell (r,c) -> (c,r), tiles relabelled so that the goal maps to
+	// itself) and uses the maximum of the two heuristics. It needs a square
+	// board whose goal has the blank on the main diagonal (true of the
+	// blank-last and blank-first goals). It has no effect with an exact
+	// table.
+	Reflect bool
+	// Workers is the number of boards Run solves at the same time; <= 0
+	// means runtime.NumCPU(). Each search is single-threaded and its result
+	// does not depend on Workers.
+	Workers int
+	// JSON makes Run write one JSON object per board instead of a text line.
+	JSON bool
+	// FromBlankFirst says that input boards use the blank-first convention
+	// (blank in cell 0, tile t in cell t: Korf's instances) while the tables
+	// are for the blank-last goal. Each board is rotated by 180 degrees
+	// (cell c -> N-1-c) and relabelled (t -> N-t, blank stays 0), which
+	// preserves distances; the moves are translated back (u<->d, l<->r) so
+	// that they solve the original board to the blank-first goal.
+	FromBlankFirst bool
+}
+
+// Result is the answer for one board.
+type Result struct {
+	// Board is the board as given (before any conversion).
+	Board puzzle.Board
+	// Solvable is false when Board cannot reach the goal; Length is then -1
+	// and Moves empty.
+	Solvable bool
+	// Length is the number of moves of an optimal solution.
+	Length int
+	// Moves lists the blank's moves ('u', 'd', 'l', 'r') that take Board to
+	// the goal (the blank-first goal when Converted).
+	Moves string
+	// Nodes is the number of states generated (see the package comment).
+	Nodes uint64
+	// Converted is true when Board was given in the blank-first convention
+	// and converted to the tables' blank-last goal (Options.FromBlankFirst).
+	Converted bool
+	// Searched is the board actually searched against the tables' goal:
+	// Board itself, or its blank-last conversion when Converted.
+	Searched puzzle.Board
+}
+
+// Solver solves boards against one format.Set. It is read-only after New
+// and safe for concurrent use by several goroutines.
+type Solver struct {
+	set  *format.Set
+	opt  Options
+	geom puzzle.Geometry
+	n    int
+	goal puzzle.Board
+
+	exact *format.Table // the exact table, or nil for an additive set
+
+	// Additive search data.
+	tabs     []tableInfo
+	tileTab  [puzzle.MaxCells]int8  // table holding tile t, -1 when none
+	tileIdx  [puzzle.MaxCells]uint8 // index of tile t within its table's tiles
+	reflCell [puzzle.MaxCells]uint8 // cell (r,c) -> cell (c,r)
+	reflTile [puzzle.MaxCells]uint8 // tile t -> tile whose goal cell is reflCell(goal cell of t)
+	nbr      [puzzle.MaxCells]moves // blank moves from each cell, in order u, d, l, r
+	goalPos  [puzzle.MaxCells]uint8
+}
+
+// moves lists the blank's legal moves from one cell.
+type moves struct {
+	n   uint8
+	dir [4]uint8 // puzzle.Direction
+	to  [4]uint8 // cell the blank moves to
+}
+
+// maxTables bounds the number of tables of an additive set (each holds at
+// least one of at most 24 tiles).
+const maxTables = puzzle.MaxCells
+
+// New returns a Solver for the tables of set. It fails when set is empty or
+// inconsistent, when opt.Reflect is asked for a goal that the main-diagonal
+// reflection does not map to itself (a non-square board, or a blank off the
+// diagonal), or when opt.FromBlankFirst is asked for tables whose goal is
+// not blank-last.
+func New(set *format.Set, opt Options) (*Solver, error) {
+	if set == nil || len(set.Tables) == 0 {
+		return nil, errors.New("solver: empty table set")
+	}
+	g := set.Geom
+	n := g.N()
+	if err := set.Goal.Validate(n); err != nil {
+		return nil, fmt.Errorf("solver: set goal: %w", err)
+	}
+	s := &Solver{set: set, opt: opt, geom: g, n: n, goal: append(puzzle.Board(nil), set.Goal...)}
+	if s.opt.Workers <= 0 {
+		s.opt.Workers = runtime.NumCPU()
+	}
+	for i, t := range set.Tables {
+		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
+			return nil, fmt.Errorf("solver: table %d is incomplete", i+1)
+		}
+		if t.Pattern.Geom != g || !t.Pattern.Goal.Equal(set.Goal) {
+			return nil, fmt.Errorf("solver: table %d (%s) does not match the set's %s board and goal", i+1, t.Pattern, g)
+		}
+		if t.Pattern.Exact {
+			if len(set.Tables) != 1 {
+				return nil, fmt.Errorf("solver: table %d (%s) is exact and must be used alone", i+1, t.Pattern)
+			}
+			s.exact = t
+		}
+	}
+	if opt.FromBlankFirst && !set.Goal.Equal(puzzle.BlankLastGoal(g)) {
+		return nil, fmt.Errorf("solver: converting blank-first boards needs blank-last tables, but the tables' goal is %s", puzzle.GoalName(g, set.Goal))
+	}
+	for c := 0; c < n; c++ {
+		s.goalPos[set.Goal[c]] = uint8(c)
+	}
+	for c := 0; c < n; c++ {
+		m := &s.nbr[c]
+		for _, d := range puzzle.Directions {
+			if to, ok := g.Step(c, d); ok {
+				m.dir[m.n] = uint8(d)
+				m.to[m.n] = uint8(to)
+				m.n++
+			}
+		}
+	}
+	if opt.Reflect {
+		if g.W != g.H {
+			return nil, fmt.Errorf("solver: --reflect needs a square board, not %s", g)
+		}
+		if r, c := g.Row(int(s.goalPos[0])), g.Col(int(s.goalPos[0])); r != c {
+			return nil, fmt.Errorf("solver: --reflect needs a goal mapped to itself by the main-diagonal reflection; the goal's blank is in cell %d, off the diagonal", s.goalPos[0])
+		}
+		for c := 0; c < n; c++ {
+			s.reflCell[c] = uint8(g.Col(c)*g.W + g.Row(c))
+		}
+		for t := 0; t < n; t++ {
+			s.reflTile[t] = set.Goal[s.reflCell[s.goalPos[t]]]
+		}
+	}
+	if s.exact != nil {
+		return s, nil
+	}
+	if len(set.Tables) > maxTables {
+		return nil, fmt.Errorf("solver: %d tables, at most %d", len(set.Tables), maxTables)
+	}
+	for t := range s.tileTab {
+		s.tileTab[t] = -1
+	}
+	for i, t := range set.Tables {
+		s.tabs = append(s.tabs, newTableInfo(t))
+		for j, tile := range t.Pattern.Tiles {
+			if s.tileTab[tile] >= 0 {
+				return nil, fmt.Errorf("solver: tile %d is in tables %d and %d", tile, s.tileTab[tile]+1, i+1)
+			}
+			s.tileTab[tile] = int8(i)
+			s.tileIdx[tile] = uint8(j)
+		}
+	}
+	return s, nil
+}
+
+// Geometry is the board of the solver's tables.
+func (s *Solver) Geometry() puzzle.Geometry { return s.geom }
+
+// Goal is the goal boards are solved to: the tables' goal, or the
+// blank-first goal with Options.FromBlankFirst.
+func (s *Solver) Goal() puzzle.Board {
+	if s.opt.FromBlankFirst {
+		return puzzle.BlankFirstGoal(s.geom)
+	}
+	return append(puzzle.Board(nil), s.goal...)
+}
+
+// Options returns the options in force (Workers resolved).
+func (s *Solver) Options() Options { return s.opt }
+
+// Heuristic returns the heuristic value the search uses for b (a board in
+// the tables' convention, not converted): the sum of the table values, or
+// with Reflect the maximum of that sum and the sum for the reflected board.
+// b must be valid and solvable.
+func (s *Solver) Heuristic(b puzzle.Board) int {
+	pos := b.Positions()
+	h := s.set.Heuristic(pos)
+	if s.opt.Reflect && s.exact == nil {
+		rpos := make([]uint8, s.n)
+		for t := 0; t < s.n; t++ {
+			rpos[s.reflTile[t]] = s.reflCell[pos[t]]
+		}
+		h = max(h, s.set.Heuristic(rpos))
+	}
+	return h
+}
+
+// Solve returns an optimal solution of b; see SolveContext.
+func (s *Solver) Solve(b puzzle.Board) (Result, error) {
+	return s.SolveContext(context.Background(), b)
+}
+
+// SolveContext returns an optimal solution of b, which must be a valid
+// board of the tables' size (in the blank-first convention when
+// Options.FromBlankFirst). An unsolvable board gives Result.Solvable false
+// without search. The search stops with ctx's error when ctx ends.
+// Errors about the board wrap puzzle.ErrBoard.
+func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (Result, error) {
+	if err := b.Validate(s.n); err != nil {
+		return Result{}, err
+	}
+	res := Result{Board: append(puzzle.Board(nil), b...), Length: -1, Converted: s.opt.FromBlankFirst}
+	work := res.Board
+	if s.opt.FromBlankFirst {
+		work = BlankFirstToLast(b)
+	}
+	res.Searched = append(puzzle.Board(nil), work...)
+	if !puzzle.Solvable(s.geom, work, s.goal) {
+		return res, nil
+	}
+	res.Solvable = true
+	var path []uint8
+	var err error
+	if s.exact != nil {
+		path, res.Nodes, err = s.walk(work)
+	} else {
+		path, res.Nodes, err = s.ida(ctx, work)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	res.Length = len(path)
+	var sb strings.Builder
+	sb.Grow(len(path))
+	for _, d := range path {
+		dir := puzzle.Direction(d)
+		if s.opt.FromBlankFirst {
+			dir = dir.Opposite() // the 180° rotation reverses every direction
+		}
+		sb.WriteByte(dir.Letter())
+	}
+	res.Moves = sb.String()
+	return res, nil
+}
+
+// BlankFirstToLast converts a board of the blank-first convention to the
+// blank-last one: rotated by 180 degrees (cell c -> N-1-c) and relabelled
+// (t -> N-t, blank stays 0). The blank-first goal maps to the blank-last
+// goal, and distances are preserved. The map is its own inverse.
+func BlankFirstToLast(b puzzle.Board) puzzle.Board {
+	n := len(b)
+	out := make(puzzle.Board, n)
+	for c, t := range b {
+		if t != 0 {
+			t = uint8(n) - t
+		}
+		out[n-1-c] = t
+	}
+	return out
+}
+
+// Apply plays the blank moves on b (which is not modified) and returns the
+// resulting board, or an error at the first illegal move or unknown letter.
+func Apply(g puzzle.Geometry, b puzzle.Board, moves string) (puzzle.Board, error) {
+	out := append(puzzle.Board(nil), b...)
+	blank := -1
+	for c, t := range out {
+		if t == 0 {
+			blank = c
+		}
+	}
+	if blank < 0 || len(out) != g.N() {
+		return nil, fmt.Errorf("%w: not a %s board with a blank", puzzle.ErrBoard, g)
+	}
+	for i := 0; i < len(moves); i++ {
+		d := strings.IndexByte("udlr", moves[i])
+		if d < 0 {
+			return nil, fmt.Errorf("move %d: %q is not one of u, d, l, r", i+1, moves[i])
+		}
+		to, ok := g.Step(blank, puzzle.Direction(d))
+		if !ok {
+			return nil, fmt.Errorf("move %d (%c): the blank would leave the board", i+1, moves[i])
+		}
+		out[blank], out[to] = out[to], 0
+		blank = to
+	}
+	return out, nil
+}
+
+// walk descends the exact table from b to the goal. It fails only when the
+// table is wrong (a state with no neighbour one closer).
+func (s *Solver) walk(b puzzle.Board) ([]uint8, uint64, error) {
+	t := s.exact
+	pos := b.Positions()
+	d := t.Value(pos)
+	path := make([]uint8, 0, d)
+	var nodes uint64
+	board := append(puzzle.Board(nil), b...)
+	blank := int(pos[0])
+	skip := undo[noMove]
+	for d > 0 {
+		m := &s.nbr[blank]
+		moved := false
+		for i := uint8(0); i < m.n; i++ {
+			if m.dir[i] == skip {
+				continue // back to the parent, one farther
+			}
+			to := int(m.to[i])
+			tile := board[to]
+			pos[0], pos[tile] = uint8(to), uint8(blank)
+			nodes++
+			if t.Value(pos) == d-1 {
+				board[blank], board[to] = tile, 0
+				blank = to
+				path = append(path, m.dir[i])
+				skip = undo[m.dir[i]]
+				d--
+				moved = true
+				break
+			}
+			pos[0], pos[tile] = uint8(blank), uint8(to)
+		}
+		if !moved {
+			// Impossible for a valid exact table: every state at distance
+			// d > 0 has a neighbour at d-1.
+			return nil, nodes, fmt.Errorf("solver: exact table %s is inconsistent: state %q has value %d but no neighbour with value %d", t.Pattern, board, d, d-1)
+		}
+	}
+	if !board.Equal(s.goal) {
+		return nil, nodes, fmt.Errorf("solver: exact table %s is inconsistent: state %q has value 0 but is not the goal", t.Pattern, board)
+	}
+	return path, nodes, nil
+}
