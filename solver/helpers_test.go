@@ -19,15 +19,21 @@ import (
 // long enables the tests that solve all 100 of Korf's instances.
 var long = flag.Bool("long", false, "run the long tests (all of Korf's 100 instances with 6-6-3 and 5-5-5 tables)")
 
-// Partitions used in the tests (blank-last goal).
+// Partitions used in the tests: the shipped presets 15-663 (Korf &
+// Felner's 6-6-3 partition {1,2,4,5,8,9} {3,6,7,10,11,15} {12,13,14} in
+// blank-first terms, mapped by t -> 16-t) and 15-555, blank-last goal.
 var (
-	// part663 is Korf & Felner's 6-6-3 partition {1,2,4,5,8,9}
-	// {3,6,7,10,11,15} {12,13,14} (blank-first) mapped by t -> 16-t.
-	part663 = [][]uint8{{1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14, 15}, {2, 3, 4}}
-	// part555 is the 5-5-5 partition of the published blank-last tables in
-	// /work/shared/reference/facts.md.
-	part555 = [][]uint8{{1, 2, 5, 9, 13}, {3, 4, 7, 8, 12}, {6, 10, 11, 14, 15}}
+	part663 = presetPartition("15-663")
+	part555 = presetPartition("15-555")
 )
+
+func presetPartition(name string) [][]uint8 {
+	pr, err := builder.FindPreset(name)
+	if err != nil {
+		panic(err)
+	}
+	return pr.Partition
+}
 
 // tableCache keeps the tables built in this test binary, by description.
 var tableCache sync.Map // string -> *tableEntry
