@@ -122,7 +122,7 @@ func (om *orderMoves) init(p *puzzle.Pattern, k int, order uint64, scratch []uin
 	// o[i] = sorted position of tile i for this order rank: unrank the
 	// permutation via cells of the identity set {0..k-1}.
 	o := scratch[:k]
-	unrankPermutation(order, k, o)
+	puzzle.LehmerUnrank(order, k, k, o)
 	var o2 [puzzle.MaxCells]uint8
 	for j := 0; j < k; j++ {
 		// the tile holding sorted position j
@@ -139,41 +139,8 @@ func (om *orderMoves) init(p *puzzle.Pattern, k int, order uint64, scratch []uin
 				}
 				o2[i] = x
 			}
-			om.table[j*k+j2] = uint32(rankPermutation(o2[:k]))
+			om.table[j*k+j2] = uint32(puzzle.LehmerRank(o2[:k], k))
 		}
-	}
-}
-
-// rankPermutation is the Lehmer-code rank of a permutation of 0..k-1.
-func rankPermutation(o []uint8) uint64 {
-	var used uint32
-	var r uint64
-	k := len(o)
-	for i, x := range o {
-		d := uint64(x) - uint64(bits.OnesCount32(used&(1<<x-1)))
-		used |= 1 << x
-		r = r*uint64(k-i) + d
-	}
-	return r
-}
-
-// unrankPermutation is the inverse of rankPermutation.
-func unrankPermutation(r uint64, k int, out []uint8) {
-	var digits [puzzle.MaxCells]uint8
-	for i := k - 1; i >= 0; i-- {
-		radix := uint64(k - i)
-		digits[i] = uint8(r % radix)
-		r /= radix
-	}
-	var used uint32
-	for i := 0; i < k; i++ {
-		free := ^used
-		for d := digits[i]; d > 0; d-- {
-			free &= free - 1
-		}
-		v := uint8(bits.TrailingZeros32(free))
-		out[i] = v
-		used |= 1 << v
 	}
 }
 

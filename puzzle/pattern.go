@@ -291,15 +291,7 @@ func (p *Pattern) OrderRank(mask uint32, cells []uint8) uint64 {
 // lehmerHalf implements RankingLehmerHalf: the Lehmer rank of the first
 // N-2 entries of pos as an (N-2)-permutation of N, which equals floor(L/2).
 func (p *Pattern) lehmerHalf(pos []uint8) uint64 {
-	var used uint32
-	var r uint64
-	for i := 0; i < p.n-2; i++ {
-		c := pos[i]
-		d := uint64(c) - uint64(bits.OnesCount32(used&(1<<c-1)))
-		used |= 1 << c
-		r = r*uint64(p.n-i) + d
-	}
-	return r
+	return LehmerRank(pos[:p.n-2], p.n)
 }
 
 // Unrank fills cells (length CellsLen) with the placement of index idx,
@@ -318,15 +310,30 @@ func (p *Pattern) Unrank(idx uint64, cells []uint8) {
 		sorted[j] = uint8(bits.TrailingZeros32(mask))
 		mask &= mask - 1
 	}
-	p.unrankLehmer(ord, p.k, p.k, cells)
+	LehmerUnrank(ord, p.k, p.k, cells)
 	for i := range cells[:p.k] {
 		cells[i] = sorted[cells[i]]
 	}
 }
 
-// unrankLehmer writes into out[0:k] the first k elements of the
-// k-permutation of 0..n-1 whose lexicographic (Lehmer) rank is r.
-func (p *Pattern) unrankLehmer(r uint64, n, k int, out []uint8) {
+// LehmerRank is the lexicographic (Lehmer-code) rank of the k-permutation
+// seq of 0..n-1 (k = len(seq) <= n, distinct values below n <= MaxCells):
+// Σ_i d_i · (n-1-i)!/(n-k)!, where d_i counts the values below seq[i] not
+// used by seq[0..i-1]. The range is [0, n!/(n-k)!).
+func LehmerRank(seq []uint8, n int) uint64 {
+	var used uint32
+	var r uint64
+	for i, c := range seq {
+		d := uint64(c) - uint64(bits.OnesCount32(used&(1<<c-1)))
+		used |= 1 << c
+		r = r*uint64(n-i) + d
+	}
+	return r
+}
+
+// LehmerUnrank writes into out[0:k] the k-permutation of 0..n-1 whose
+// Lehmer rank is r, the inverse of LehmerRank; r must be below n!/(n-k)!.
+func LehmerUnrank(r uint64, n, k int, out []uint8) {
 	// digits from least significant: radices n-k+1, ..., n
 	var digits [MaxCells]uint8
 	for i := k - 1; i >= 0; i-- {
@@ -349,7 +356,7 @@ func (p *Pattern) unrankLehmer(r uint64, n, k int, out []uint8) {
 
 func (p *Pattern) unrankLehmerHalf(idx uint64, pos []uint8) {
 	n := p.n
-	p.unrankLehmer(idx, n, n-2, pos)
+	LehmerUnrank(idx, n, n-2, pos)
 	var used uint32
 	for _, c := range pos[:n-2] {
 		used |= 1 << c
