@@ -98,14 +98,20 @@ func (pr Preset) Patterns(goal string) ([]*puzzle.Pattern, error) {
 // FileName is the conventional file name of a table: "<prefix>.pdb" for an
 // exact table, "<prefix>_<t1>-<t2>-....pdb" for an additive one, where the
 // prefix is the preset name or the board size, followed by "-bf" for the
-// blank-first goal and "-custom" for another goal.
+// blank-first goal and "-goal" plus the goal's cells joined by dots for
+// another goal (e.g. "3x3-goal2.1.3.4.5.6.7.8.0_1-2.pdb").
 func FileName(prefix string, p *puzzle.Pattern) string {
 	switch puzzle.GoalName(p.Geom, p.Goal) {
 	case puzzle.GoalBlankLast:
 	case puzzle.GoalBlankFirst:
 		prefix += "-bf"
 	default:
-		prefix += "-custom"
+		// the goal itself, so tables for different goals never share a name
+		cells := make([]string, len(p.Goal))
+		for i, t := range p.Goal {
+			cells[i] = fmt.Sprint(t)
+		}
+		prefix += "-goal" + strings.Join(cells, ".")
 	}
 	if p.Exact {
 		return prefix + ".pdb"

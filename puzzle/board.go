@@ -161,6 +161,9 @@ func ParseGoal(s string, g Geometry) (Board, error) {
 	case GoalBlankFirst:
 		return BlankFirstGoal(g), nil
 	}
+	if !strings.ContainsAny(s, "0123456789") {
+		return nil, fmt.Errorf("%w: goal %q: want %s, %s or a board of %d cells", ErrBoard, s, GoalBlankLast, GoalBlankFirst, g.N())
+	}
 	b, err := ParseBoard(s, g.N())
 	if err != nil {
 		return nil, fmt.Errorf("goal %q: %w", s, err)

@@ -58,7 +58,7 @@ func TestBuildQuiet(t *testing.T) {
 		{
 			name:  "custom goal",
 			args:  []string{"--board", "3x2", "--tiles", "1,2", "--goal", "5,4,3,2,1,0"},
-			files: []string{"3x2-custom_1-2.pdb"},
+			files: []string{"3x2-goal5.4.3.2.1.0_1-2.pdb"},
 			check: func(t *testing.T, tab *format.Table) {
 				if tab.Header.GoalName != format.GoalCustom || tab.Header.Width != 3 || tab.Header.Height != 2 {
 					t.Errorf("goal_name %q, %dx%d", tab.Header.GoalName, tab.Header.Width, tab.Header.Height)
@@ -166,7 +166,7 @@ func TestBuildTargetIsDirectory(t *testing.T) {
 }
 
 // levelRE is one per-level progress line of a non-terminal build.
-var levelRE = regexp.MustCompile(`^(\S+\.pdb): level (\d+): (\d+) new, (\d+)/(\d+) states \([0-9.]+%\), [0-9.]+s, \S+ states/s, ETA \d+s$`)
+var levelRE = regexp.MustCompile(`^(\S+\.pdb): level (\d+): (\d+) new, (\d+)/(\d+) states \([0-9.]+%\), [0-9.]+s, \S+ states/s, ETA (\d+s|-)$`)
 
 // TestBuildProgressLog: without --quiet and with stderr not a terminal,
 // stderr gets one line per BFS level and a summary per table, and stdout

@@ -41,6 +41,9 @@ func runVerify(e *env, args []string) error {
 	if len(files) == 0 {
 		return usageErr("no table files given (usage: pdbgen verify [--deep] FILE...)")
 	}
+	if *workers < 1 || *maxFind < 1 {
+		return usageErr("-j and --max-findings must be at least 1")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	bad, trouble := 0, 0
@@ -181,12 +184,18 @@ func runLookup(e *env, args []string) error {
 	}
 	n := set.Geom.N()
 	sc := bufio.NewScanner(e.stdin)
-	sc.Buffer(make([]byte, 0, 4096), 1<<16)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	out := bufio.NewWriter(e.stdout)
 	bad := 0
 	for line := 1; sc.Scan(); line++ {
 		s := strings.TrimSpace(sc.Text())
 		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		if len(s) > solver.MaxLineLen {
+			out.Flush()
+			fmt.Fprintf(e.stderr, "line %d: line longer than %d bytes\n", line, solver.MaxLineLen)
+			bad++
 			continue
 		}
 		b, err := puzzle.ParseBoard(s, n)

@@ -442,9 +442,9 @@ func TestLookup(t *testing.T) {
 			name:   "long line",
 			files:  []string{p8},
 			stdin:  goal8 + "\n" + strings.Repeat("1 ", 50000) + "\n" + goal8 + "\n",
-			code:   -1, // any failure
-			stdout: []string{goal8 + "\t0"},
-			stderr: []string{"pdbgen lookup: "},
+			code:   1, // a bad line: reported with its number, the others answered
+			stdout: []string{goal8 + "\t0", goal8 + "\t0"},
+			stderr: []string{"line 2: line longer than 4096 bytes", "pdbgen lookup: 1 bad line(s)"},
 		},
 		{name: "same exact twice", files: []string{p8, p8}, code: -1, stderr: []string{"pdbgen lookup: ", "used alone"}},
 		{name: "same additive twice", files: []string{p123, p123}, code: -1, stderr: []string{"pdbgen lookup: ", "not disjoint"}},

@@ -75,7 +75,7 @@ var commands []*command
 
 func init() {
 	commands = []*command{
-		{"build", "[-j N] [-o DIR] [--quiet] (--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]) [--goal GOAL] [--manifest FILE]", "build tables into a directory", runBuild},
+		{"build", "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--max-memory SIZE]", "build tables into a directory", runBuild},
 		{"verify", "[--deep] [-j N] FILE...", "check table files (exit 0 all good, 1 bad data, 2 trouble)", runVerify},
 		{"info", "[--json] FILE...", "print header and value histogram of table files", runInfo},
 		{"lookup", "FILE...", "print the heuristic value of each board on stdin", runLookup},

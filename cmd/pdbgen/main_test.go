@@ -293,7 +293,7 @@ func TestMaxMemoryMessageNamesSize(t *testing.T) {
 	r := pdbgen(t, "", "build", "--preset", "8puzzle", "--max-memory", "1K", "-o", filepath.Join(t.TempDir(), "out"))
 	wantCode(t, r, 2)
 	// "8puzzle.pdb needs about 177.2 KiB of memory, more than the 1.0 KiB available (...)"
-	re := regexp.MustCompile(`needs about [0-9.]+ (KiB|MiB) of memory, more than the 1\.0 KiB available`)
+	re := regexp.MustCompile(`needs about [0-9.]+ (KiB|MiB) of memory, more than the --max-memory limit of 1\.0 KiB`)
 	if !re.MatchString(r.stderr) {
 		t.Errorf("message does not name the memory needed and the limit:\n%v", r)
 	}

@@ -66,8 +66,11 @@ func (p *progress) event(ev builder.Event) {
 	if ev.NewStates == 0 {
 		return // the last level expands the farthest states and finds nothing new
 	}
-	eta := float64(ev.Total-ev.Reached) / max(rate, 1)
-	fmt.Fprintf(p.w, "%s: level %d: %d new, %d/%d states (%.1f%%), %.1fs, %.3g states/s, ETA %.0fs\n",
+	eta := "ETA -" // too early to tell: the first levels are tiny
+	if ev.Reached*100 >= ev.Total {
+		eta = fmt.Sprintf("ETA %.0fs", float64(ev.Total-ev.Reached)/max(rate, 1))
+	}
+	fmt.Fprintf(p.w, "%s: level %d: %d new, %d/%d states (%.1f%%), %.1fs, %.3g states/s, %s\n",
 		p.name, ev.Level+1, ev.NewStates, ev.Reached, ev.Total,
 		100*float64(ev.Reached)/float64(max(ev.Total, 1)), el, rate, eta)
 }
