@@ -42,7 +42,7 @@ bench-presets:
 
 # Long runs: all of Korf's 100 instances, big presets with timings.
 long: build
-	$(GO) test -timeout 60m -run Long ./builder ./solver -long
+	$(GO) test -v -timeout 60m -run Long ./builder ./solver -long
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./format/
