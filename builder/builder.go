@@ -137,15 +137,6 @@ func (a atomicBytes) visit(i uint64, v uint8) bool {
 	return uint8(old>>sh) == Unvisited
 }
 
-// matchBytes returns a mask with bit 8j+7 set exactly for the bytes j of x
-// equal to v (an exact SWAR zero-byte test, no false positives).
-func matchBytes(x uint64, v uint8) uint64 {
-	const lo7 = 0x7F7F7F7F7F7F7F7F
-	y := x ^ (uint64(v) * 0x0101010101010101)
-	t := (y&lo7 + lo7) | y
-	return ^(t | lo7)
-}
-
 // atomicCodes is a table of 2-bit codes shared by the workers of a level,
 // 32 per 64-bit word (entry i is bits 2(i%32)..2(i%32)+1 of word i/32).
 // Code 0 is unvisited; a state reached at level L holds L%3+1, which is

@@ -1,11 +1,10 @@
-package format_test
+package format
 
 import (
 	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"os"
 	"slices"
@@ -15,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
-	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -49,7 +47,7 @@ var valueTables = []struct {
 type valueTable struct {
 	name   string
 	p      *puzzle.Pattern
-	tb     *format.Table
+	tb     *Table
 	boards []string
 }
 
@@ -84,7 +82,7 @@ func builtValueTables(t *testing.T) []valueTable {
 				valueTablesErr = err
 				return
 			}
-			tb, err := format.NewTable(p, values, "tilepdb test")
+			tb, err := NewTable(p, values, "tilepdb test")
 			if err != nil {
 				valueTablesErr = err
 				return
@@ -97,18 +95,6 @@ func builtValueTables(t *testing.T) []valueTable {
 		t.Fatal(valueTablesErr)
 	}
 	return valueTablesList
-}
-
-// updateRequested reports the -update flag. The flag is declared by
-// vectors_test.go (package format), which is linked into the same test
-// binary, so it is looked up rather than declared a second time.
-func updateRequested(t *testing.T) bool {
-	t.Helper()
-	f := flag.Lookup("update")
-	if f == nil {
-		t.Fatal("no -update flag (declared in vectors_test.go)")
-	}
-	return f.Value.(flag.Getter).Get().(bool)
 }
 
 // fullBoard turns a placement of the pattern tiles (cells of the tiles in
@@ -255,23 +241,8 @@ func manhattanSum(g puzzle.Geometry, b, goal puzzle.Board, tiles []uint8) int {
 func TestValueVectors(t *testing.T) {
 	tables := builtValueTables(t)
 	body := generateValueVectors(t, tables)
-	if updateRequested(t) {
-		if err := os.WriteFile(valueVectorsFile, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		spec, err := os.ReadFile(valueSpecFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		before, rest, ok1 := strings.Cut(string(spec), valueSpecBegin)
-		_, after, ok2 := strings.Cut(rest, valueSpecEnd)
-		if !ok1 || !ok2 {
-			t.Fatalf("%s lacks the markers %q ... %q", valueSpecFile, valueSpecBegin, valueSpecEnd)
-		}
-		block := valueSpecBegin + "\n```\n" + body + "```\n" + valueSpecEnd
-		if err := os.WriteFile(valueSpecFile, []byte(before+block+after), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if *update {
+		writeVectors(t, valueVectorsFile, valueSpecFile, valueSpecBegin, valueSpecEnd, body)
 	}
 	data, err := os.ReadFile(valueVectorsFile)
 	if err != nil {

@@ -162,23 +162,7 @@ const vectorsHeader = "# tilepdb ranking test vectors (ranking_version 1); see S
 
 func TestRankVectors(t *testing.T) {
 	if *update {
-		body := generateVectors(t)
-		if err := os.WriteFile(vectorsFile, []byte(vectorsHeader+body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		spec, err := os.ReadFile(specFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		before, rest, ok1 := strings.Cut(string(spec), specBegin)
-		_, after, ok2 := strings.Cut(rest, specEnd)
-		if !ok1 || !ok2 {
-			t.Fatalf("%s lacks the markers %q ... %q", specFile, specBegin, specEnd)
-		}
-		block := specBegin + "\n```\n" + vectorsHeader + body + "```\n" + specEnd
-		if err := os.WriteFile(specFile, []byte(before+block+after), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeVectors(t, vectorsFile, specFile, specBegin, specEnd, vectorsHeader+generateVectors(t))
 	}
 	data, err := os.ReadFile(vectorsFile)
 	if err != nil {
@@ -257,5 +241,28 @@ func TestSpecRankAgrees(t *testing.T) {
 				t.Fatalf("%s %v: SPEC rank %d, Pattern.Rank %d", p, pos, got, want)
 			}
 		}
+	}
+}
+
+// writeVectors (for -update) writes content to file and replaces the block
+// between the begin and end markers of spec with content in a code fence,
+// so that SPEC.md holds the test vectors verbatim.
+func writeVectors(t *testing.T, file, spec, begin, end, content string) {
+	t.Helper()
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, rest, ok1 := strings.Cut(string(data), begin)
+	_, after, ok2 := strings.Cut(rest, end)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s lacks the markers %q ... %q", spec, begin, end)
+	}
+	block := begin + "\n```\n" + content + "```\n" + end
+	if err := os.WriteFile(spec, []byte(before+block+after), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
