@@ -190,9 +190,11 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 		}
 	}
 	// These five checks share one pass, and its time.
-	for _, name := range []string{CheckGoal, CheckUnreached, CheckManhattan, CheckDescent, CheckStep} {
+	pass := []string{CheckGoal, CheckUnreached, CheckManhattan, CheckDescent, CheckStep}
+	for _, name := range pass {
 		r.ran(name, start)
 	}
+	r.Passes = append(r.Passes, pass)
 
 	start = time.Now()
 	if syms := symmetries(p); len(syms) == 0 {
@@ -206,7 +208,7 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 	}
 
 	if !opts.Deep {
-		r.Skipped = append(r.Skipped, CheckReference+": not requested (Deep)")
+		r.Skipped = append(r.Skipped, CheckReference+": not requested (--deep)")
 		return nil
 	}
 	start = time.Now()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -447,5 +448,28 @@ func TestCancel(t *testing.T) {
 	p := mustPattern(t, 4, 4, "blank-last", 1, 2, 3)
 	if _, err := Table(ctx, goodTable(t, p), Options{}); err == nil {
 		t.Errorf("no error with a cancelled context")
+	}
+}
+
+// TestReportText: the text report gives the time of a pass shared by
+// several checks once, saying which checks shared it, and names the flag
+// that requests the reference comparison.
+func TestReportText(t *testing.T) {
+	p := mustPattern(t, 3, 3, "blank-last", 1, 2)
+	r := mustVerify(t, goodTable(t, p), Options{Workers: 1})
+	text := reportText(r)
+	shared := []string{CheckUnreached, CheckManhattan, CheckDescent, CheckStep}
+	for _, c := range shared {
+		want := regexp.MustCompile(`(?m)^  checked ` + c + ` +ok +\(in the goal pass\)$`)
+		if !want.MatchString(text) {
+			t.Errorf("no line matching %s in:\n%s", want, text)
+		}
+	}
+	want := regexp.MustCompile(`(?m)^  checked goal +ok +[0-9.]+[mµn]?s \(one pass: goal, unreached, manhattan, descent, step\)$`)
+	if !want.MatchString(text) {
+		t.Errorf("no line matching %s in:\n%s", want, text)
+	}
+	if !strings.Contains(text, "skipped reference: not requested (--deep)") || strings.Contains(text, "Deep") {
+		t.Errorf("reference skip does not name --deep:\n%s", text)
 	}
 }
