@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -471,5 +472,39 @@ func TestReportText(t *testing.T) {
 	}
 	if !strings.Contains(text, "skipped reference: not requested (--deep)") || strings.Contains(text, "Deep") {
 		t.Errorf("reference skip does not name --deep:\n%s", text)
+	}
+}
+
+// TestProgress: every pass reports its entries, ending at done = total,
+// and the report does not depend on a progress callback being set.
+func TestProgress(t *testing.T) {
+	p := mustPattern(t, 3, 3, "blank-last", 1, 5) // a symmetry fixes it: four passes
+	tb := goodTable(t, p)
+	var mu sync.Mutex
+	last := map[string]uint64{}
+	calls := 0
+	opts := Options{Workers: 3, Deep: true, Progress: func(pass string, done, total uint64) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if total != p.Size() || done > total {
+			t.Errorf("%s: progress %d of %d, table has %d", pass, done, total, p.Size())
+		}
+		last[pass] = max(last[pass], done)
+	}}
+	r := mustVerify(t, tb, opts)
+	for _, pass := range []string{CheckRanking, CheckGoal, CheckSymmetry, CheckReference} {
+		if last[pass] != p.Size() {
+			t.Errorf("pass %s reached %d of %d", pass, last[pass], p.Size())
+		}
+	}
+	if calls < 4 {
+		t.Errorf("%d progress calls", calls)
+	}
+	opts.Progress = nil
+	plain := mustVerify(t, tb, opts)
+	r.Elapsed, plain.Elapsed = nil, nil
+	if !reflect.DeepEqual(r, plain) {
+		t.Error("report differs with a progress callback")
 	}
 }
