@@ -61,6 +61,10 @@ type Options struct {
 	// ProgressInterval is the period of in-level progress events; 0 means
 	// 250ms.
 	ProgressInterval time.Duration
+
+	// usePull, when not nil, replaces defaultUsePull in the additive
+	// search: tests force push-only or pull-only levels with it.
+	usePull func(level int, frontier, unvisited uint64) bool
 }
 
 // Event reports the state of a running build. Counts are of abstract
@@ -135,43 +139,6 @@ func (a atomicBytes) visit(i uint64, v uint8) bool {
 	}
 	old := atomic.AndUint64(w, ^(uint64(Unvisited^v) << sh))
 	return uint8(old>>sh) == Unvisited
-}
-
-// atomicCodes is a table of 2-bit codes shared by the workers of a level,
-// 32 per 64-bit word (entry i is bits 2(i%32)..2(i%32)+1 of word i/32).
-// Code 0 is unvisited; a state reached at level L holds L%3+1, which is
-// enough to tell the frontier (L), the states just reached (L+1) and the
-// older ones apart (Korf & Schultze's 2-bit BFS encoding). Codes change
-// only from 0, and all writers of a level write the same code.
-type atomicCodes []uint64
-
-func newAtomicCodes(n uint64) atomicCodes { return make(atomicCodes, (n+31)/32) }
-
-// levelCode is the code of level L.
-func levelCode(level int) uint64 { return uint64(level%3 + 1) }
-
-// visit sets entry i to code if it is unvisited and reports whether this
-// call made the change.
-func (a atomicCodes) visit(i uint64, code uint64) bool {
-	w := &a[i>>5]
-	sh := (i & 31) * 2
-	if atomic.LoadUint64(w)>>sh&3 != 0 {
-		return false
-	}
-	return atomic.OrUint64(w, code<<sh)>>sh&3 == 0
-}
-
-// load returns the code of entry i.
-func (a atomicCodes) load(i uint64) uint64 {
-	return atomic.LoadUint64(&a[i>>5]) >> ((i & 31) * 2) & 3
-}
-
-// matchCodes returns a mask with bit 2j set exactly for the codes j of x
-// equal to code.
-func matchCodes(x, code uint64) uint64 {
-	const lo = 0x5555555555555555
-	y := x ^ code*lo
-	return ^(y | y>>1) & lo
 }
 
 // bitset with atomic set, for the blocks that hold frontier entries.
