@@ -20,11 +20,15 @@
 // holding, for every set of occupied cells, one entry per region. A
 // horizontal move never changes the order, and a vertical one only when it
 // jumps over another pattern tile, so most successors lie in the same
-// block, which stays in cache. Each BFS level scans the blocks that hold
-// frontier entries; workers share a level block by block and set successors
-// with atomic operations, so the result is the same for every worker count.
-// The stored value of a placement is the minimum over its regions, which is
-// the first level at which any of them is reached.
+// block, which stays in cache. Each BFS level runs one of two kernels over
+// the blocks: push (the frontier states of the blocks that hold any mark
+// their unvisited successors) while the frontier is small, pull (every
+// unvisited state looks for a neighbour on the frontier) once it is large.
+// Workers share a level block by block and set states with atomic
+// operations, so the result is the same for every worker count. The stored
+// value of a placement is the minimum over its regions, which is the first
+// level at which any of them is reached. The top of additive.go explains
+// the index (state, slot, block, packed move) and the 2-bit level code.
 package builder
 
 import (

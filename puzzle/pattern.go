@@ -235,6 +235,7 @@ func (p *Pattern) RankCells(cells []uint8) uint64 {
 }
 
 // cellsetOrder implements RankingCellsetOrder.
+// builder/additive.go relies on P being major: order P's placements fill [P·C(N,k), (P+1)·C(N,k)).
 func (p *Pattern) cellsetOrder(cells []uint8) uint64 {
 	var mask uint32
 	for _, c := range cells {
