@@ -2,23 +2,24 @@ package builder
 
 // Index anatomy of the additive search
 //
-// Read this first; the code below uses these words and nothing else.
+// Five words, used with these meanings throughout this file:
 //
 //   - Placement: the cells of the k pattern tiles. Its table index is
 //     puzzle's cellset-order rank P·C(N,k) + M (puzzle.RankingCellsetOrder):
 //     M in [0, C(N,k)) is the colexicographic rank of the set of occupied
 //     cells (the "cell set") and P in [0, k!) is the Lehmer rank of the order
 //     of the tiles within those cells (the "order").
-//   - Region: a connected component of the cells that hold no pattern tile.
-//     The blank moves inside its region at no cost, so a search state is a
-//     placement plus the region of the blank. Regions depend on the cell
-//     set only; labelRegions numbers them 0, 1, ... by their smallest cell.
+//   - State: a placement plus the region of the blank, where a region is a
+//     connected component of the cells that hold no pattern tile. The blank
+//     moves inside its region at no cost, so its cell does not matter.
+//     Regions depend on the cell set only; labelRegions numbers them 0, 1,
+//     ... by their smallest cell.
 //   - Slot: a (cell set, region) pair, numbered cell set by cell set:
 //     slot = slotStart[M] + region, in [0, S) with S = Σ_M regions(M)
 //     (space.slotsPerBlock). Slots do not depend on the order.
-//   - Block: the S states that share one order P. State index =
-//     P·S + slot, in [0, k!·S). A block is the unit of parallel work: one
-//     worker owns it for a whole level.
+//   - Block: the S states that share one order P. State (P, M, region) has
+//     index P·S + slot, in [0, k!·S). A block is the unit of parallel work:
+//     one worker owns it for a whole level.
 //     Its table entries are the placements with order P, which the
 //     cellset-order layout (P major, M minor) puts in one contiguous range,
 //     values[P·C(N,k) : (P+1)·C(N,k)], entry M of the range being cell set
@@ -33,7 +34,12 @@ package builder
 //     after the move. The successor's slot depends on the slot alone; its
 //     order depends on P and (j, j2) alone, and is looked up in the block's
 //     orderSuccessors table. So the successor of state P·S + slot by move mv
-//     is orderSuccessors[mv.orderStep()]·S + mv.slot().
+//     is orderSuccessors.next[mv.orderStep()]·S + mv.slot().
+//
+// Example: 4x4 board, tiles 1,2,3. There are C(16,3) = 560 cell sets and
+// 3! = 6 orders, hence 6 blocks and 3360 table entries. Most cell sets
+// leave one region; cell set {1,2,4} (M = 6) cuts corner 0 off and leaves
+// two. In all S = 632 slots, so 6·632 = 3792 states.
 //
 // The state array (stateCodes) holds 2 bits per state; see stateCodes for
 // the level code and the invariant the two kernels rely on.
@@ -73,8 +79,7 @@ func (mv packedMove) orderStep() uint32 { return uint32(mv & 0xFF) }
 // anatomy at the top of this file). It does not depend on the order, so
 // one space serves all k! blocks.
 type space struct {
-	p             *puzzle.Pattern
-	n, k          int
+	k             int    // pattern tiles
 	cellSets      int    // C(N,k): the range of M
 	orders        int    // k!: the range of P, the number of blocks
 	slotsPerBlock uint64 // S = Σ_M regions(M)
@@ -91,7 +96,7 @@ type space struct {
 func newSpace(p *puzzle.Pattern) (*space, error) {
 	g := p.Geom
 	n, k := g.N(), p.K()
-	sp := &space{p: p, n: n, k: k, cellSets: int(p.Combinations()), orders: int(p.Factorial(k))}
+	sp := &space{k: k, cellSets: int(p.Combinations()), orders: int(p.Factorial(k))}
 	if k*k > 256 {
 		return nil, fmt.Errorf("builder: %s: %d pattern tiles is more than the builder supports (15)", p, k)
 	}
@@ -264,7 +269,6 @@ func defaultUsePull(level int, frontier, unvisited uint64) bool { return 2*front
 // additiveSearch is the breadth-first search over the abstract states of
 // an additive pattern database, one level at a time.
 type additiveSearch struct {
-	p      *puzzle.Pattern
 	sp     *space
 	codes  stateCodes
 	values []uint8 // the table being built, Unvisited until set
@@ -288,7 +292,6 @@ func newAdditiveSearch(p *puzzle.Pattern, opt Options) (*additiveSearch, error) 
 	}
 	total := sp.stateCount()
 	s := &additiveSearch{
-		p:        p,
 		sp:       sp,
 		codes:    newStateCodes(total),
 		values:   make([]uint8, p.Size()),
