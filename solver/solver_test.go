@@ -29,7 +29,7 @@ func TestRankMatchesPattern(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ti := tableInfo{k: len(p.Tiles), comb: binom[g.N()][len(p.Tiles)]}
+		ti := tableInfo{k: len(p.Tiles), comb: p.Combinations()}
 		for range 2000 {
 			var b puzzle.Board
 			for _, v := range rng.Perm(g.N()) {
