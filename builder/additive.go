@@ -153,7 +153,7 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 	z := newAtomicCodes(total)
 	values := make([]uint8, p.Size())
 	for i := range values {
-		values[i] = Unvisited
+		values[i] = puzzle.Unreached
 	}
 	R := sp.regions
 
@@ -248,7 +248,7 @@ func (sp *space) expandBlock(z atomicCodes, values []uint8, next bitset, om *ord
 				continue
 			}
 			s := uint32(i - base)
-			if m := sp.slotMap[s]; vals[m] == Unvisited {
+			if m := sp.slotMap[s]; vals[m] == puzzle.Unreached {
 				vals[m] = uint8(level)
 			}
 			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {
@@ -287,7 +287,7 @@ func (sp *space) pullBlock(z atomicCodes, values []uint8, om *orderMoves, order,
 		for hits := matchCodes(x, code); hits != 0; hits &= hits - 1 {
 			i := w<<5 + uint64(bits.TrailingZeros64(hits)>>1)
 			if i >= base && i < end {
-				if m := sp.slotMap[i-base]; vals[m] == Unvisited {
+				if m := sp.slotMap[i-base]; vals[m] == puzzle.Unreached {
 					vals[m] = uint8(level)
 				}
 			}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // baseFile is a valid 4x4 table of 3360 entries in 4 frames of 1024 bytes.
@@ -280,7 +282,7 @@ func TestInspect(t *testing.T) {
 		t.Error("lies: table not returned")
 	}
 
-	// A corrupt frame: reported, its entries set to Unreached, and the
+	// A corrupt frame: reported, its entries set to puzzle.Unreached, and the
 	// checks after it still run.
 	n := len(js)
 	payOff := prefixLen + n + checksumLen
@@ -295,7 +297,7 @@ func TestInspect(t *testing.T) {
 	for r := range got.Values {
 		want := tb.Values[r]
 		if r >= 1024 && r < 2048 {
-			want = Unreached
+			want = puzzle.Unreached
 		}
 		if got.Values[r] != want {
 			t.Fatalf("rank %d: %d, want %d", r, got.Values[r], want)

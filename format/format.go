@@ -60,10 +60,6 @@ const (
 // BitsPerEntry is the only entry width of format 1.x: one byte per entry.
 const BitsPerEntry = 8
 
-// Unreached is the reserved entry value 255 (a state the builder never
-// reached). It never occurs in a valid table file.
-const Unreached = 255
-
 // Kinds of table (Header.Kind).
 const (
 	KindExact    = "exact"    // all tiles; ranking lehmer-half
@@ -108,7 +104,7 @@ type Table struct {
 // with that rank under p's ranking scheme. It fills every header field from
 // p and values (histogram, max, SHA-256, kind, ranking...), with
 // FrameSize = DefaultFrameSize; Frames is filled by Encode. values is not
-// copied. It fails when len(values) != p.Size() or a value is Unreached
+// copied. It fails when len(values) != p.Size() or a value is puzzle.Unreached
 // (255).
 func NewTable(p *puzzle.Pattern, values []uint8, generator string) (*Table, error) {
 	if p == nil {
@@ -118,8 +114,8 @@ func NewTable(p *puzzle.Pattern, values []uint8, generator string) (*Table, erro
 		return nil, fmt.Errorf("tilepdb: NewTable: %d values for pattern %s, want %d", len(values), p, p.Size())
 	}
 	st := computeStats(values)
-	if st.hist[Unreached] != 0 {
-		return nil, fmt.Errorf("tilepdb: NewTable: %d entries hold the reserved value 255 (unreached), first at rank %d", st.hist[Unreached], firstIndex(values, Unreached))
+	if st.hist[puzzle.Unreached] != 0 {
+		return nil, fmt.Errorf("tilepdb: NewTable: %d entries hold the reserved value 255 (unreached), first at rank %d", st.hist[puzzle.Unreached], firstIndex(values, puzzle.Unreached))
 	}
 	h := patternHeader(p)
 	h.Entries = uint64(len(values))

@@ -103,7 +103,7 @@ func TestNewTable(t *testing.T) {
 	if _, err := NewTable(p, vals[:71], ""); err == nil {
 		t.Error("short values accepted")
 	}
-	vals[3] = Unreached
+	vals[3] = puzzle.Unreached
 	if _, err := NewTable(p, vals, ""); err == nil || !strings.Contains(err.Error(), "255") {
 		t.Errorf("value 255: err %v", err)
 	}

@@ -80,7 +80,7 @@ func (c *checker) exactEntries(lo, hi uint64, tl *tally) {
 		if i == c.goal && v != 0 {
 			tl.addf(CheckGoal, int64(i), "goal entry is %d, want 0", v)
 		}
-		if v == unreached {
+		if v == puzzle.Unreached {
 			tl.addf(CheckUnreached, int64(i), "holds 255 (unreached)")
 			continue
 		}
@@ -107,7 +107,7 @@ func (c *checker) exactEntries(lo, hi uint64, tl *tally) {
 				continue // the ranking check reports it
 			}
 			w := c.values[r]
-			if w == unreached {
+			if w == puzzle.Unreached {
 				continue
 			}
 			if w+1 == v {
@@ -176,7 +176,7 @@ func (c *checker) additiveEntries(lo, hi uint64, tl *tally) {
 		if i == c.goal && v != 0 {
 			tl.addf(CheckGoal, int64(i), "goal entry is %d, want 0", v)
 		}
-		if v == unreached {
+		if v == puzzle.Unreached {
 			tl.addf(CheckUnreached, int64(i), "holds 255 (unreached)")
 			continue
 		}
@@ -204,7 +204,7 @@ func (c *checker) additiveEntries(lo, hi uint64, tl *tally) {
 					continue // the ranking check reports it
 				}
 				w := c.values[r]
-				if w == unreached {
+				if w == puzzle.Unreached {
 					continue
 				}
 				if w < v {
@@ -356,7 +356,7 @@ func (c *checker) symmetry(lo, hi uint64, tl *tally) {
 	for i := lo; i < hi; i++ {
 		p.Unrank(i, cells)
 		v := c.values[i]
-		if v == unreached || !distinctCells(cells, p.Geom.N()) {
+		if v == puzzle.Unreached || !distinctCells(cells, p.Geom.N()) {
 			continue // the ranking check reports bad cells
 		}
 		for _, s := range c.syms {
@@ -373,7 +373,7 @@ func (c *checker) symmetry(lo, hi uint64, tl *tally) {
 			if r >= size || r <= i {
 				continue
 			}
-			if w := c.values[r]; w != unreached && w != v {
+			if w := c.values[r]; w != puzzle.Unreached && w != v {
 				tl.addf(CheckSymmetry, int64(i), "value %d, but its image %d under the %s has %d", v, r, s.name, w)
 			}
 		}
