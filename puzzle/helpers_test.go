@@ -1,8 +1,6 @@
 package puzzle_test
 
 import (
-	"testing"
-
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -119,37 +117,6 @@ func forEachKPermutation(n, k int, fn func([]uint8)) {
 		}
 	}
 	rec(0)
-}
-
-// mustGeom returns the w×h geometry or fails the test.
-func mustGeom(t testing.TB, w, h int) puzzle.Geometry {
-	t.Helper()
-	g, err := puzzle.NewGeometry(w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
-// mustPattern builds a pattern; goal is "blank-last", "blank-first" or a
-// board; no tiles means all tiles (exact).
-func mustPattern(t testing.TB, w, h int, goal string, tiles ...uint8) *puzzle.Pattern {
-	t.Helper()
-	g := mustGeom(t, w, h)
-	gb, err := puzzle.ParseGoal(goal, g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tiles) == 0 {
-		for i := 1; i < g.N(); i++ {
-			tiles = append(tiles, uint8(i))
-		}
-	}
-	p, err := puzzle.NewPattern(g, gb, tiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // tileRange returns the tiles lo..hi.

@@ -424,24 +424,7 @@ func (p *Pattern) unrankLehmerHalf(idx uint64, pos []uint8) {
 // (len N) is solvable for this pattern's goal; see Solvable for the rule.
 // It does not allocate.
 func (p *Pattern) SolvablePositions(pos []uint8) bool {
-	// σ maps goal cell of tile t to its cell in pos.
-	var perm [MaxCells]uint8
-	for t := 0; t < p.n; t++ {
-		perm[p.goalPos[t]] = pos[t]
-	}
-	var seen uint32
-	cycles := 0
-	for i := 0; i < p.n; i++ {
-		if seen&(1<<uint(i)) != 0 {
-			continue
-		}
-		cycles++
-		for j := i; seen&(1<<uint(j)) == 0; j = int(perm[j]) {
-			seen |= 1 << uint(j)
-		}
-	}
-	parity := (p.n - cycles) % 2
-	return parity == p.Geom.Manhattan(int(pos[0]), int(p.goalPos[0]))%2
+	return solvablePositions(p.Geom, pos, p.goalPos)
 }
 
 // String describes the pattern, e.g. "4x4 blank-last tiles 1,2,3".

@@ -58,10 +58,11 @@ type Options struct {
 	JSON bool
 	// FromBlankFirst says that input boards use the blank-first convention
 	// (blank in cell 0, tile t in cell t: Korf's instances) while the tables
-	// are for the blank-last goal. Each board is rotated by 180 degrees
-	// (cell c -> N-1-c) and relabelled (t -> N-t, blank stays 0), which
-	// preserves distances; the moves are translated back (u<->d, l<->r) so
-	// that they solve the original board to the blank-first goal.
+	// are for the blank-last goal. Each board is converted with
+	// puzzle.BlankFirstToLast (rotated by 180 degrees and relabelled),
+	// which preserves distances; the moves are translated back (u<->d,
+	// l<->r, Direction.Opposite) so that they solve the original board to
+	// the blank-first goal.
 	FromBlankFirst bool
 }
 
@@ -252,7 +253,7 @@ func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (Result, erro
 	res := Result{Board: append(puzzle.Board(nil), b...), Length: -1, Converted: s.opt.FromBlankFirst}
 	work := res.Board
 	if s.opt.FromBlankFirst {
-		work = BlankFirstToLast(b)
+		work = puzzle.BlankFirstToLast(b)
 	}
 	res.Searched = append(puzzle.Board(nil), work...)
 	if !puzzle.Solvable(s.geom, work, s.goal) {
@@ -281,22 +282,6 @@ func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (Result, erro
 	}
 	res.Moves = sb.String()
 	return res, nil
-}
-
-// BlankFirstToLast converts a board of the blank-first convention to the
-// blank-last one: rotated by 180 degrees (cell c -> N-1-c) and relabelled
-// (t -> N-t, blank stays 0). The blank-first goal maps to the blank-last
-// goal, and distances are preserved. The map is its own inverse.
-func BlankFirstToLast(b puzzle.Board) puzzle.Board {
-	n := len(b)
-	out := make(puzzle.Board, n)
-	for c, t := range b {
-		if t != 0 {
-			t = uint8(n) - t
-		}
-		out[n-1-c] = t
-	}
-	return out
 }
 
 // Apply plays the blank moves on b (which is not modified) and returns the
