@@ -35,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -138,19 +139,23 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	if s.opt.Workers <= 0 {
 		s.opt.Workers = runtime.NumCPU()
 	}
+	names := make([]string, len(set.Tables))
+	patterns := make([]*puzzle.Pattern, len(set.Tables))
 	for i, t := range set.Tables {
 		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
 			return nil, fmt.Errorf("solver: table %d is incomplete", i+1)
 		}
-		if t.Pattern.Geom != g || !t.Pattern.Goal.Equal(set.Goal) {
-			return nil, fmt.Errorf("solver: table %d (%s) does not match the set's %s board and goal", i+1, t.Pattern, g)
-		}
-		if t.Pattern.Exact {
-			if len(set.Tables) != 1 {
-				return nil, fmt.Errorf("solver: table %d (%s) is exact and must be used alone", i+1, t.Pattern)
-			}
-			s.exact = t
-		}
+		names[i] = "table " + strconv.Itoa(i+1)
+		patterns[i] = t.Pattern
+	}
+	if err := puzzle.CheckAdditive(names, patterns); err != nil {
+		return nil, fmt.Errorf("solver: %w", err)
+	}
+	if p := patterns[0]; p.Geom != g || !p.Goal.Equal(set.Goal) {
+		return nil, fmt.Errorf("solver: table 1 (%s) does not match the set's %s board and goal", p, g)
+	}
+	if patterns[0].Exact {
+		s.exact = set.Tables[0]
 	}
 	if opt.FromBlankFirst && !set.Goal.Equal(puzzle.BlankLastGoal(g)) {
 		return nil, fmt.Errorf("solver: converting blank-first boards needs blank-last tables, but the tables' goal is %s", puzzle.GoalName(g, set.Goal))
@@ -193,10 +198,7 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	}
 	for i, t := range set.Tables {
 		s.tabs = append(s.tabs, newTableInfo(t))
-		for j, tile := range t.Pattern.Tiles {
-			if s.tileTab[tile] >= 0 {
-				return nil, fmt.Errorf("solver: tile %d is in tables %d and %d", tile, s.tileTab[tile]+1, i+1)
-			}
+		for j, tile := range t.Pattern.Tiles { // disjoint: checked above
 			s.tileTab[tile] = int8(i)
 			s.tileIdx[tile] = uint8(j)
 		}

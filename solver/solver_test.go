@@ -216,6 +216,10 @@ func TestNewRefuses(t *testing.T) {
 		{"blank-first conversion of blank-first tables", set(t, 3, 3, "blank-first", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{FromBlankFirst: true}, "blank-last"},
 		{"nil set", nil, Options{}, "empty"},
 		{"empty set", &format.Set{}, Options{}, "empty"},
+		{"overlapping tables", &format.Set{Tables: []*format.Table{table(t, 3, 3, "blank-last", 1, 2, 3), table(t, 3, 3, "blank-last", 3, 4)},
+			Geom: puzzle.Geometry{W: 3, H: 3}, Goal: puzzle.BlankLastGoal(puzzle.Geometry{W: 3, H: 3})}, Options{}, "not disjoint: both hold tile(s) 3"},
+		{"goal of the set differs", &format.Set{Tables: []*format.Table{table(t, 3, 3, "blank-last", 1, 2, 3)},
+			Geom: puzzle.Geometry{W: 3, H: 3}, Goal: puzzle.BlankFirstGoal(puzzle.Geometry{W: 3, H: 3})}, Options{}, "does not match"},
 	} {
 		_, err := New(tc.set, tc.opt)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
