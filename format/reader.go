@@ -179,26 +179,14 @@ func (d *decoder) decode() (*Table, error) {
 			return nil, err
 		}
 	}
-	if n := st.hist[puzzle.Unreached]; n != 0 {
+	if n := st.counts[puzzle.Unreached]; n != 0 {
 		if err := d.note(formatErr(payloadOff, "%d entries hold the reserved value 255, first at rank %d", n, firstIndex(values, puzzle.Unreached))); err != nil {
 			return nil, err
 		}
 	}
-	if st.max != h.MaxValue {
-		if err := d.note(formatErr(offHeader, "header max_value is %d, the largest value in the table is %d", h.MaxValue, st.max)); err != nil {
+	for _, m := range st.counts.Mismatches(h) {
+		if err := d.note(formatErr(offHeader, "%s", m)); err != nil {
 			return nil, err
-		}
-	}
-	for v := range st.hist {
-		var want uint64
-		if v < len(h.Histogram) {
-			want = h.Histogram[v]
-		}
-		if want != st.hist[v] {
-			if err := d.note(formatErr(offHeader, "header histogram does not match the table: value %d: header says %d entries, table has %d", v, want, st.hist[v])); err != nil {
-				return nil, err
-			}
-			break
 		}
 	}
 	return &Table{Header: *h, Pattern: p, Values: values}, nil
