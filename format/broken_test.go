@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // baseFile is a valid 4x4 table of 3360 entries in 4 frames of 1024 bytes.
 func baseFile(t testing.TB) (*Table, []byte) {
 	t.Helper()
-	tb := mkTable(t, mkPattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 1)
+	tb := mkTable(t, pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 1)
 	return tb, encode(t, tb, 2)
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -102,7 +103,7 @@ func specRank(p *puzzle.Pattern, pos []uint8) uint64 {
 
 func vectorPattern(t testing.TB, i int) *puzzle.Pattern {
 	v := vectorPatterns[i]
-	return mkPattern(t, v.w, v.h, v.goal, v.tiles...)
+	return pdbtest.Pattern(t, v.w, v.h, v.goal, v.tiles...)
 }
 
 func tilesString(p *puzzle.Pattern) string {
@@ -111,26 +112,6 @@ func tilesString(p *puzzle.Pattern) string {
 		s = append(s, strconv.Itoa(int(t)))
 	}
 	return strings.Join(s, ",")
-}
-
-// randomSolvable returns a random board solvable for p's goal.
-func randomSolvable(r *rand.Rand, p *puzzle.Pattern) puzzle.Board {
-	n := p.Geom.N()
-	b := make(puzzle.Board, n)
-	for i := range b {
-		b[i] = uint8(i)
-	}
-	r.Shuffle(n, func(i, j int) { b[i], b[j] = b[j], b[i] })
-	if !puzzle.Solvable(p.Geom, b, p.Goal) {
-		i, j := 0, 1
-		if b[i] == 0 {
-			i = 2
-		} else if b[j] == 0 {
-			j = 2
-		}
-		b[i], b[j] = b[j], b[i]
-	}
-	return b
 }
 
 func generateVectors(t *testing.T) string {
@@ -148,7 +129,7 @@ func generateVectors(t *testing.T) string {
 			boards = append(boards, b)
 		}
 		for range 3 {
-			boards = append(boards, randomSolvable(r, p))
+			boards = append(boards, pdbtest.RandomSolvable(r, p.Geom, p.Goal))
 		}
 		for _, b := range boards {
 			fmt.Fprintf(&sb, "%s\t%s\t%s\t%s\t%s\t%d\n", p.Geom, goal, tilesString(p), p.Ranking(), b, p.Rank(b.Positions()))
@@ -236,7 +217,7 @@ func TestSpecRankAgrees(t *testing.T) {
 	for i := range vectorPatterns {
 		p := vectorPattern(t, i)
 		for range 300 {
-			pos := randomSolvable(r, p).Positions()
+			pos := pdbtest.RandomSolvable(r, p.Geom, p.Goal).Positions()
 			if got, want := specRank(p, pos), p.Rank(pos); got != want {
 				t.Fatalf("%s %v: SPEC rank %d, Pattern.Rank %d", p, pos, got, want)
 			}

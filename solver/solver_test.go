@@ -11,8 +11,9 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// TestRankMatchesPattern checks the search's inlined ranking against
-// puzzle.Pattern.Rank on random placements.
+// TestRankMatchesPattern checks the search's ranking, and above all its
+// incremental update after a move, against puzzle.Pattern.Rank on random
+// placements.
 func TestRankMatchesPattern(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
@@ -32,10 +33,7 @@ func TestRankMatchesPattern(t *testing.T) {
 		}
 		ti := tableInfo{k: len(p.Tiles), comb: p.Combinations()}
 		for range 2000 {
-			var b puzzle.Board
-			for _, v := range rng.Perm(g.N()) {
-				b = append(b, uint8(v))
-			}
+			b := pdbtest.RandomSolvable(rng, g, p.Goal)
 			pos := b.Positions()
 			var cells [puzzle.MaxCells]uint8
 			for i, tile := range p.Tiles {
