@@ -41,6 +41,28 @@ func (c *checker) ranking(lo, hi uint64, tl *tally) {
 	}
 }
 
+// entryRules applies the rules on entry i (value v, Manhattan distance md
+// of its pattern tiles) that do not look at neighbours, the same for both
+// kinds of table: the goal entry is 0 (CheckGoal), no entry is
+// puzzle.Unreached (CheckUnreached), and v is at least md and of its
+// parity (CheckManhattan). It reports whether v is a distance, so that the
+// caller goes on to the rules on neighbours.
+func (c *checker) entryRules(i uint64, v uint8, md int, tl *tally) bool {
+	if i == c.goal && v != 0 {
+		tl.addf(CheckGoal, int64(i), "goal entry is %d, want 0", v)
+	}
+	if v == puzzle.Unreached {
+		tl.addf(CheckUnreached, int64(i), "holds 255 (unreached)")
+		return false
+	}
+	if int(v) < md {
+		tl.addf(CheckManhattan, int64(i), "value %d is below the Manhattan distance %d", v, md)
+	} else if (int(v)-md)%2 != 0 {
+		tl.addf(CheckManhattan, int64(i), "value %d has not the parity of the Manhattan distance %d", v, md)
+	}
+	return true
+}
+
 // exactEntries runs the checks on the entries of an exact table. The rules,
 // for V the stored table and d the true distance:
 //
@@ -77,21 +99,12 @@ func (c *checker) exactEntries(lo, hi uint64, tl *tally) {
 			continue // the ranking check reports it
 		}
 		v := c.values[i]
-		if i == c.goal && v != 0 {
-			tl.addf(CheckGoal, int64(i), "goal entry is %d, want 0", v)
-		}
-		if v == puzzle.Unreached {
-			tl.addf(CheckUnreached, int64(i), "holds 255 (unreached)")
-			continue
-		}
 		md := 0
 		for t := 1; t < n; t++ {
 			md += p.Geom.Manhattan(int(pos[t]), int(goalPos[t]))
 		}
-		if int(v) < md {
-			tl.addf(CheckManhattan, int64(i), "value %d is below the Manhattan distance %d", v, md)
-		} else if (int(v)-md)%2 != 0 {
-			tl.addf(CheckManhattan, int64(i), "value %d has not the parity of the Manhattan distance %d", v, md)
+		if !c.entryRules(i, v, md, tl) {
+			continue
 		}
 		for t, x := range pos {
 			board[x] = uint8(t)
@@ -173,21 +186,12 @@ func (c *checker) additiveEntries(lo, hi uint64, tl *tally) {
 			continue // the ranking check reports it
 		}
 		v := c.values[i]
-		if i == c.goal && v != 0 {
-			tl.addf(CheckGoal, int64(i), "goal entry is %d, want 0", v)
-		}
-		if v == puzzle.Unreached {
-			tl.addf(CheckUnreached, int64(i), "holds 255 (unreached)")
-			continue
-		}
 		md := 0
 		for j, t := range p.Tiles {
 			md += g.Manhattan(int(cells[j]), int(goalPos[t]))
 		}
-		if int(v) < md {
-			tl.addf(CheckManhattan, int64(i), "value %d is below the Manhattan distance %d", v, md)
-		} else if (int(v)-md)%2 != 0 {
-			tl.addf(CheckManhattan, int64(i), "value %d has not the parity of the Manhattan distance %d", v, md)
+		if !c.entryRules(i, v, md, tl) {
+			continue
 		}
 		empty := full &^ occ
 		connected := connectedCells(g, empty)
