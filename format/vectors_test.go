@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,65 +39,6 @@ var vectorPatterns = []struct {
 	{4, 4, "blank-last", []uint8{1, 2, 3, 4, 5, 6}, nil},
 	{4, 4, "blank-first", []uint8{1, 4, 5, 8, 9, 12}, nil},
 	{5, 5, "blank-last", []uint8{1, 2, 5, 6, 7, 12}, nil},
-}
-
-// specRank computes a rank straight from the definitions in SPEC.md, as a
-// reader in another language would (no bit tricks, no tables).
-func specRank(p *puzzle.Pattern, pos []uint8) uint64 {
-	fact := func(n int) uint64 {
-		f := uint64(1)
-		for i := 2; i <= n; i++ {
-			f *= uint64(i)
-		}
-		return f
-	}
-	binom := func(n, r int) uint64 {
-		if r < 0 || r > n {
-			return 0
-		}
-		c := uint64(1)
-		for i := 1; i <= r; i++ {
-			c = c * uint64(n-r+i) / uint64(i)
-		}
-		return c
-	}
-	lehmer := func(perm []int) uint64 {
-		var l uint64
-		for i := range perm {
-			d := 0
-			for j := i + 1; j < len(perm); j++ {
-				if perm[j] < perm[i] {
-					d++
-				}
-			}
-			l += uint64(d) * fact(len(perm)-1-i)
-		}
-		return l
-	}
-	n := len(pos)
-	if p.Exact {
-		perm := make([]int, n)
-		for i, c := range pos {
-			perm[i] = int(c)
-		}
-		return lehmer(perm) / 2
-	}
-	k := len(p.Tiles)
-	c := make([]int, k)
-	for i, t := range p.Tiles {
-		c[i] = int(pos[t])
-	}
-	s := slices.Clone(c)
-	slices.Sort(s)
-	var m uint64
-	for j, sj := range s {
-		m += binom(sj, j+1)
-	}
-	o := make([]int, k)
-	for i, ci := range c {
-		o[i] = slices.Index(s, ci)
-	}
-	return lehmer(o)*binom(n, k) + m
 }
 
 func vectorPattern(t testing.TB, i int) *puzzle.Pattern {
@@ -197,7 +137,7 @@ func TestRankVectors(t *testing.T) {
 		if got := p.Rank(pos); got != want {
 			t.Errorf("line %d: Pattern.Rank = %d, want %d", line, got, want)
 		}
-		if got := specRank(p, pos); got != want {
+		if got := pdbtest.SpecRank(p, pos); got != want {
 			t.Errorf("line %d: SPEC definition gives %d, want %d", line, got, want)
 		}
 		if want >= p.Size() {
@@ -218,7 +158,7 @@ func TestSpecRankAgrees(t *testing.T) {
 		p := vectorPattern(t, i)
 		for range 300 {
 			pos := pdbtest.RandomSolvable(r, p.Geom, p.Goal).Positions()
-			if got, want := specRank(p, pos), p.Rank(pos); got != want {
+			if got, want := pdbtest.SpecRank(p, pos), p.Rank(pos); got != want {
 				t.Fatalf("%s %v: SPEC rank %d, Pattern.Rank %d", p, pos, got, want)
 			}
 		}

@@ -59,7 +59,7 @@ func TestUnrankRoundTrip(t *testing.T) {
 				wantSize *= uint64(n - i)
 			}
 			if p.Exact {
-				wantSize = refFact(n) / 2
+				wantSize = pdbtest.RefFactorial(n) / 2
 			}
 			if p.Size() != wantSize {
 				t.Fatalf("Size = %d, want %d", p.Size(), wantSize)
@@ -89,7 +89,7 @@ func TestUnrankRoundTrip(t *testing.T) {
 					if !p.SolvablePositions(pos) {
 						fail("Unrank(%d) = %v is not solvable", i, pos)
 					}
-					if ref := refLehmer(pos) / 2; ref != i {
+					if ref := pdbtest.RefLehmer(pos) / 2; ref != i {
 						fail("Unrank(%d) = %v, whose floor(Lehmer/2) is %d", i, pos, ref)
 					}
 				} else {
@@ -104,7 +104,7 @@ func TestUnrankRoundTrip(t *testing.T) {
 							free &= free - 1
 						}
 					}
-					if ref := refCellsetOrder(n, cells); ref != i {
+					if ref := pdbtest.RefCellsetOrder(n, cells); ref != i {
 						fail("Unrank(%d) = %v, whose cellset-order rank by definition is %d", i, cells, ref)
 					}
 				}
@@ -155,9 +155,9 @@ func TestRankBruteForceExact(t *testing.T) {
 					return
 				}
 				if l%97 == 0 { // the reference itself, on a sample
-					if ref := refLehmer(pos); ref != l {
+					if ref := pdbtest.RefLehmer(pos); ref != l {
 						errs++
-						t.Errorf("refLehmer(%v) = %d, want %d", pos, ref, l)
+						t.Errorf("pdbtest.RefLehmer(%v) = %d, want %d", pos, ref, l)
 					}
 				}
 				if r := p.Rank(pos); r != l/2 {
@@ -183,8 +183,8 @@ func TestRankBruteForceExact(t *testing.T) {
 					t.Errorf("Unrank(%d) = %v, want %v", l/2, back, pos)
 				}
 			})
-			if l != refFact(n) {
-				t.Fatalf("enumerated %d permutations, want %d", l, refFact(n))
+			if l != pdbtest.RefFactorial(n) {
+				t.Fatalf("enumerated %d permutations, want %d", l, pdbtest.RefFactorial(n))
 			}
 			if solvable != p.Size() {
 				t.Errorf("%d solvable states, Size %d", solvable, p.Size())
@@ -223,7 +223,7 @@ func TestRankBruteForceAdditive(t *testing.T) {
 					return
 				}
 				r := p.RankCells(c)
-				if ref := refCellsetOrder(n, c); r != ref {
+				if ref := pdbtest.RefCellsetOrder(n, c); r != ref {
 					errs++
 					t.Errorf("RankCells(%v) = %d, definition gives %d", c, r, ref)
 					return
@@ -351,7 +351,7 @@ func TestCombinationRank(t *testing.T) {
 	const n = 16
 	var hit [n + 1][]bool
 	for k := 0; k <= n; k++ {
-		hit[k] = make([]bool, refBinom(n, k))
+		hit[k] = make([]bool, pdbtest.RefBinomial(n, k))
 	}
 	for mask := uint32(0); mask < 1<<n; mask++ {
 		k := bits.OnesCount32(mask)
@@ -359,7 +359,7 @@ func TestCombinationRank(t *testing.T) {
 		j := 1
 		for s := 0; s < n; s++ {
 			if mask&(1<<s) != 0 {
-				ref += refBinom(s, j)
+				ref += pdbtest.RefBinomial(s, j)
 				j++
 			}
 		}
@@ -393,7 +393,7 @@ func TestBinomialFactorial(t *testing.T) {
 	p := pdbtest.Pattern(t, 2, 2, "blank-last")
 	for n := -2; n <= puzzle.MaxCells+2; n++ {
 		for r := -2; r <= n+2; r++ {
-			want := refBinom(n, r)
+			want := pdbtest.RefBinomial(n, r)
 			if n < 0 || n > puzzle.MaxCells {
 				want = 0
 			}
@@ -403,7 +403,7 @@ func TestBinomialFactorial(t *testing.T) {
 		}
 	}
 	for i := -2; i <= 22; i++ {
-		want := refFact(i)
+		want := pdbtest.RefFactorial(i)
 		if i < 0 || i > 20 { // 21! does not fit in a uint64
 			want = 0
 		}

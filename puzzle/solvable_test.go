@@ -40,7 +40,7 @@ func TestSolvableBFS(t *testing.T) {
 					t.Fatal(err)
 				}
 				reach := pdbtest.Distances(g, goal)
-				if want := refFact(n) / 2; uint64(len(reach)) != want {
+				if want := pdbtest.RefFactorial(n) / 2; uint64(len(reach)) != want {
 					t.Fatalf("goal %s: BFS reached %d boards, want N!/2 = %d", name, len(reach), want)
 				}
 				// SolvablePositions reads only the goal of the pattern,
@@ -85,8 +85,8 @@ func TestSolvableBFS(t *testing.T) {
 					}
 				}
 			})
-			if uint64(count) != refFact(n) {
-				t.Fatalf("enumerated %d boards, want %d", count, refFact(n))
+			if uint64(count) != pdbtest.RefFactorial(n) {
+				t.Fatalf("enumerated %d boards, want %d", count, pdbtest.RefFactorial(n))
 			}
 		})
 	}
