@@ -214,9 +214,9 @@ func (t *orderSuccessors) init(k int, order uint64) {
 //
 //   - A state with code(L) is at level L or at level L-3 or older. An older
 //     one has all its neighbours at levels <= L-2, all visited. The push
-//     kernel expands it again, harmlessly, only because of two Unvisited
-//     guards: visit writes a successor only while its code is 0, and a
-//     placement's value is written only while it is Unvisited. Without
+//     kernel expands it again, harmlessly, only because of two guards:
+//     visit writes a successor only while its code is 0 (unvisited), and a
+//     placement's value is written only while it is puzzle.Unreached. Without
 //     either guard, old states would re-mark states or overwrite values.
 //   - An unvisited state has no neighbour below level L (it would have been
 //     reached already), so in the pull kernel a neighbour with code(L) is at
@@ -271,7 +271,7 @@ func defaultUsePull(level int, frontier, unvisited uint64) bool { return 2*front
 type additiveSearch struct {
 	sp     *space
 	codes  stateCodes
-	values []uint8 // the table being built, Unvisited until set
+	values []uint8 // the table being built, puzzle.Unreached until set
 	// active marks the blocks that hold states at the current level (push
 	// scans only those); next collects the blocks of the next level.
 	active, next bitset
@@ -305,7 +305,7 @@ func newAdditiveSearch(p *puzzle.Pattern, opt Options) (*additiveSearch, error) 
 		s.usePull = defaultUsePull
 	}
 	for i := range s.values {
-		s.values[i] = Unvisited
+		s.values[i] = puzzle.Unreached
 	}
 	goalCells := p.GoalCells()
 	var goalMask uint32
@@ -459,7 +459,7 @@ func (b *blockLevel) frontier(w, x uint64) uint64 {
 	hits := matchCodes(x, b.code) & b.wordMask(w)
 	for h := hits; h != 0; h &= h - 1 {
 		m := b.sp.slotCellSet[b.slot(w, bits.TrailingZeros64(h))]
-		if b.values[m] == Unvisited {
+		if b.values[m] == puzzle.Unreached {
 			b.values[m] = uint8(b.level)
 		}
 	}

@@ -44,12 +44,8 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// Unvisited marks an entry not yet reached by the search. Finished tables
-// never contain it.
-const Unvisited = 0xFF
-
 // MaxLevel is the largest distance the builder can store (values are one
-// byte and 0xFF is reserved).
+// byte and puzzle.Unreached, 255, marks an entry not yet visited).
 const MaxLevel = 254
 
 // Options control a build. The zero value uses every CPU and reports no
@@ -117,7 +113,7 @@ func MemoryEstimate(p *puzzle.Pattern) uint64 {
 
 // atomicBytes is a byte table shared by the workers of a level, stored in
 // 64-bit words (entry i is byte i%8 of word i/8, least significant first).
-// Entries change only from Unvisited to a level, and all writers of a level
+// Entries change only from puzzle.Unreached to a level, and all writers of a level
 // write the same value, so the result does not depend on scheduling.
 type atomicBytes []uint64
 
@@ -133,16 +129,16 @@ func (a atomicBytes) load(i uint64) uint8 {
 	return uint8(atomic.LoadUint64(&a[i>>3]) >> ((i & 7) * 8))
 }
 
-// visit sets entry i to v if it is Unvisited and reports whether this call
+// visit sets entry i to v if it is puzzle.Unreached and reports whether this call
 // made the change.
 func (a atomicBytes) visit(i uint64, v uint8) bool {
 	w := &a[i>>3]
 	sh := (i & 7) * 8
-	if uint8(atomic.LoadUint64(w)>>sh) != Unvisited {
+	if uint8(atomic.LoadUint64(w)>>sh) != puzzle.Unreached {
 		return false
 	}
-	old := atomic.AndUint64(w, ^(uint64(Unvisited^v) << sh))
-	return uint8(old>>sh) == Unvisited
+	old := atomic.AndUint64(w, ^(uint64(puzzle.Unreached^v) << sh))
+	return uint8(old>>sh) == puzzle.Unreached
 }
 
 // bitset with atomic set, for the blocks that hold frontier entries.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 	"github.com/tilepdb/tilepdb/verify"
 )
@@ -157,7 +158,7 @@ func TestDeterministic(t *testing.T) {
 // TestHistogramA089473: the exact 8-puzzle table against the published
 // state counts per distance (OEIS A089473; copied into testdata).
 func TestHistogramA089473(t *testing.T) {
-	want := readCounts(t, "testdata/a089473.txt")
+	want := pdbtest.ReadCounts(t, "testdata/a089473.txt")
 	for _, goal := range []string{"blank-last", "blank-first"} {
 		p := mustPattern(t, 3, 3, goal, []uint8{1, 2, 3, 4, 5, 6, 7, 8})
 		v, err := builder.Build(context.Background(), p, builder.Options{})

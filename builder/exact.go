@@ -9,7 +9,7 @@ import (
 
 // buildExact is a level-synchronous BFS over all N!/2 solvable states,
 // indexed by the lehmer-half rank (puzzle.RankingLehmerHalf). The table is
-// its own state array: one byte per state, Unvisited until reached. Each
+// its own state array: one byte per state, puzzle.Unreached until reached. Each
 // level scans the table in chunks for the states at that level, unranks
 // them, and sets their unvisited neighbours (the blank swaps with an
 // adjacent tile) to level+1. Writers of a level all write the same value,

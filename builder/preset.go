@@ -82,7 +82,7 @@ func (pr Preset) Patterns(goal string) ([]*puzzle.Pattern, error) {
 		tiles := append([]uint8(nil), set...)
 		if goal == puzzle.GoalBlankFirst && len(tiles) != g.N()-1 {
 			for i, t := range tiles {
-				tiles[i] = uint8(g.N()) - t
+				tiles[i] = puzzle.BlankFirstToLastTile(g.N(), t)
 			}
 			sort.Slice(tiles, func(i, j int) bool { return tiles[i] < tiles[j] })
 		}

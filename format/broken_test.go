@@ -8,12 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // baseFile is a valid 4x4 table of 3360 entries in 4 frames of 1024 bytes.
 func baseFile(t testing.TB) (*Table, []byte) {
 	t.Helper()
-	tb := mkTable(t, mkPattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 1)
+	tb := mkTable(t, pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 1)
 	return tb, encode(t, tb, 2)
 }
 
@@ -280,7 +283,7 @@ func TestInspect(t *testing.T) {
 		t.Error("lies: table not returned")
 	}
 
-	// A corrupt frame: reported, its entries set to Unreached, and the
+	// A corrupt frame: reported, its entries set to puzzle.Unreached, and the
 	// checks after it still run.
 	n := len(js)
 	payOff := prefixLen + n + checksumLen
@@ -295,7 +298,7 @@ func TestInspect(t *testing.T) {
 	for r := range got.Values {
 		want := tb.Values[r]
 		if r >= 1024 && r < 2048 {
-			want = Unreached
+			want = puzzle.Unreached
 		}
 		if got.Values[r] != want {
 			t.Fatalf("rank %d: %d, want %d", r, got.Values[r], want)

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 func TestSet(t *testing.T) {
-	a := mkTable(t, mkPattern(t, 3, 3, "blank-last", 1, 2, 3, 4), 0, 1)
-	b := mkTable(t, mkPattern(t, 3, 3, "blank-last", 5, 6, 7, 8), 0, 2)
+	a := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3, 4), 0, 1)
+	b := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 5, 6, 7, 8), 0, 2)
 	s, err := NewSet(a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +49,7 @@ func TestSet(t *testing.T) {
 		}
 	}
 
-	exact := mkTable(t, mkPattern(t, 2, 2, "blank-last"), 0, 1)
+	exact := mkTable(t, pdbtest.Pattern(t, 2, 2, "blank-last"), 0, 1)
 	if s, err := NewSet(exact); err != nil || s.Heuristic(s.Goal.Positions()) != int(exact.Values[exact.Pattern.Rank(s.Goal.Positions())]) {
 		t.Errorf("exact set: %v", err)
 	}
@@ -59,11 +60,11 @@ func TestSet(t *testing.T) {
 		want   string
 	}{
 		{"empty", nil, "at least one"},
-		{"overlap", []*Table{a, mkTable(t, mkPattern(t, 3, 3, "blank-last", 4, 5), 0, 1)}, "tile(s) 4"},
+		{"overlap", []*Table{a, mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 4, 5), 0, 1)}, "tile(s) 4"},
 		{"same twice", []*Table{a, b, a}, "table 3 (3x3 blank-last tiles 1,2,3,4) and table 1"},
-		{"geometry", []*Table{a, mkTable(t, mkPattern(t, 4, 4, "blank-last", 5, 6), 0, 1)}, "4x4"},
-		{"goal", []*Table{a, mkTable(t, mkPattern(t, 3, 3, "blank-first", 5, 6), 0, 1)}, "goal"},
-		{"exact with other", []*Table{mkTable(t, mkPattern(t, 3, 3, "blank-last"), 0, 1), b}, "exact"},
+		{"geometry", []*Table{a, mkTable(t, pdbtest.Pattern(t, 4, 4, "blank-last", 5, 6), 0, 1)}, "4x4"},
+		{"goal", []*Table{a, mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-first", 5, 6), 0, 1)}, "goal"},
+		{"exact with other", []*Table{mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last"), 0, 1), b}, "exact"},
 		{"nil", []*Table{a, nil}, "table 2"},
 	}
 	for _, c := range errCases {
@@ -75,9 +76,9 @@ func TestSet(t *testing.T) {
 
 func TestOpenSet(t *testing.T) {
 	dir := t.TempDir()
-	a := mkTable(t, mkPattern(t, 3, 3, "blank-last", 1, 2, 3, 4), 0, 1)
-	b := mkTable(t, mkPattern(t, 3, 3, "blank-last", 4, 5, 6, 7, 8), 0, 2)
-	c := mkTable(t, mkPattern(t, 3, 3, "blank-last", 5, 6, 7, 8), 0, 3)
+	a := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3, 4), 0, 1)
+	b := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 4, 5, 6, 7, 8), 0, 2)
+	c := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 5, 6, 7, 8), 0, 3)
 	pa, pb, pc := filepath.Join(dir, "a.pdb"), filepath.Join(dir, "b.pdb"), filepath.Join(dir, "c.pdb")
 	for p, tb := range map[string]*Table{pa: a, pb: b, pc: c} {
 		if err := WriteFile(p, tb, 1); err != nil {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -158,16 +159,7 @@ func xorshiftBoards(p *puzzle.Pattern, seed uint64, m int) []puzzle.Board {
 			j := int(x % uint64(i+1))
 			b[i], b[j] = b[j], b[i]
 		}
-		if !puzzle.Solvable(p.Geom, b, p.Goal) {
-			// swap the first two tiles that are not the blank
-			i, j := 0, 1
-			if b[i] == 0 {
-				i = 2
-			} else if b[j] == 0 {
-				j = 2
-			}
-			b[i], b[j] = b[j], b[i]
-		}
+		pdbtest.MakeSolvable(p.Geom, b, p.Goal) // swaps the first two cells not holding the blank
 		out = append(out, b)
 	}
 	return out

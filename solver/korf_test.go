@@ -83,7 +83,7 @@ func TestKorf100Long(t *testing.T) {
 				checkReplay(t, s.Geom, k.board, goal, moves, length)
 				sum += length
 				nodes += n
-				hsum += sv.Heuristic(BlankFirstToLast(k.board))
+				hsum += sv.Heuristic(puzzle.BlankFirstToLast(k.board))
 			}
 			if sum != 5305 {
 				t.Errorf("%s: lengths sum to %d, want 5305", cfg.name, sum)

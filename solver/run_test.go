@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -169,7 +170,7 @@ func TestRunWorkers(t *testing.T) {
 		if i%37 == 5 {
 			sb.WriteString("1 2 3\n") // bad lines interleaved
 		}
-		sb.WriteString(randomWalk(rng, s.Geom, s.Goal, 100).String())
+		sb.WriteString(pdbtest.RandomWalk(rng, s.Geom, s.Goal, 100).String())
 		sb.WriteByte('\n')
 	}
 	var first, firstErr string

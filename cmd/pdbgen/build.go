@@ -175,7 +175,8 @@ func buildJobs(presets, board string, tiles []string, goal string) ([]job, error
 			return nil, err
 		}
 		var jobs []job
-		var used uint32
+		var names []string
+		var patterns []*puzzle.Pattern
 		for _, ts := range tiles {
 			list, err := puzzle.ParseTiles(ts)
 			if err != nil {
@@ -185,13 +186,12 @@ func buildJobs(presets, board string, tiles []string, goal string) ([]job, error
 			if err != nil {
 				return nil, err
 			}
-			for _, t := range p.Tiles {
-				if used&(1<<t) != 0 {
-					return nil, fmt.Errorf("tile %d is in more than one --tiles set; the sets of one build must be disjoint", t)
-				}
-				used |= 1 << t
-			}
+			names = append(names, "--tiles "+ts)
+			patterns = append(patterns, p)
 			jobs = append(jobs, job{pattern: p, file: builder.FileName(g.String(), p)})
+		}
+		if err := puzzle.CheckAdditive(names, patterns); err != nil {
+			return nil, fmt.Errorf("the --tiles sets of one build must form one additive set: %w", err)
 		}
 		return jobs, nil
 	}

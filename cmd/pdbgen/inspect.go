@@ -22,8 +22,7 @@ import (
 // not there or cannot be read is trouble (2); one that is corrupt,
 // truncated or of an unsupported version is bad data (1).
 func readErr(err error) error {
-	var uv *format.UnsupportedVersionError
-	if errors.Is(err, format.ErrFormat) || errors.Is(err, format.ErrChecksum) || errors.As(err, &uv) {
+	if format.IsBadData(err) {
 		return dataErr(err)
 	}
 	return err

@@ -219,7 +219,7 @@ func TestUsage(t *testing.T) {
 		{name: "tile 9 on 3x3", args: []string{"build", "--board", "3x3", "--tiles", "1,9", "-o", "$OUT"}, code: 2, cmd: "build", stderr: "9"},
 		{name: "tile not a number", args: []string{"build", "--board", "3x3", "--tiles", "1,a", "-o", "$OUT"}, code: 2, cmd: "build", stderr: `"a"`},
 		{name: "duplicate tile", args: []string{"build", "--board", "3x3", "--tiles", "1,2,1", "-o", "$OUT"}, code: 2, cmd: "build", stderr: "tile 1 listed twice"},
-		{name: "overlapping sets", args: []string{"build", "--board", "3x3", "--tiles", "1,2,3", "--tiles", "3,4", "-o", "$OUT"}, code: 2, cmd: "build", stderr: "tile 3 is in more than one --tiles set"},
+		{name: "overlapping sets", args: []string{"build", "--board", "3x3", "--tiles", "1,2,3", "--tiles", "3,4", "-o", "$OUT"}, code: 2, cmd: "build", stderr: "are not disjoint: both hold tile(s) 3"},
 		{name: "N-2 tiles", args: []string{"build", "--board", "3x3", "--tiles", "1-7", "-o", "$OUT"}, code: 2, cmd: "build", stderr: "7 of 8 tiles"},
 		{name: "N-2 tiles 2x2", args: []string{"build", "--board", "2x2", "--tiles", "1,2", "-o", "$OUT"}, code: 2, cmd: "build", stderr: "2 of 3 tiles"},
 		{name: "unknown preset", args: []string{"build", "--preset", "15-puzzle", "-o", "$OUT"}, code: 2, cmd: "build", stderr: `unknown preset "15-puzzle"`},
