@@ -400,11 +400,15 @@ type blockLevel struct {
 	// of a word: the first and the last word of a block may hold states
 	// of the neighbouring blocks, which belong to another worker. A
 	// kernel reads a word's codes whole and ANDs them with wordMask(w),
-	// which keeps exactly the states of this block.
+	// which keeps exactly the states of this block. Codes are written by
+	// atomic OR only, so two workers sharing a word never lose each
+	// other's marks.
 	firstWord, lastWord uint64
 	firstMask, lastMask uint64
 }
 
+// block prepares the kernels of block `order` at `level`; succ must hold
+// the block's orderSuccessors.
 func (s *additiveSearch) block(order, level int, succ *orderSuccessors) blockLevel {
 	sp := s.sp
 	first := uint64(order) * sp.slotsPerBlock
