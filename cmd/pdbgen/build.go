@@ -17,6 +17,7 @@ import (
 
 	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -31,7 +32,7 @@ func runBuild(e *env, args []string) error {
 	workers := fs.Int("j", runtime.NumCPU(), "worker goroutines per BFS level (the output does not depend on it)")
 	out := fs.String("o", "data", "output directory (created if missing)")
 	quiet := fs.Bool("quiet", false, "no progress output")
-	presets := fs.String("preset", "", "comma-separated preset names (see 'pdbgen presets'); default: "+strings.Join(builder.DefaultPresets(), ","))
+	presets := fs.String("preset", "", "comma-separated preset names (see 'pdbgen presets'); default: "+strings.Join(preset.Defaults(), ","))
 	board := fs.String("board", "", "board size WxH for a custom pattern, 2x2 to 5x5")
 	var tiles stringList
 	fs.Var(&tiles, "tiles", "pattern tiles for --board, e.g. 1,2,3 or 1-8; repeat for a disjoint set; all tiles = the exact table")
@@ -148,14 +149,7 @@ func runBuild(e *env, args []string) error {
 	return nil
 }
 
-// memoryNeed is the peak memory a build of p is expected to take: the
-// builder's arrays (builder.MemoryEstimate) times 1.25, the ratio of peak
-// RSS to those arrays measured on the 15-78 preset (1000 MiB for 836 MiB:
-// the arrays, then the table and its compressed frames, plus
-// garbage-collector headroom), plus 32 MiB for the runtime.
-func memoryNeed(p *puzzle.Pattern) uint64 {
-	return builder.MemoryEstimate(p)*5/4 + 32<<20
-}
+func memoryNeed(p *puzzle.Pattern) uint64 { return builder.MemoryEstimate(p) }
 
 // buildJobs resolves the preset or custom-pattern flags into tables.
 func buildJobs(presets, board string, tiles []string, goal string) ([]job, error) {
@@ -191,11 +185,11 @@ func buildJobs(presets, board string, tiles []string, goal string) ([]job, error
 				}
 				used |= 1 << t
 			}
-			jobs = append(jobs, job{pattern: p, file: builder.FileName(g.String(), p)})
+			jobs = append(jobs, job{pattern: p, file: preset.FileName(g.String(), p)})
 		}
 		return jobs, nil
 	}
-	names := builder.DefaultPresets()
+	names := preset.Defaults()
 	if presets != "" {
 		names = strings.Split(presets, ",")
 	}
@@ -207,7 +201,7 @@ func buildJobs(presets, board string, tiles []string, goal string) ([]job, error
 			continue
 		}
 		seen[name] = true
-		pr, err := builder.FindPreset(name)
+		pr, err := preset.Find(name)
 		if err != nil {
 			return nil, err
 		}
@@ -216,7 +210,7 @@ func buildJobs(presets, board string, tiles []string, goal string) ([]job, error
 			return nil, err
 		}
 		for _, p := range ps {
-			jobs = append(jobs, job{pattern: p, file: builder.FileName(pr.Name, p)})
+			jobs = append(jobs, job{pattern: p, file: preset.FileName(pr.Name, p)})
 		}
 	}
 	return jobs, nil

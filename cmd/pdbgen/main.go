@@ -28,7 +28,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/preset"
 )
 
 // Version is the generator version recorded in every file header.
@@ -197,7 +197,7 @@ func runPresets(e *env, args []string) error {
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	for _, p := range builder.Presets {
+	for _, p := range preset.All {
 		def := ""
 		if p.Default {
 			def = " (default)"
