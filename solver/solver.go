@@ -34,7 +34,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -50,12 +49,6 @@ type Options struct {
 	// blank-last and blank-first goals). It has no effect with an exact
 	// table.
 	Reflect bool
-	// Workers is the number of boards Run solves at the same time; <= 0
-	// means runtime.NumCPU(). Each search is single-threaded and its result
-	// does not depend on Workers.
-	Workers int
-	// JSON makes Run write one JSON object per board instead of a text line.
-	JSON bool
 	// FromBlankFirst says that input boards use the blank-first convention
 	// (blank in cell 0, tile t in cell t: Korf's instances) while the tables
 	// are for the blank-last goal. Each board is rotated by 180 degrees
@@ -134,9 +127,6 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 		return nil, fmt.Errorf("solver: set goal: %w", err)
 	}
 	s := &Solver{set: set, opt: opt, geom: g, n: n, goal: append(puzzle.Board(nil), set.Goal...)}
-	if s.opt.Workers <= 0 {
-		s.opt.Workers = runtime.NumCPU()
-	}
 	for i, t := range set.Tables {
 		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
 			return nil, fmt.Errorf("solver: table %d is incomplete", i+1)
@@ -215,7 +205,7 @@ func (s *Solver) Goal() puzzle.Board {
 	return append(puzzle.Board(nil), s.goal...)
 }
 
-// Options returns the options in force (Workers resolved).
+// Options returns the options of New.
 func (s *Solver) Options() Options { return s.opt }
 
 // Heuristic returns the heuristic value the search uses for b (a board in
