@@ -102,4 +102,3 @@ func intsString(xs []int) string {
 	}
 	return strings.Join(s, ",")
 }
-

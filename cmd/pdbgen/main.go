@@ -27,7 +27,6 @@ import (
 	"os"
 )
 
-
 // command is one subcommand, in the style of cmd/go.
 type command struct {
 	name  string
