@@ -266,3 +266,19 @@ func TestMaxMemoryMessageNamesSize(t *testing.T) {
 	r = pdbgen(t, "", "build", "--quiet", "--preset", "8puzzle", "--max-memory", "1G", "-o", t.TempDir())
 	wantCode(t, r, 0)
 }
+
+// TestBuild32BitLimit: a 32-bit build refuses a table of more than
+// math.MaxInt entries up front, on one line, instead of panicking in
+// makeslice (run by `make cross` with GOARCH=386).
+func TestBuild32BitLimit(t *testing.T) {
+	if strconv.IntSize != 32 {
+		t.Skip("32-bit only (GOARCH=386 go test -run TestBuild32BitLimit ./cmd/pdbgen)")
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	r := pdbgen(t, "", "build", "--quiet", "-o", out, "--board", "5x5", "--tiles", "1-7")
+	wantCode(t, r, 2)
+	oneErrorLine(t, r, "build", "more than a 32-bit build can index")
+	if got := dirEntries(t, out); len(got) != 0 {
+		t.Errorf("wrote %v", got)
+	}
+}
