@@ -98,102 +98,140 @@ type pending struct {
 	done   chan struct{}
 }
 
+// closed is the done channel of a line answered before it is queued.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
 // answerBoards reads boards of n cells from r (readBoards), answers them
 // with `workers` goroutines, and writes the answers to w and the problems
-// ("line N: <problem>") to errw in input order. An answer is flushed as soon
+// ("line N: <problem>") to errw in input order (with one worker the
+// reading goroutine answers each line itself). An answer is flushed as soon
 // as no later one is ready, so interactive use sees it at once. It returns
 // the first read or write error, ctx's error when ctx ends first, or an
-// error wrapping errBadLines with their count.
+// error wrapping errBadLines with their count. When ctx ends or a write
+// fails it returns without waiting for the reader, which may be blocked in
+// a Read of a terminal or an idle pipe.
 func answerBoards(parent context.Context, r io.Reader, w, errw io.Writer, n, workers int, answer answerFunc) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	workers = max(workers, 1)
 	work := make(chan *pending)
 	order := make(chan *pending, 4*workers)
-	g, gctx := errgroup.WithContext(ctx)
 
 	// Reader: queue every line in order, hand good ones to the workers.
-	g.Go(func() error {
+	// Its error arrives once order is closed.
+	readErr := make(chan error, 1)
+	go func() {
 		defer close(order)
 		defer close(work)
-		return readBoards(r, n, func(line boardLine) error {
-			p := &pending{boardLine: line, done: make(chan struct{})}
+		readErr <- readBoards(r, n, func(line boardLine) error {
+			p := &pending{boardLine: line, done: closed}
+			switch {
+			case p.err != nil:
+			case workers == 1: // answer here: a hand-off costs more than a lookup
+				p.answer, p.err = answer(ctx, p.board)
+			default:
+				p.done = make(chan struct{})
+			}
 			select {
 			case order <- p:
-			case <-gctx.Done():
-				return gctx.Err()
+			case <-ctx.Done():
+				return ctx.Err()
 			}
-			if p.err != nil {
-				close(p.done)
+			if p.done == closed {
 				return nil
 			}
 			select {
 			case work <- p:
-			case <-gctx.Done():
-				return gctx.Err()
+			case <-ctx.Done():
+				return ctx.Err()
 			}
 			return nil
 		})
-	})
-	for range workers {
-		g.Go(func() error {
-			for p := range work {
-				p.answer, p.err = answer(gctx, p.board)
-				close(p.done)
-			}
-			return nil
-		})
+	}()
+	var g errgroup.Group
+	if workers > 1 {
+		for range workers {
+			g.Go(func() error {
+				for {
+					select {
+					case p, ok := <-work:
+						if !ok {
+							return nil
+						}
+						p.answer, p.err = answer(ctx, p.board)
+						close(p.done)
+					case <-ctx.Done():
+						return nil
+					}
+				}
+			})
+		}
 	}
 
-	// Writer: answers and problems in input order.
+	// Writer: answers and problems in input order, until the reader has
+	// closed order (drained), ctx ends or a write fails.
 	bad := 0
-	werr := func() error {
-		bw := bufio.NewWriter(w)
-		for p := range order {
-			select {
-			case <-p.done:
-			case <-gctx.Done():
-			}
-			if gctx.Err() != nil {
-				return nil
-			}
-			if p.err != nil {
-				bad++
-				if err := bw.Flush(); err != nil {
-					return err
-				}
-				if _, err := fmt.Fprintf(errw, "line %d: %v\n", p.no, p.err); err != nil {
-					return err
-				}
-				continue
-			}
-			bw.WriteString(p.answer)
-			if err := bw.WriteByte('\n'); err != nil {
-				return err
-			}
-			if len(order) == 0 { // nothing ready to follow: let the answer out now
-				if err := bw.Flush(); err != nil {
-					return err
-				}
-			}
-		}
-		return bw.Flush()
-	}()
+	drained, werr := writeAnswers(ctx, order, w, errw, &bad)
 	cancel()
-	go func() { // unblock the reader if the writer stopped early
-		for range order {
-		}
-	}()
-	gerr := g.Wait()
+	_ = g.Wait() // workers stop at once on cancel
 	switch {
 	case werr != nil:
 		return fmt.Errorf("writing output: %w", werr)
 	case parent.Err() != nil:
 		return parent.Err()
-	case gerr != nil && !errors.Is(gerr, context.Canceled):
-		return gerr
-	case bad > 0:
+	case !drained:
+		return ctx.Err()
+	}
+	if err := <-readErr; err != nil {
+		return err
+	}
+	if bad > 0 {
 		return fmt.Errorf("%d %w", bad, errBadLines)
 	}
 	return nil
+}
+
+// writeAnswers writes the lines of order as they are done; drained is true
+// when order was closed and every line written.
+func writeAnswers(ctx context.Context, order <-chan *pending, w, errw io.Writer, bad *int) (drained bool, err error) {
+	bw := bufio.NewWriter(w)
+	for {
+		var p *pending
+		var ok bool
+		select {
+		case p, ok = <-order:
+		case <-ctx.Done():
+			return false, nil
+		}
+		if !ok {
+			return true, bw.Flush()
+		}
+		select {
+		case <-p.done:
+		case <-ctx.Done():
+			return false, nil
+		}
+		if ctx.Err() != nil { // the answer may be the cancellation itself
+			return false, nil
+		}
+		if p.err != nil {
+			*bad++
+			if err := bw.Flush(); err != nil {
+				return false, err
+			}
+			if _, err := fmt.Fprintf(errw, "line %d: %v\n", p.no, p.err); err != nil {
+				return false, err
+			}
+			continue
+		}
+		bw.WriteString(p.answer)
+		if err := bw.WriteByte('\n'); err != nil {
+			return false, err
+		}
+		if len(order) == 0 { // nothing ready to follow: let the answer out now
+			if err := bw.Flush(); err != nil {
+				return false, err
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -134,6 +135,34 @@ func TestAnswerBoardsCancel(t *testing.T) {
 	_, _, err := answer(ctx, t, strings.Repeat("1 2 3 4 5 6 7 0 8\n", 1000), 2, sumAnswer)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
+	}
+}
+
+// TestAnswerBoardsCancelWhileWaiting: cancelling while the input is idle
+// (a terminal, a pipe nobody writes to) returns at once, after the answers
+// already read went out.
+func TestAnswerBoardsCancelWhileWaiting(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errOut bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- answerBoards(ctx, pr, &out, &errOut, 9, 2, sumAnswer) }()
+	if _, err := io.WriteString(pw, "1 2 3 4 5 6 7 0 8\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("error %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("answerBoards still waiting for input 5s after cancel")
+	}
+	if want := "1 2 3 4 5 6 7 0 8 = 176\n"; out.String() != want {
+		t.Errorf("stdout %q, want the answer read before the cancel, %q", out.String(), want)
 	}
 }
 
