@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 )
 
 // TestWriteFileRemovesStaleTemps: the temporaries a killed writer leaves
@@ -47,7 +49,7 @@ func TestWriteFileRemovesStaleTemps(t *testing.T) {
 		lockTemp(f)
 		keep = append(keep, ".live.pdb.tmp-7")
 	}
-	tb := mkTable(t, mkPattern(t, 3, 3, "blank-last", 1, 2), 0, 1)
+	tb := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2), 0, 1)
 	if err := WriteFile(filepath.Join(dir, "t.pdb"), tb, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +71,7 @@ func TestRemoveStaleTempsMissingDir(t *testing.T) {
 // the target, never the hidden temporary file.
 func TestWriteErrorsNameTarget(t *testing.T) {
 	dir := t.TempDir()
-	tb := mkTable(t, mkPattern(t, 3, 3, "blank-last", 1, 2), 0, 1)
+	tb := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2), 0, 1)
 	notDir := filepath.Join(dir, "file")
 	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
 		t.Fatal(err)

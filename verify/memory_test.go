@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 )
 
 func TestMemoryNeed(t *testing.T) {
@@ -19,7 +20,7 @@ func TestMemoryNeed(t *testing.T) {
 		{"exact", 3, 3, "blank-last", nil, 6},
 		{"additive", 4, 4, "blank-last", []uint8{1, 2, 3}, 4 * 16},
 	} {
-		p := mustPattern(t, c.w, c.h, c.goal, c.tile...)
+		p := pdbtest.Pattern(t, c.w, c.h, c.goal, c.tile...)
 		tb := goodTable(t, p)
 		var buf bytes.Buffer
 		if err := tb.Encode(&buf, 1); err != nil {

@@ -457,7 +457,7 @@ func TestCancel(t *testing.T) {
 // several checks once, saying which checks shared it, and names the flag
 // that requests the reference comparison.
 func TestReportText(t *testing.T) {
-	p := mustPattern(t, 3, 3, "blank-last", 1, 2)
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2)
 	r := mustVerify(t, goodTable(t, p), Options{Workers: 1})
 	text := reportText(r)
 	shared := []string{CheckUnreached, CheckManhattan, CheckDescent, CheckStep}
@@ -479,7 +479,7 @@ func TestReportText(t *testing.T) {
 // TestProgress: every pass reports its entries, ending at done = total,
 // and the report does not depend on a progress callback being set.
 func TestProgress(t *testing.T) {
-	p := mustPattern(t, 3, 3, "blank-last", 1, 5) // a symmetry fixes it: four passes
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 5) // a symmetry fixes it: four passes
 	tb := goodTable(t, p)
 	var mu sync.Mutex
 	last := map[string]uint64{}
