@@ -3,6 +3,7 @@ package format
 import (
 	"math"
 	"math/bits"
+	"os"
 	"runtime"
 )
 
@@ -46,4 +47,25 @@ func satMul(a, b uint64) uint64 {
 		return math.MaxUint64
 	}
 	return lo
+}
+
+// InspectHeaderFile is the header part of Inspect: it reads and checks the
+// file's header as leniently as Inspect does (a header checksum mismatch,
+// an inconsistent goal_name, max_value or histogram are findings, not
+// errors) and returns it, without reading the payload. A verifier uses it
+// to learn what Inspect would allocate (Header.DecodeMemory) before calling
+// it: Inspect goes on past a bad header checksum, so a strict ReadHeader
+// failing says nothing about the size. err as for Inspect.
+func InspectHeaderFile(path string) (h *Header, findings []error, err error) {
+	err = withFile(path, func(f *os.File, size int64) error {
+		d := &decoder{r: f, size: size, strict: false}
+		var herr error
+		h, _, _, herr = d.header()
+		findings = d.findings
+		return herr
+	})
+	if err != nil {
+		h = nil
+	}
+	return h, findings, err
 }

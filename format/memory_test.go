@@ -2,8 +2,12 @@ package format
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -82,5 +86,31 @@ func TestDecodeMemory(t *testing.T) {
 	absurd := Header{Entries: math.MaxUint64 - 5, FrameSize: 1 << 30, Frames: []int64{1 << 40, -1}}
 	if got := absurd.DecodeMemory(); got != math.MaxUint64 {
 		t.Errorf("DecodeMemory of an absurd header = %d, want saturation at MaxUint64", got)
+	}
+}
+
+// TestInspectHeaderFile: the lenient header read accepts what Inspect
+// accepts (a bad header checksum is a finding) and so reveals the size a
+// file with a broken header checksum declares; ReadHeader refuses it.
+func TestInspectHeaderFile(t *testing.T) {
+	file, entries := hugeDeclaredFile(t)
+	n := int(binary.LittleEndian.Uint32(file[offHeaderLen:]))
+	file[prefixLen+n+3] ^= 0x10 // a byte of the header SHA-256
+	path := filepath.Join(t.TempDir(), "huge.pdb")
+	if err := os.WriteFile(path, file, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadHeaderFile(path); !errors.Is(err, ErrChecksum) {
+		t.Fatalf("ReadHeaderFile: %v, want a checksum error", err)
+	}
+	h, findings, err := InspectHeaderFile(path)
+	if err != nil || len(findings) != 1 || !errors.Is(findings[0], ErrChecksum) {
+		t.Fatalf("InspectHeaderFile: %v, findings %v", err, findings)
+	}
+	if h.Entries != entries || h.DecodeMemory() < entries {
+		t.Errorf("entries %d, DecodeMemory %d; want %d", h.Entries, h.DecodeMemory(), entries)
+	}
+	if _, _, err := InspectHeaderFile(filepath.Join(t.TempDir(), "missing.pdb")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
 	}
 }
