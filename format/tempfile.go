@@ -2,7 +2,6 @@ package format
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -69,6 +68,8 @@ func RemoveStaleTemps(dir string) ([]string, error) {
 	return removed, first
 }
 
+var errIsDir = errors.New("is a directory")
+
 // CheckWritable reports whether WriteFile could write path, without
 // writing it: path must not be a directory, and its directory must exist
 // and accept a new file (CheckWritable creates and removes a temporary file
@@ -77,7 +78,7 @@ func RemoveStaleTemps(dir string) ([]string, error) {
 // path, not the temporary file.
 func CheckWritable(path string) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%s: is a directory", path)
+		return &os.PathError{Op: "create", Path: path, Err: errIsDir}
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
