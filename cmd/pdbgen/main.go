@@ -174,8 +174,9 @@ func run(e *env, args []string) int {
 		err = fmt.Errorf("writing output: %w", out.err)
 	}
 	code := exitCode(err)
-	if err != nil && e.context().Err() != nil && errors.Is(err, context.Canceled) {
-		// Stopped by a signal: say so plainly, not "context canceled".
+	if err != nil && e.context().Err() != nil {
+		// Stopped by a signal (whatever the error the stop surfaced as):
+		// say so plainly, not "context canceled".
 		err, code = errInterrupted, 130
 		if e.signalCode != nil {
 			code = e.signalCode()

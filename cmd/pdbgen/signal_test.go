@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -161,5 +162,31 @@ func TestLookupAnswersEachLine(t *testing.T) {
 	}
 	if stderr.String() != "pdbgen lookup: interrupted\n" {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// TestBuildInterrupted: a build stopped by SIGINT in the middle of a
+// search exits 130 saying "interrupted" (before: exit 2 with "context
+// canceled"), keeps the tables it wrote and leaves no temporary file.
+func TestBuildInterrupted(t *testing.T) {
+	out := t.TempDir()
+	// 15-663's 6-tile tables take seconds: long enough to interrupt.
+	cmd, stdin, stdout, stderr := startPdbgen(t, "build", "--quiet", "-j", "1", "-o", out, "--preset", "8puzzle,15-663")
+	stdin.Close()
+	if line := readLineWithin(t, stdout, 60*time.Second); line != filepath.Join(out, "8puzzle.pdb")+"\n" {
+		t.Fatalf("first path %q", line)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 10*time.Second); code != 130 {
+		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr)
+	}
+	if stderr.String() != "pdbgen build: interrupted\n" {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	if got := dirEntries(t, out); len(got) == 0 || got[0] != "8puzzle.pdb" || strings.Contains(strings.Join(got, " "), ".tmp-") {
+		t.Errorf("output directory holds %v", got)
 	}
 }
