@@ -12,7 +12,8 @@ import (
 // tables one after another and keeps them all): the table itself, Entries
 // bytes, plus for each decoding goroutine (min(GOMAXPROCS, frames) of them)
 // its compressed frame and the zstd decoder's window and buffers, counted
-// as twice FrameSize plus the largest frame. It does not count the Go
+// as twice the raw frame size (FrameSize, or Entries when smaller) plus the
+// largest frame. It does not count the Go
 // runtime itself (about 8 MiB).
 //
 // It uses header fields only, so a caller can read the header (ReadHeader,
@@ -29,7 +30,8 @@ func (h *Header) DecodeMemory() uint64 {
 		largest = max(largest, uint64(max(c, 0)))
 	}
 	workers := uint64(max(1, min(runtime.GOMAXPROCS(0), len(h.Frames))))
-	perWorker := satAdd(satMul(2, uint64(max(h.FrameSize, 0))), largest)
+	window := min(uint64(max(h.FrameSize, 0)), h.Entries) // no frame holds more than the table
+	perWorker := satAdd(satMul(2, window), largest)
 	return satAdd(h.Entries, satMul(workers, perWorker))
 }
 
