@@ -18,16 +18,18 @@ import (
 	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
 
-// hugeDeclaredTable writes a 1.4 MB file into dir whose header, header
-// checksum and frame layout are valid but which declares a 5x5 table of
-// tiles 1..8: 25!/17! = 43,609,104,000 entries (40.6 GiB) in 650 frames of
-// 64 MiB, each frame the smallest size the layout accepts (4 + 1 + 1 bytes
-// of zstd frame header, 4 per 128 KiB block, 4 of checksum). Its frames are
-// zeros, not zstd: only an attempt to decode it would notice.
+// hugeDeclaredTable writes a 1.3 MB file into dir whose header, header
+// checksum, frame layout and zstd frame headers are valid but which
+// declares a 5x5 table of tiles 1..8: 25!/17! = 43,609,104,000 entries
+// (40.6 GiB) in 650 frames of 64 MiB, each frame a zstd frame of 128 KiB
+// run-length blocks (4 bytes each) with a wrong content checksum. Only
+// decoding would find that out, after allocating the table: before the
+// fix, lookup and verify died of "fatal error: out of memory".
 func hugeDeclaredTable(t *testing.T, dir string) string {
 	t.Helper()
 	const entries = 43_609_104_000
 	const frameSize = format.MaxFrameSize
+	const block = 128 << 10
 	h := format.Header{
 		Width: 5, Height: 5, GoalName: "blank-last",
 		Tiles: []int{1, 2, 3, 4, 5, 6, 7, 8}, Kind: format.KindAdditive,
@@ -40,13 +42,25 @@ func hugeDeclaredTable(t *testing.T, dir string) string {
 		h.Goal = append(h.Goal, i)
 	}
 	h.Goal = append(h.Goal, 0)
-	var payload int64
+	var payload []byte
 	for lo := uint64(0); lo < entries; lo += frameSize {
 		raw := min(entries-lo, frameSize)
-		blocks := (raw + 128<<10 - 1) / (128 << 10)
-		c := int64(4 + 1 + 1 + 4*blocks + 4)
-		h.Frames = append(h.Frames, c)
-		payload += c
+		start := len(payload)
+		// RFC 8878: magic; descriptor 0xA4 = 4-byte content size, single
+		// segment, content checksum; the content size.
+		payload = binary.LittleEndian.AppendUint32(payload, 0xFD2FB528)
+		payload = append(payload, 0xA4)
+		payload = binary.LittleEndian.AppendUint32(payload, uint32(raw))
+		for b := uint64(0); b < raw; b += block {
+			n := min(raw-b, block)
+			hdr := uint32(n)<<3 | 1<<1 // an RLE block of n bytes
+			if b+n == raw {
+				hdr |= 1 // the last block
+			}
+			payload = append(payload, byte(hdr), byte(hdr>>8), byte(hdr>>16), 0)
+		}
+		payload = append(payload, 0, 0, 0, 0) // content checksum (wrong)
+		h.Frames = append(h.Frames, int64(len(payload)-start))
 	}
 	js, err := json.Marshal(&h)
 	if err != nil {
@@ -60,7 +74,7 @@ func hugeDeclaredTable(t *testing.T, dir string) string {
 	b = append(b, js...)
 	sum := sha256.Sum256(b)
 	b = append(b, sum[:]...)
-	b = append(b, make([]byte, payload)...)
+	b = append(b, payload...)
 	path := filepath.Join(dir, "huge.pdb")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
@@ -68,7 +82,7 @@ func hugeDeclaredTable(t *testing.T, dir string) string {
 	return path
 }
 
-// TestHugeDeclaredTableRefused: a 1.4 MB file that declares a 40.6 GiB
+// TestHugeDeclaredTableRefused: a 1.3 MB file that declares a 40.6 GiB
 // table is refused by every command that would load it, on one line naming
 // the memory needed and the limit, without allocating the table (before
 // the fix: fatal error: runtime: out of memory, or 40 GiB allocated). verify
