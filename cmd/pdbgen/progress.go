@@ -156,7 +156,7 @@ func (s *liveStatus) refresh(w io.Writer) {
 		opts := []progressbar.Option{
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionClearOnFinish(),
-			progressbar.OptionSetElapsedTime(true),
+			progressbar.OptionSetElapsedTime(total > 0), // a spinner's description says the time
 			progressbar.OptionThrottle(100 * time.Millisecond),
 		}
 		if total > 0 {
