@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 )
 
@@ -48,6 +49,9 @@ func hugeDeclaredFile(t testing.TB) ([]byte, uint64) {
 }
 
 func TestDecodeMemoryHugeDeclared(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("a 32-bit build refuses the 43.6 G-entry pattern itself (puzzle: more than an int can index)")
+	}
 	file, entries := hugeDeclaredFile(t)
 	if len(file) > 2<<20 {
 		t.Fatalf("hostile file is %d bytes, want under 2 MiB", len(file))
@@ -93,6 +97,9 @@ func TestDecodeMemory(t *testing.T) {
 // accepts (a bad header checksum is a finding) and so reveals the size a
 // file with a broken header checksum declares; ReadHeader refuses it.
 func TestInspectHeaderFile(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("a 32-bit build refuses the 43.6 G-entry pattern itself (puzzle: more than an int can index)")
+	}
 	file, entries := hugeDeclaredFile(t)
 	n := int(binary.LittleEndian.Uint32(file[offHeaderLen:]))
 	file[prefixLen+n+3] ^= 0x10 // a byte of the header SHA-256

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -89,6 +90,9 @@ func hugeDeclaredTable(t *testing.T, dir string) string {
 // refuses it even when its header checksum is broken (verify reads headers
 // leniently), and info, which reads only the header, shows it.
 func TestHugeDeclaredTableRefused(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("a 32-bit build refuses the 43.6 G-entry pattern itself (puzzle: more than an int can index)")
+	}
 	dir := t.TempDir()
 	huge := hugeDeclaredTable(t, dir)
 	broken := filepath.Join(dir, "broken-sum.pdb")
