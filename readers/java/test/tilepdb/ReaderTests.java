@@ -1,0 +1,285 @@
+package tilepdb;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+
+/**
+ * Tests of the Java reader, runnable with plain javac/java (no framework):
+ * SPEC.md rank and value vectors, the readers kit (readers/testdata/kit) and
+ * the project-wide conformance kit once merged, truncations and bit flips,
+ * exhaustive rank bijections, Go board messages, sets and the CLI.
+ * Run from the repository root: readers/java/test.sh. Prints
+ * "java: N passed, N failed, N skipped".
+ */
+public final class ReaderTests {
+    static Path root = Path.of(System.getProperty("tilepdb.root", "."));
+    static Path kit = root.resolve("readers/testdata/kit");
+    static Path conformance = root.resolve("format/testdata/conformance");
+    static Path data = root.resolve("data");
+
+    interface Body { void run() throws Exception; }
+
+    static final class Skip extends RuntimeException {
+        Skip(String why) { super(why); }
+    }
+
+    static int passed, failed, skipped;
+
+    static void test(String name, Body b) {
+        try {
+            b.run();
+            passed++;
+            System.out.println("ok   " + name);
+        } catch (Skip s) {
+            skipped++;
+            System.out.println("skip " + name + ": " + s.getMessage());
+        } catch (Throwable t) {
+            failed++;
+            System.out.println("FAIL " + name + ": " + t);
+            t.printStackTrace(System.out);
+        }
+    }
+
+    static void check(boolean ok, String what) {
+        if (!ok) throw new AssertionError(what);
+    }
+
+    static void eq(Object want, Object got, String what) {
+        if (!String.valueOf(want).equals(String.valueOf(got))) throw new AssertionError(what + ": want " + want + ", got " + got);
+    }
+
+    static List<String[]> tsv(Path p) throws IOException {
+        List<String[]> out = new ArrayList<>();
+        for (String l : Files.readAllLines(p)) if (!l.isEmpty() && !l.startsWith("#")) out.add(l.split("\t", -1));
+        return out;
+    }
+
+    static String specBlock(String name) throws IOException {
+        String spec = Files.readString(root.resolve("format/SPEC.md"));
+        Matcher m = java.util.regex.Pattern.compile("<!-- " + name + ":begin[^>]*-->\\n```\\n([\\s\\S]*?)```\\n<!-- " + name + ":end -->").matcher(spec);
+        check(m.find(), "SPEC.md has a " + name + " block");
+        return m.group(1);
+    }
+
+    static int[] goalFor(String name, int n) {
+        int[] g = new int[n];
+        if (name.equals("blank-last")) for (int i = 0; i < n; i++) g[i] = (i + 1) % n;
+        else if (name.equals("blank-first")) for (int i = 0; i < n; i++) g[i] = i;
+        else g = Arrays.stream(name.split(" ")).mapToInt(Integer::parseInt).toArray();
+        return g;
+    }
+
+    static int[] ints(String s, String sep) {
+        return Arrays.stream(s.split(sep)).mapToInt(Integer::parseInt).toArray();
+    }
+
+    static byte[] pos(int[] board) {
+        byte[] p = new byte[board.length];
+        for (int c = 0; c < board.length; c++) p[board[c]] = (byte) c;
+        return p;
+    }
+
+    static String outcome(byte[] file) {
+        try {
+            TableReader.read(TableReader.bytes(file));
+            return "ok";
+        } catch (TilepdbException e) {
+            return e.kind.name().toLowerCase();
+        } catch (Exception e) {
+            return "other: " + e;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        test("rank_vectors.tsv is the block of SPEC.md section 6", () ->
+                eq(specBlock("rank-vectors"), Files.readString(root.resolve("format/testdata/rank_vectors.tsv")), "block"));
+
+        test("SPEC.md ranking vectors", () -> {
+            List<String[]> rows = tsv(root.resolve("format/testdata/rank_vectors.tsv"));
+            check(rows.size() >= 30, "vectors present");
+            for (String[] r : rows) {
+                int[] wh = ints(r[0], "x");
+                Pattern p = new Pattern(wh[0], wh[1], goalFor(r[1], wh[0] * wh[1]), ints(r[2], ","));
+                eq(r[3], p.ranking(), "ranking");
+                eq(r[5], p.rank(pos(ints(r[4], " "))), String.join(" ", r));
+            }
+        });
+
+        test("cellset-order is a bijection (exhaustive, 3x3 k=1..4)", () -> {
+            for (int k = 1; k <= 4; k++) {
+                int[] tiles = new int[k];
+                for (int i = 0; i < k; i++) tiles[i] = i + 1;
+                Pattern p = new Pattern(3, 3, goalFor("blank-last", 9), tiles);
+                boolean[] seen = new boolean[(int) p.size];
+                int[] count = {0};
+                byte[] ps = new byte[9];
+                perms(9, k, new int[k], 0, 0, cells -> {
+                    for (int i = 0; i < cells.length; i++) ps[i + 1] = (byte) cells[i];
+                    long r = p.rank(ps);
+                    check(r >= 0 && r < p.size && !seen[(int) r], "rank " + r);
+                    seen[(int) r] = true;
+                    count[0]++;
+                });
+                eq(p.size, count[0], "count");
+            }
+        });
+
+        test("lehmer-half is a bijection on solvable 3x2 states, both goals", () -> {
+            for (String g : new String[] {"blank-last", "blank-first"}) {
+                Pattern p = new Pattern(3, 2, goalFor(g, 6), new int[] {1, 2, 3, 4, 5});
+                boolean[] seen = new boolean[(int) p.size];
+                int[] count = {0};
+                perms(6, 6, new int[6], 0, 0, ps -> {
+                    byte[] b = new byte[6];
+                    for (int i = 0; i < 6; i++) b[i] = (byte) ps[i];
+                    if (!p.solvablePositions(b)) return;
+                    long r = p.rank(b);
+                    check(!seen[(int) r], "dup " + r);
+                    seen[(int) r] = true;
+                    count[0]++;
+                });
+                eq(p.size, count[0], "solvable states");
+            }
+        });
+
+        test("vectors.tsv is the block of SPEC.md section 7", () ->
+                eq(specBlock("value-vectors"), Files.readString(root.resolve("format/testdata/vectors.tsv")), "block"));
+
+        String[][] sources = {
+            {"15-663_2-3-4", kit.resolve("good-multiframe.pdb").toString()},
+            {"8puzzle", data.resolve("8puzzle.pdb").toString()},
+            {"15-555_1-2-3-4-7", data.resolve("15-555_1-2-3-4-7.pdb").toString()},
+        };
+        for (String[] s : sources) {
+            test("SPEC.md value vectors: " + s[0], () -> {
+                if (!Files.exists(Path.of(s[1]))) throw new Skip(s[1] + " not built (run make data)");
+                Table t = TableReader.readFile(s[1]);
+                String vec = Files.readString(root.resolve("format/testdata/vectors.tsv"));
+                check(vec.contains("#   " + s[0] + ":") && vec.contains("raw_sha256 " + t.header.rawSha256()), "whole table matches");
+                int n = 0;
+                for (String[] r : tsv(root.resolve("format/testdata/vectors.tsv"))) {
+                    if (!r[0].equals(s[0])) continue;
+                    n++;
+                    int[] b = ints(r[1], " ");
+                    eq(r[2], t.pattern.rank(pos(b)), "rank " + r[1]);
+                    eq(r[3], t.lookup(b), "value " + r[1]);
+                    eq(r[3], t.value(pos(b)), "fast value " + r[1]);
+                }
+                eq(8, n, "rows");
+            });
+        }
+
+        test("readers kit: every file gives its expected class", () -> {
+            List<String[]> rows = tsv(kit.resolve("index.tsv"));
+            check(rows.size() >= 40, "kit present");
+            for (String[] r : rows) eq(r[1], outcome(Files.readAllBytes(kit.resolve(r[0]))), r[0]);
+        });
+
+        test("readers kit: truncations are format errors; bit flips are caught or harmless", () -> {
+            byte[] b = Files.readAllBytes(kit.resolve("good-additive.pdb"));
+            Table good = TableReader.read(TableReader.bytes(b));
+            for (int n = 0; n < b.length; n++) eq("format", outcome(Arrays.copyOf(b, n)), "length " + n);
+            for (int i = 0; i < b.length; i++) {
+                byte[] c = b.clone();
+                c[i] ^= (byte) (1 << (i % 8));
+                try {
+                    Table t = TableReader.read(TableReader.bytes(c));
+                    check(Arrays.equals(t.values, good.values), "byte " + i + " changed the table silently");
+                } catch (TilepdbException e) {
+                    // a class: fine
+                }
+            }
+        });
+
+        test("conformance kit (format/testdata/conformance)", () -> {
+            if (!Files.isDirectory(conformance)) throw new Skip("format/testdata/conformance/ is not in this tree yet (it lands with format 2); the readers kit stands in");
+            Conformance.run(conformance);
+        });
+
+        test("board syntax and Go messages", () -> {
+            String[][] cases = {
+                {"1 2 3 4 5 6 7 8 0", null},
+                {"  1\t2 ,3,,4 5 6 7 8 _\r", null},
+                {"+1 02 3 4 5 6 7 8 -0", null},
+                {",,,", "bad board: empty line"},
+                {"1 2 3", "bad board: 3 cells, want 9"},
+                {"1 2 3 4 5 6 7 8 -1", "bad board: cell 8: tile -1 out of range 0..8"},
+                {"1 2 3 4 5 6 7 8 99999999999999999999", "bad board: cell 8: \"99999999999999999999\" is not a tile number or blank (0, x, _)"},
+                {"1 2 3 4 5 6 7 8 é\u00a0\u0007", "bad board: cell 8: \"é\\u00a0\\a\" is not a tile number or blank (0, x, _)"},
+                {"1 2 3 4 5 6 7 8 \uff18", "bad board: cell 8: \"\uff18\" is not a tile number or blank (0, x, _)"},
+                {"1 2 3 4 5 6 7 8 \u200b\ud83d\ude00", "bad board: cell 8: \"\\u200b\ud83d\ude00\" is not a tile number or blank (0, x, _)"},
+                {"\u0085 \u3000 1 2 3 4 5 6 7 8 0 \u2029", null},
+                {"\ufeff1 2 3 4 5 6 7 8 0", "bad board: cell 0: \"\\ufeff1\" is not a tile number or blank (0, x, _)"},
+                {"1 1 3 4 5 6 7 8 0", "bad board: tile 1 appears twice"},
+                {"0 2 3 4 5 6 7 8 0", "bad board: more than one blank"},
+            };
+            for (String[] c : cases) {
+                Boards.Parsed r = Boards.parse(c[0], 9);
+                eq(c[1], r.error(), c[0]);
+                if (c[1] == null) eq("[1, 2, 3, 4, 5, 6, 7, 8, 0]", Arrays.toString(r.board()), c[0]);
+            }
+            byte[] bad = {0x61, (byte) 0xff, (byte) 0xed, (byte) 0xa0, (byte) 0x80};
+            eq("\"a\\xff\\xed\\xa0\\x80\"", Boards.goQuote(bad, 0, bad.length), "quote");
+        });
+
+        test("checked lookup and sets", () -> {
+            Table a = TableReader.readFile(kit.resolve("good-additive.pdb").toString());
+            Table e = TableReader.readFile(kit.resolve("good-exact.pdb").toString());
+            eq(a.values[92] & 0xff, a.lookup(new int[] {4, 1, 0, 3, 2, 5, 6, 7, 8}), "worked example");
+            eq(0, e.lookup(new int[] {1, 2, 3, 4, 5, 0}), "goal");
+            try {
+                e.lookup(new int[] {2, 1, 3, 4, 5, 0});
+                check(false, "unsolvable accepted");
+            } catch (BoardException x) {
+                check(x.getMessage().contains("not solvable for goal blank-last"), x.getMessage());
+            }
+            for (List<Table> bad : List.of(List.of(a, a), List.of(a, e), List.of(e, e), List.<Table>of())) {
+                try {
+                    new TableSet(bad);
+                    check(false, "set accepted");
+                } catch (IllegalArgumentException x) {
+                    // expected
+                }
+            }
+        });
+
+        test("CLI lookup: values, bad lines, exit codes", () -> {
+            String f = kit.resolve("good-exact.pdb").toString();
+            String in = "1 2 3 4 5 0\n# comment\n\n2 1 3 4 5 0\n1 2 3 4 0 5\r\n1 2\n";
+            ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+            int code = Cli.run(new String[] {"lookup", f}, new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)), new PrintStream(out), new PrintStream(err));
+            eq(1, code, "exit");
+            eq("1 2 3 4 5 0\t0\n1 2 3 4 0 5\t1\n", out.toString(), "stdout");
+            check(err.toString().startsWith("line 4: board is not solvable for goal blank-last; the exact table has no entry for it\nline 6: bad board: 2 cells, want 6\n"), err.toString());
+            eq(2, Cli.run(new String[] {"lookup"}, new ByteArrayInputStream(new byte[0]), new PrintStream(out), new PrintStream(err)), "no files");
+            eq(2, Cli.run(new String[] {"lookup", "/nonexistent.pdb"}, new ByteArrayInputStream(new byte[0]), new PrintStream(out), new PrintStream(err)), "missing file");
+            eq(1, Cli.run(new String[] {"lookup", kit.resolve("bad-magic.pdb").toString()}, new ByteArrayInputStream(new byte[0]), new PrintStream(out), new PrintStream(err)), "corrupt file");
+        });
+
+        System.out.println("java: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
+        System.exit(failed == 0 ? 0 : 1);
+    }
+
+    interface Visit { void visit(int[] cells) throws Exception; }
+
+    static void perms(int n, int k, int[] cur, int depth, int used, Visit v) throws Exception {
+        if (depth == k) {
+            v.visit(cur);
+            return;
+        }
+        for (int c = 0; c < n; c++) {
+            if ((used & (1 << c)) != 0) continue;
+            cur[depth] = c;
+            perms(n, k, cur, depth + 1, used | (1 << c), v);
+        }
+    }
+}
