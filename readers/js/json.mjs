@@ -1,9 +1,11 @@
 // A strict JSON parser (RFC 8259) that keeps numbers exact, for the header
 // of a table file: JSON.parse would round integers above 2^53 (entries and
-// histogram counts are unsigned 64-bit). It follows Go's encoding/json, the
-// reference reader: whitespace is space, tab, CR and LF; no byte-order mark;
-// duplicate keys: the last one wins; struct fields match keys
-// case-insensitively. No dependencies.
+// histogram counts are unsigned 64-bit). It applies the JSON rules of
+// SPEC.md section 2: white space is space, tab, CR and LF; a key occurs at
+// most once in an object; keys match byte for byte (case-sensitively);
+// required keys must be present and not null; integers have no fraction or
+// exponent and lie in their type's range. (The caller checks UTF-8 and the
+// byte-order mark on the bytes.) No dependencies.
 
 /** JSON syntax or type error; message says what and where. */
 export class JSONError extends Error {}
@@ -48,6 +50,7 @@ export function parseJSON(text) {
         ws();
         if (text[i] !== ':') fail("after object key: want ':'");
         i++;
+        if (m.has(k)) fail(`duplicate key ${JSON.stringify(k)}`);
         m.set(k, value(depth + 1));
         ws();
         if (text[i] === ',') {
@@ -140,16 +143,12 @@ export function parseJSON(text) {
   return v;
 }
 
-/** Case-insensitive field lookup as Go's encoding/json does it (last matching key wins). */
+/** The value of a required key (exact match): missing or null is an error. */
 export function field(obj, name) {
-  let found;
-  const want = name.toLowerCase();
-  for (const [k, v] of obj) {
-    if (k === name || k.replace(/\u017f/g, 's').replace(/\u212a/g, 'k').toLowerCase() === want) found = { v };
-  }
-  // An exact match takes precedence in Go only among equal candidates; the
-  // last key wins otherwise.
-  return found;
+  if (!obj.has(name)) throw new JSONError(`required key ${JSON.stringify(name)} is missing`);
+  const v = obj.get(name);
+  if (v === null) throw new JSONError(`key ${JSON.stringify(name)} is null`);
+  return { v };
 }
 
 const INT64_MIN = -(1n << 63n);
@@ -157,7 +156,7 @@ const INT64_MAX = (1n << 63n) - 1n;
 const UINT64_MAX = (1n << 64n) - 1n;
 
 function intOf(v, what, lo, hi) {
-  if (v === null) return 0n;
+  if (v === null) throw new JSONError(`null is not a value of ${what}`);
   if (typeof v !== 'object' || v instanceof Map || Array.isArray(v) || !('num' in v)) {
     throw new JSONError(`cannot unmarshal ${kindOf(v)} into ${what}`);
   }
@@ -176,30 +175,26 @@ function kindOf(v) {
   return 'number';
 }
 
-/** A signed 64-bit integer field (BigInt; absent or null = 0n). */
+/** A required signed 64-bit integer (BigInt). */
 export function int64Field(obj, name) {
-  const f = field(obj, name);
-  return f ? intOf(f.v, `field ${name} of type int`, INT64_MIN, INT64_MAX) : 0n;
+  return intOf(field(obj, name).v, `key ${name} (integer)`, INT64_MIN, INT64_MAX);
 }
 
-/** An unsigned 64-bit integer field (BigInt; absent or null = 0n). */
+/** A required unsigned 64-bit integer (BigInt). */
 export function uint64Field(obj, name) {
-  const f = field(obj, name);
-  return f ? intOf(f.v, `field ${name} of type uint64`, 0n, UINT64_MAX) : 0n;
+  return intOf(field(obj, name).v, `key ${name} (unsigned 64-bit integer)`, 0n, UINT64_MAX);
 }
 
-/** A string field (absent or null = ''). */
+/** A required string. */
 export function stringField(obj, name) {
   const f = field(obj, name);
-  if (!f || f.v === null) return '';
   if (typeof f.v !== 'string') throw new JSONError(`cannot unmarshal ${kindOf(f.v)} into field ${name} of type string`);
   return f.v;
 }
 
-/** An array of integers (BigInt) field, signed 64-bit or unsigned (absent or null = []). */
+/** A required array of integers (BigInt), signed 64-bit or unsigned. */
 export function intArrayField(obj, name, unsigned = false) {
   const f = field(obj, name);
-  if (!f || f.v === null) return [];
   if (!Array.isArray(f.v)) throw new JSONError(`cannot unmarshal ${kindOf(f.v)} into field ${name} of type array`);
   const what = `field ${name} element of type ${unsigned ? 'uint64' : 'int'}`;
   return f.v.map((e) => (unsigned ? intOf(e, what, 0n, UINT64_MAX) : intOf(e, what, INT64_MIN, INT64_MAX)));

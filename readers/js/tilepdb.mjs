@@ -1,7 +1,7 @@
 // tilepdb reader for JavaScript (Node >= 18 and browsers, ES module, no build
-// step): reads and verifies table files of format 1.x (format/SPEC.md) in the
-// strict order of SPEC.md section 3, ranks boards (section 4), looks them up,
-// and sums sets of disjoint additive tables.
+// step): reads and verifies table files of formats 1.x and 2.x
+// (format/SPEC.md) in the strict order of SPEC.md section 3, ranks boards
+// (section 4), looks them up, and sums sets of disjoint additive tables.
 //
 // Dependencies: fzstd (pure-JS zstd decoder; it does not verify zstd content
 // checksums, so every frame's XXH64 is checked here, see xxh64.mjs), SHA-256
@@ -16,23 +16,24 @@
 //   import { readBytes } from './tilepdb.mjs';                // browser
 //   const t = await readBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
 //
-// Errors: FormatError (not a table file, or corrupt structure; .offset is the
-// byte offset), ChecksumError (header SHA-256, raw_sha256 or a zstd frame
-// checksum), UnsupportedVersionError (another major version), all with
-// .kind 'format' | 'checksum' | 'unsupported'; LimitError when a valid table
-// is too large for one typed array here.
+// Errors, with the classes of SPEC.md section 3 in .kind: FormatError
+// ('format': not a table file, or corrupt; .offset is the byte offset),
+// ChecksumError ('checksum': header SHA-256, payload_sha256, a zstd frame
+// checksum or raw_sha256), UnsupportedError ('unsupported': ranking_version,
+// bits_per_entry or encoding not implemented), UnsupportedVersionError
+// ('unsupported-version': a major version other than 1 and 2). LimitError
+// when a valid table is too large for one typed array here.
 
 import { Decompress } from 'fzstd';
 import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION } from './rank.mjs';
 import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField } from './json.mjs';
 import { xxh64Low32 } from './xxh64.mjs';
-import { codecFor } from './values.mjs';
+import { codecFor, SUPPORTED_MAJORS } from './values.mjs';
 
 export { Pattern, BoardError } from './rank.mjs';
 
-/** Major and minor version this reader writes about (it reads any 1.x). */
-export const MAJOR_VERSION = 1;
-export const MINOR_VERSION = 0;
+/** Major versions read (any minor version of each). */
+export const MAJOR_VERSIONS = SUPPORTED_MAJORS;
 export const MAGIC = Uint8Array.from([0x54, 0x49, 0x4c, 0x45, 0x50, 0x44, 0x42, 0x1a]); // "TILEPDB" 0x1A
 export const MAX_HEADER_LEN = 16 << 20;
 export const MIN_FRAME_SIZE = 1 << 10;
@@ -73,14 +74,24 @@ export class ChecksumError extends TilepdbError {
   }
 }
 
-/** A file of another major version. */
+/** A file of a major version this reader does not implement. */
 export class UnsupportedVersionError extends TilepdbError {
   constructor(major, minor) {
-    super(`tilepdb: table file format version ${major}.${minor} is not supported (this reader supports ${MAJOR_VERSION}.x, up to ${MAJOR_VERSION}.${MINOR_VERSION})`);
+    super(`tilepdb: table file format version ${major}.${minor} is not supported (this reader supports ${MAJOR_VERSIONS.map((v) => `${v}.x`).join(' and ')})`);
     this.name = 'UnsupportedVersionError';
-    this.kind = 'unsupported';
+    this.kind = 'unsupported-version';
     this.major = major;
     this.minor = minor;
+  }
+}
+
+/** A well-formed header asking for what this reader does not implement (ranking_version, bits_per_entry, encoding). */
+export class UnsupportedError extends TilepdbError {
+  constructor(offset, msg) {
+    super(`tilepdb: unsupported table file at byte ${offset}: ${msg}`);
+    this.name = 'UnsupportedError';
+    this.kind = 'unsupported';
+    this.offset = offset;
   }
 }
 
@@ -133,7 +144,7 @@ export function fileHandleSource(fh, size) {
   };
 }
 
-/** One decoded, verified table. */
+/** One decoded, verified table (of either format: the values are the same). */
 export class Table {
   constructor(header, pattern, values, version) {
     /** The JSON header as parsed (numbers as JavaScript numbers; entries and histogram counts too). */
@@ -144,6 +155,8 @@ export class Table {
     this.values = values;
     /** [major, minor] of the file. */
     this.version = version;
+    /** "raw bytes" (format 1) or the format 2 encoding. */
+    this.encoding = header.encoding ?? 'raw bytes';
   }
 
   /** Fast path for a solver's inner loop: the value of the state with position vector pos; nothing checked, no allocation. */
@@ -231,7 +244,7 @@ function checkFrameBlocks(f, window) {
   return '';
 }
 
-// minFrameLen: lower bound on a valid frame of raw bytes (SPEC.md 3.5).
+// minFrameLen: lower bound on a valid zstd frame of `raw` stored bytes (SPEC.md 3.5).
 function minFrameLen(raw) {
   const blocks = Math.max(Math.ceil(raw / (128 << 10)), 1);
   return 4 + 1 + 1 + 4 * blocks + 4;
@@ -261,8 +274,7 @@ export async function readTable(src, opts = {}) {
   const dv = new DataView(pre.buffer, pre.byteOffset, pre.byteLength);
   const major = dv.getUint16(8, true);
   const minor = dv.getUint16(10, true);
-  const codec = codecFor(major);
-  if (major !== MAJOR_VERSION || !codec) throw new UnsupportedVersionError(major, minor);
+  if (!MAJOR_VERSIONS.includes(major)) throw new UnsupportedVersionError(major, minor);
   if (have < PREFIX_LEN) throw new FormatError(have, `file truncated inside the fixed prefix (${have} of ${PREFIX_LEN} bytes)`);
   const n = dv.getUint32(12, true);
   if (n > MAX_HEADER_LEN) throw new FormatError(12, `header length ${n} exceeds the limit of ${MAX_HEADER_LEN} bytes`);
@@ -273,51 +285,71 @@ export async function readTable(src, opts = {}) {
   const sum = await sha256(head.subarray(0, PREFIX_LEN + n));
   const stored = head.subarray(PREFIX_LEN + n);
   if (toHex(sum) !== toHex(stored)) throw new ChecksumError('header sha256', toHex(stored), toHex(sum));
-  // 3. JSON
+  // 3. JSON rules and types
   const js = head.subarray(PREFIX_LEN, PREFIX_LEN + n);
-  let k = 0;
-  while (k < js.length && (js[k] === 0x20 || js[k] === 0x09 || js[k] === 0x0d || js[k] === 0x0a)) k++;
-  if (k === js.length || js[k] !== 0x7b) throw new FormatError(OFF_HEADER, 'header is not a JSON object');
+  if (js[0] === 0xef && js[1] === 0xbb && js[2] === 0xbf) throw new FormatError(OFF_HEADER, 'header JSON starts with a byte-order mark');
   let h;
   try {
-    h = parseHeader(new TextDecoder('utf-8', { ignoreBOM: true }).decode(js));
+    let text;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(js);
+    } catch {
+      throw new JSONError('header is not valid UTF-8');
+    }
+    h = parseHeader(text, major);
   } catch (e) {
     if (e instanceof JSONError || e instanceof RangeError) throw new FormatError(OFF_HEADER, `header JSON: ${e.message}`);
     throw e;
   }
   // 4. header sanity, 5. layout
-  const pattern = checkHeader(h);
-  const layout = checkLayout(h, payloadOff, size);
-  // 6. every frame's zstd header, before allocating the table
+  const pattern = checkHeader(h, major);
+  const codec = codecFor(major, h.encoding);
+  const layout = checkLayout(h, major, codec, payloadOff, size);
   const { frames, offs, frameSize, entries } = layout;
-  const frameRaw = (i) => Math.min(entries - i * frameSize, frameSize);
+  const frameEntries = (i) => Math.min(entries - i * frameSize, frameSize);
+  const payload = await read(payloadOff, size - payloadOff);
+  // 6. payload checksum (2.x)
+  if (major >= 2) {
+    const ps = toHex(await sha256(payload));
+    if (ps !== h.payload_sha256) throw new ChecksumError('payload_sha256', h.payload_sha256, ps);
+  }
+  // 7. every frame's zstd header, before allocating the table
   for (let i = 0; i < frames.length; i++) {
-    const b = await read(offs[i], Math.min(18, frames[i]));
-    const msg = checkFrameHeader(b, frameRaw(i));
+    const o = offs[i] - payloadOff;
+    const msg = checkFrameHeader(payload.subarray(o, o + Math.min(18, frames[i])), codec.storedSize(frameEntries(i)));
     if (msg) throw new FormatError(offs[i], `frame ${i}: ${msg}`);
   }
-  // 7. allocate and decode
+  // 8. allocate, decompress, decode
   if (entries > MAX_TABLE_BYTES) {
     throw new LimitError(`tilepdb: table of ${entries} entries is larger than this reader's limit of ${MAX_TABLE_BYTES} bytes (one Uint8Array)`);
   }
   let raw;
   try {
-    raw = new Uint8Array(codec.payloadLength({ entries }));
+    raw = new Uint8Array(entries);
   } catch (e) {
     throw new LimitError(`tilepdb: cannot allocate ${entries} bytes for the table in this JavaScript engine (${e.message})`);
   }
   let window = 1024;
   while (window < frameSize) window *= 2;
+  const direct = codec.storedSize(frameSize) === frameSize && codec.storedSize(1) === 1;
   for (let i = 0; i < frames.length; i++) {
-    const f = await read(offs[i], frames[i]);
+    const o = offs[i] - payloadOff;
+    const f = payload.subarray(o, o + frames[i]);
     const lo = i * frameSize;
-    decodeFrame(f, raw.subarray(lo, lo + frameRaw(i)), i, offs[i], window);
+    const dst = raw.subarray(lo, lo + frameEntries(i));
+    const storedLen = codec.storedSize(dst.length);
+    const storedBuf = direct ? dst : new Uint8Array(storedLen);
+    decodeFrame(f, storedBuf, i, offs[i], window);
+    const msg = codec.unpack(storedBuf, dst);
+    if (msg) throw new FormatError(offs[i], `frame ${i}: ${msg}`);
     if (opts.onProgress) opts.onProgress({ done: i + 1, total: frames.length });
   }
-  // 8. raw SHA-256
+  const bad = codec.finish(raw, pattern);
+  if (bad) throw new FormatError(payloadOff, `the entry of rank ${bad.rank} decodes to ${bad.value}, above 254`);
+  // 9. raw SHA-256
   const rawSum = toHex(await sha256(raw));
   if (rawSum !== h.raw_sha256) throw new ChecksumError('raw_sha256', h.raw_sha256, rawSum);
-  // 9. recount
+  // 10. recount
   const hist = new Float64Array(256);
   for (let i = 0; i < raw.length; i++) hist[raw[i]]++;
   if (hist[UNREACHED] !== 0) throw new FormatError(payloadOff, `${hist[UNREACHED]} entries hold the reserved value 255, first at rank ${raw.indexOf(UNREACHED)}`);
@@ -333,14 +365,13 @@ export async function readTable(src, opts = {}) {
     const want = v < h.histogram.length ? h.histogram[v] : 0n;
     if (want !== BigInt(hist[v])) throw new FormatError(OFF_HEADER, `header histogram does not match the table: value ${v}: header says ${want} entries, table has ${hist[v]}`);
   }
-  const values = codec.decode(raw, h, pattern);
   const header = {
     ...h,
     entries,
     histogram: h.histogram.map(Number),
     frames: frames.slice(),
   };
-  return new Table(header, pattern, values, [major, minor]);
+  return new Table(header, pattern, raw, [major, minor]);
 }
 
 function decodeFrame(f, dst, i, off, window) {
@@ -363,12 +394,13 @@ function decodeFrame(f, dst, i, off, window) {
   if (xxh64Low32(dst) !== want) throw new ChecksumError(`zstd frame ${i} (at byte ${off}) content checksum`);
 }
 
-// parseHeader decodes the JSON header with the types of SPEC.md section 2
-// (Go's format.Header): integers exact as BigInt until checked.
-function parseHeader(text) {
+// parseHeader decodes the JSON header with the types of SPEC.md section 2:
+// every key required (encoding and payload_sha256 in 2.x only), integers
+// exact as BigInt until checked.
+function parseHeader(text, major) {
   const obj = parseJSON(text);
   if (!(obj instanceof Map)) throw new JSONError('header is not a JSON object');
-  return {
+  const h = {
     width: int64Field(obj, 'width'),
     height: int64Field(obj, 'height'),
     goal: intArrayField(obj, 'goal'),
@@ -386,12 +418,18 @@ function parseHeader(text) {
     frame_size: int64Field(obj, 'frame_size'),
     frames: intArrayField(obj, 'frames'),
   };
+  if (major >= 2) {
+    h.encoding = stringField(obj, 'encoding');
+    h.payload_sha256 = stringField(obj, 'payload_sha256');
+  }
+  return h;
 }
 
 // checkHeader: SPEC.md 3.4 in the reference reader's order. Converts the
 // checked integer fields of h to numbers and returns the pattern.
-function checkHeader(h) {
+function checkHeader(h, major) {
   const bad = (msg) => new FormatError(OFF_HEADER, `header: ${msg}`);
+  const unsupported = (msg) => new UnsupportedError(OFF_HEADER, `header: ${msg}`);
   const { width: w, height: ht } = h;
   if (w < 2n || w > 5n || ht < 2n || ht > 5n) throw bad(`board ${w}x${ht}: each side must be between 2 and 5`);
   const W = Number(w);
@@ -418,9 +456,10 @@ function checkHeader(h) {
   }
   if (h.kind !== p.kind) throw bad(`kind "${h.kind}", but ${p.tiles.length} of ${n - 1} tiles make an "${p.kind}" table`);
   if (h.ranking !== p.ranking) throw bad(`ranking "${h.ranking}", want "${p.ranking}" for a table of kind "${p.kind}"`);
-  if (h.ranking_version !== BigInt(RANKING_VERSION)) throw bad(`ranking_version ${h.ranking_version} is not supported (this reader implements version ${RANKING_VERSION})`);
+  if (h.ranking_version !== BigInt(RANKING_VERSION)) throw unsupported(`ranking_version ${h.ranking_version} is not supported (this reader implements version ${RANKING_VERSION})`);
+  if (h.bits_per_entry !== BigInt(BITS_PER_ENTRY)) throw unsupported(`bits_per_entry ${h.bits_per_entry} is not supported (want ${BITS_PER_ENTRY})`);
+  if (major >= 2 && !codecFor(major, h.encoding)) throw unsupported(`encoding ${JSON.stringify(h.encoding)} is not supported (this reader implements manhattan-half-4bit and manhattan-half-8bit)`);
   if (h.entries !== BigInt(p.size)) throw bad(`entries ${h.entries}, but pattern ${p} has ${p.size}`);
-  if (h.bits_per_entry !== BigInt(BITS_PER_ENTRY)) throw bad(`bits_per_entry ${h.bits_per_entry} is not supported (want ${BITS_PER_ENTRY})`);
   const wantName = p.goalName === 'blank-last' || p.goalName === 'blank-first' ? p.goalName : 'custom';
   if (h.goal_name !== wantName) throw bad(`goal_name "${h.goal_name}", but the goal is "${wantName}"`);
   if (h.max_value < 0n || h.max_value >= 255n) throw bad(`max_value ${h.max_value} out of range 0..254`);
@@ -430,6 +469,7 @@ function checkHeader(h) {
   for (const c of h.histogram) sum += c;
   if (sum !== h.entries) throw bad(`histogram sums to ${sum & ((1n << 64n) - 1n)}, want entries = ${h.entries}`);
   if (!/^[0-9a-f]{64}$/.test(h.raw_sha256)) throw bad(`raw_sha256 ${JSON.stringify(h.raw_sha256)} is not 64 lowercase hex digits`);
+  if (major >= 2 && !/^[0-9a-f]{64}$/.test(h.payload_sha256)) throw bad(`payload_sha256 ${JSON.stringify(h.payload_sha256)} is not 64 lowercase hex digits`);
   h.max_value = Number(h.max_value);
   h.width = W;
   h.height = H;
@@ -441,11 +481,12 @@ function checkHeader(h) {
 }
 
 // checkLayout: SPEC.md 3.5.
-function checkLayout(h, payloadOff, size) {
+function checkLayout(h, major, codec, payloadOff, size) {
   const bad = (msg) => new FormatError(OFF_HEADER, `header: ${msg}`);
   if (h.frame_size < BigInt(MIN_FRAME_SIZE) || h.frame_size > BigInt(MAX_FRAME_SIZE)) {
     throw bad(`frame_size ${h.frame_size} out of range ${MIN_FRAME_SIZE}..${MAX_FRAME_SIZE}`);
   }
+  if (major >= 2 && h.frame_size % 2n !== 0n) throw bad(`frame_size ${h.frame_size} is odd (format 2 packs two entries per byte)`);
   const frameSize = Number(h.frame_size);
   const entries = Number(h.entries); // <= 2^36, checked against the pattern
   const nf = Math.ceil(entries / frameSize);
@@ -454,7 +495,7 @@ function checkLayout(h, payloadOff, size) {
   const frames = [];
   for (let i = 0; i < nf; i++) {
     const c = h.frames[i];
-    const raw = Math.min(entries - i * frameSize, frameSize);
+    const raw = codec.storedSize(Math.min(entries - i * frameSize, frameSize));
     if (c < BigInt(minFrameLen(raw))) throw bad(`frame ${i} is ${c} bytes, too small to hold a zstd frame of ${raw} bytes`);
     total += c;
     if (total > (1n << 63n) - 1n) throw bad('frame sizes overflow');

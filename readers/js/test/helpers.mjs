@@ -8,7 +8,7 @@ export const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, '..', '..', '..');
 export const kitDir = path.join(root, 'readers', 'testdata', 'kit');
 /** The project-wide conformance kit (format/testdata/conformance/), once merged. */
-export const conformanceDir = path.join(root, 'format', 'testdata', 'conformance');
+export const conformanceDir = process.env.TILEPDB_CONFORMANCE_DIR || path.join(root, 'format', 'testdata', 'conformance');
 export const dataDir = path.join(root, 'data');
 
 /** Non-comment, non-empty lines of a TSV file, split on tabs. */
