@@ -10,10 +10,12 @@ import java.util.regex.Pattern;
 
 /**
  * A strict JSON parser (RFC 8259) for table headers that keeps numbers
- * exact (entries and histogram counts are unsigned 64-bit), following Go's
- * encoding/json, the reference reader: white space is space, tab, CR, LF;
- * duplicate keys: the last wins; fields match keys case-insensitively.
- * Objects become LinkedHashMap, arrays List, numbers {@link Num}.
+ * exact (entries and histogram counts are unsigned 64-bit), with the JSON
+ * rules of SPEC.md section 2: white space is space, tab, CR, LF; a key
+ * occurs at most once per object; keys match byte for byte; required keys
+ * are present and not null; integers have no fraction or exponent and lie
+ * in their type's range. Objects become LinkedHashMap, arrays List, numbers
+ * {@link Num}. (UTF-8 and the byte-order mark are checked on the bytes.)
  */
 final class Json {
     private Json() {}
@@ -72,9 +74,8 @@ final class Json {
                     ws();
                     if (peek() != ':') throw fail("after object key: want ':'");
                     i++;
-                    Object v = value(depth + 1);
-                    m.remove(k);
-                    m.put(k, v);
+                    if (m.containsKey(k)) throw fail("duplicate key \"" + k + "\"");
+                    m.put(k, value(depth + 1));
                     ws();
                     if (peek() == ',') { i++; continue; }
                     if (peek() == '}') { i++; return m; }
@@ -143,17 +144,13 @@ final class Json {
         }
     }
 
-    /** The value of the last key matching name case-insensitively, or NONE. */
-    static Object field(Map<String, Object> obj, String name) {
-        Object found = NONE;
-        for (Map.Entry<String, Object> e : obj.entrySet()) {
-            String k = e.getKey().replace('\u017f', 's').replace('\u212a', 'k');
-            if (k.equalsIgnoreCase(name)) found = e.getValue();
-        }
-        return found;
+    /** The value of a required key (exact match); missing or null is an error. */
+    static Object field(Map<String, Object> obj, String name) throws JsonException {
+        if (!obj.containsKey(name)) throw new JsonException("required key \"" + name + "\" is missing");
+        Object v = obj.get(name);
+        if (v == null) throw new JsonException("key \"" + name + "\" is null");
+        return v;
     }
-
-    static final Object NONE = new Object();
 
     static final BigInteger INT64_MIN = BigInteger.valueOf(Long.MIN_VALUE), INT64_MAX = BigInteger.valueOf(Long.MAX_VALUE);
     static final BigInteger UINT64_MAX = BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE);
@@ -168,7 +165,7 @@ final class Json {
     }
 
     static BigInteger integer(Object v, String what, boolean unsigned) throws JsonException {
-        if (v == null || v == NONE) return BigInteger.ZERO;
+        if (v == null) throw new JsonException("null is not a value of " + what);
         if (!(v instanceof Num num)) throw new JsonException("cannot unmarshal " + kindOf(v) + " into " + what);
         if (!num.text().matches("-?[0-9]+")) throw new JsonException("cannot unmarshal number " + num.text() + " into " + what);
         BigInteger b = new BigInteger(num.text());
@@ -183,7 +180,6 @@ final class Json {
 
     static String stringField(Map<String, Object> o, String name) throws JsonException {
         Object v = field(o, name);
-        if (v == null || v == NONE) return "";
         if (!(v instanceof String str)) throw new JsonException("cannot unmarshal " + kindOf(v) + " into field " + name + " of type string");
         return str;
     }
@@ -191,7 +187,6 @@ final class Json {
     static List<BigInteger> intArrayField(Map<String, Object> o, String name, boolean unsigned) throws JsonException {
         Object v = field(o, name);
         List<BigInteger> out = new ArrayList<>();
-        if (v == null || v == NONE) return out;
         if (!(v instanceof List<?> list)) throw new JsonException("cannot unmarshal " + kindOf(v) + " into field " + name + " of type array");
         for (Object e : list) out.add(integer(e, "field " + name + " element", unsigned));
         return out;

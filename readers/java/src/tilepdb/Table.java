@@ -4,10 +4,10 @@ import java.util.List;
 
 /** One decoded, verified table: header fields, pattern and values. */
 public final class Table {
-    /** The header as read (checked). */
+    /** The header as read (checked); encoding is "raw bytes" in format 1, payloadSha256 "" there. */
     public record Header(int width, int height, int[] goal, String goalName, int[] tiles, String kind, String ranking,
             int rankingVersion, long entries, int bitsPerEntry, int maxValue, long[] histogram, String rawSha256,
-            String generator, int frameSize, long[] frames) {}
+            String generator, int frameSize, long[] frames, String encoding, String payloadSha256) {}
 
     public final Header header;
     public final Pattern pattern;

@@ -16,14 +16,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads and verifies tilepdb table files of format 1.x (format/SPEC.md) in
- * the strict order of SPEC.md section 3: size and magic, version, header
- * length, header SHA-256, header JSON and sanity, frame layout against the
- * file size, every zstd frame header, then (only now allocating the table)
- * decompression of every frame with its zstd content checksum (zstd-jni,
- * libzstd), the raw SHA-256 and a recount of the histogram. Nothing the file
- * says is trusted for an allocation before it is checked against the file
- * size.
+ * Reads and verifies tilepdb table files of formats 1.x and 2.x
+ * (format/SPEC.md) in the strict order of SPEC.md section 3: size and magic,
+ * version, header length, header SHA-256, header JSON (its rules and
+ * types) and sanity, frame layout against the file size, the payload
+ * SHA-256 (2.x), every zstd frame header, then (only now allocating the
+ * table) decompression of every frame with its zstd content checksum
+ * (zstd-jni, libzstd), decoding of format 2 codes, the raw SHA-256 and a
+ * recount of the histogram. Nothing the file says is trusted for an
+ * allocation before it is checked against the file size.
  *
  * <pre>
  * Table t = TableReader.readFile("data/8puzzle.pdb");
@@ -35,7 +36,6 @@ import java.util.Map;
 public final class TableReader {
     private TableReader() {}
 
-    public static final int MAJOR_VERSION = 1, MINOR_VERSION = 0;
     static final byte[] MAGIC = {0x54, 0x49, 0x4c, 0x45, 0x50, 0x44, 0x42, 0x1a};
     public static final int MAX_HEADER_LEN = 16 << 20;
     public static final int MIN_FRAME_SIZE = 1 << 10, MAX_FRAME_SIZE = 1 << 26;
@@ -123,8 +123,7 @@ public final class TableReader {
         if (have < 12) throw TilepdbException.format(have, "file truncated inside the fixed prefix (" + have + " of 16 bytes)");
         ByteBuffer bb = ByteBuffer.wrap(pre).order(ByteOrder.LITTLE_ENDIAN);
         int major = bb.getShort(8) & 0xffff, minor = bb.getShort(10) & 0xffff;
-        ValueCodec codec = ValueCodec.forMajor(major);
-        if (major != MAJOR_VERSION || codec == null) throw TilepdbException.unsupported(major, minor);
+        if (major != 1 && major != 2) throw TilepdbException.unsupportedVersion(major, minor);
         if (have < PREFIX_LEN) throw TilepdbException.format(have, "file truncated inside the fixed prefix (" + have + " of 16 bytes)");
         long n = bb.getInt(12) & 0xffffffffL;
         if (n > MAX_HEADER_LEN) throw TilepdbException.format(12, "header length " + n + " exceeds the limit of " + MAX_HEADER_LEN + " bytes");
@@ -136,26 +135,35 @@ public final class TableReader {
         byte[] stored = java.util.Arrays.copyOfRange(head, PREFIX_LEN + (int) n, (int) payloadOff);
         HexFormat hex = HexFormat.of();
         if (!MessageDigest.isEqual(sum, stored)) throw TilepdbException.checksum("header sha256", hex.formatHex(stored), hex.formatHex(sum));
-        // 3. JSON
-        int k = PREFIX_LEN;
-        while (k < PREFIX_LEN + n && (head[k] == ' ' || head[k] == '\t' || head[k] == '\r' || head[k] == '\n')) k++;
-        if (k == PREFIX_LEN + n || head[k] != '{') throw TilepdbException.format(OFF_HEADER, "header is not a JSON object");
+        // 3. JSON rules and types
+        if (n >= 3 && (head[16] & 0xff) == 0xef && (head[17] & 0xff) == 0xbb && (head[18] & 0xff) == 0xbf)
+            throw TilepdbException.format(OFF_HEADER, "header JSON starts with a byte-order mark");
         Raw h;
         try {
-            Object o = Json.parse(new String(head, PREFIX_LEN, (int) n, StandardCharsets.UTF_8));
+            String text;
+            try {
+                text = StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(head, PREFIX_LEN, (int) n)).toString();
+            } catch (java.nio.charset.CharacterCodingException e) {
+                throw new Json.JsonException("header is not valid UTF-8");
+            }
+            Object o = Json.parse(text);
             if (!(o instanceof Map)) throw new Json.JsonException("header is not a JSON object");
             @SuppressWarnings("unchecked")
             Map<String, Object> m = (Map<String, Object>) o;
-            h = new Raw(m);
+            h = new Raw(m, major);
         } catch (Json.JsonException e) {
             throw TilepdbException.format(OFF_HEADER, "header JSON: " + e.getMessage());
         } catch (StackOverflowError e) {
             throw TilepdbException.format(OFF_HEADER, "header JSON: nested too deeply");
         }
         // 4. sanity, 5. layout
-        Pattern p = checkHeader(h);
+        Pattern p = checkHeader(h, major);
+        ValueCodec codec = ValueCodec.forVersion(major, h.encoding);
         long entries = h.entries.longValue();
-        int frameSize = checkLayout(h, entries, payloadOff, size);
+        int frameSize = checkLayout(h, major, codec, entries, payloadOff, size);
         int nf = h.frames.size();
         long[] frames = new long[nf];
         long[] offs = new long[nf + 1];
@@ -164,46 +172,63 @@ public final class TableReader {
             frames[i] = h.frames.get(i).longValue();
             offs[i + 1] = offs[i] + frames[i];
         }
-        // 6. zstd frame headers
+        // 6. payload checksum (2.x)
+        if (major >= 2) {
+            MessageDigest md = sha256();
+            for (int i = 0; i < nf; i++) {
+                if (frames[i] > Integer.MAX_VALUE) throw TilepdbException.format(offs[i], "frame " + i + " is too large");
+                md.update(readExactly(src, offs[i], (int) frames[i]));
+            }
+            String ps = hex.formatHex(md.digest());
+            if (!ps.equals(h.payloadSha256)) throw TilepdbException.checksum("payload_sha256", h.payloadSha256, ps);
+        }
+        // 7. zstd frame headers
         for (int i = 0; i < nf; i++) {
             byte[] b = readExactly(src, offs[i], (int) Math.min(18, frames[i]));
-            String msg = checkFrameHeader(b, frameRaw(entries, frameSize, i));
+            String msg = checkFrameHeader(b, codec.storedSize(frameRaw(entries, frameSize, i)));
             if (!msg.isEmpty()) throw TilepdbException.format(offs[i], "frame " + i + ": " + msg);
         }
-        // 7. allocate and decode
-        long plen = codec.payloadLength(entries);
-        if (plen > MAX_TABLE_BYTES)
+        // 8. allocate, decompress, decode
+        if (entries > MAX_TABLE_BYTES)
             throw new LimitException("tilepdb: table of " + entries + " entries is larger than this reader's limit of " + MAX_TABLE_BYTES + " bytes (one Java byte array)");
-        byte[] raw = new byte[(int) plen];
+        byte[] raw = new byte[(int) entries];
+        boolean direct = codec.storedSize(frameSize) == frameSize && codec.storedSize(1) == 1;
         long window = 1024;
         while (window < frameSize) window <<= 1;
         for (int i = 0; i < nf; i++) {
             if (frames[i] > Integer.MAX_VALUE) throw TilepdbException.format(offs[i], "frame " + i + " is too large");
             byte[] f = readExactly(src, offs[i], (int) frames[i]);
             int lo = i * frameSize;
-            int rawLen = (int) frameRaw(entries, frameSize, i);
+            int e = (int) frameRaw(entries, frameSize, i);
+            int storedLen = (int) codec.storedSize(e);
             String msg = checkFrameBlocks(f, window);
             if (!msg.isEmpty()) throw TilepdbException.format(offs[i], "frame " + i + ": " + msg);
+            byte[] dst = direct ? raw : new byte[storedLen];
+            int dstOff = direct ? lo : 0;
             long r;
             try {
-                r = Zstd.decompressByteArray(raw, lo, rawLen, f, 0, f.length);
-            } catch (ZstdException e) {
+                r = Zstd.decompressByteArray(dst, dstOff, storedLen, f, 0, f.length);
+            } catch (ZstdException ex) {
                 // getErrorCode() and errChecksumWrong() are ZSTD_ErrorCode enum values
-                if (e.getErrorCode() == Zstd.errChecksumWrong())
+                if (ex.getErrorCode() == Zstd.errChecksumWrong())
                     throw TilepdbException.checksum("zstd frame " + i + " (at byte " + offs[i] + ") content checksum", "", "");
-                throw TilepdbException.format(offs[i], "frame " + i + ": zstd: " + e.getMessage());
+                throw TilepdbException.format(offs[i], "frame " + i + ": zstd: " + ex.getMessage());
             }
             if (Zstd.isError(r)) {
                 if (Zstd.getErrorCode(r) == Zstd.errChecksumWrong())
                     throw TilepdbException.checksum("zstd frame " + i + " (at byte " + offs[i] + ") content checksum", "", "");
                 throw TilepdbException.format(offs[i], "frame " + i + ": zstd: " + Zstd.getErrorName(r));
             }
-            if (r != rawLen) throw TilepdbException.format(offs[i], "frame " + i + " decodes to " + r + " bytes, want " + rawLen);
+            if (r != storedLen) throw TilepdbException.format(offs[i], "frame " + i + " decodes to " + r + " bytes, want " + storedLen);
+            String um = codec.unpack(dst, raw, lo, e);
+            if (um != null) throw TilepdbException.format(offs[i], "frame " + i + ": " + um);
         }
-        // 8. raw SHA-256
+        long[] bad = codec.finish(raw, p);
+        if (bad != null) throw TilepdbException.format(payloadOff, "the entry of rank " + bad[0] + " decodes to " + bad[1] + ", above 254");
+        // 9. raw SHA-256
         String rawSum = hex.formatHex(sha256(raw, 0, raw.length));
         if (!rawSum.equals(h.rawSha256)) throw TilepdbException.checksum("raw_sha256", h.rawSha256, rawSum);
-        // 9. recount
+        // 10. recount
         long[] hist = new long[256];
         for (byte v : raw) hist[v & 0xff]++;
         if (hist[UNREACHED] != 0) {
@@ -221,14 +246,22 @@ public final class TableReader {
             if (v < histogram.length) histogram[v] = want;
             if (want != hist[v]) throw TilepdbException.format(OFF_HEADER, "header histogram does not match the table: value " + v + ": header says " + want + " entries, table has " + hist[v]);
         }
-        byte[] values = codec.decode(raw, p);
         int[] goal = new int[p.n];
         for (int i = 0; i < p.n; i++) goal[i] = p.goal[i];
         int[] tiles = new int[p.tiles.length];
         for (int i = 0; i < tiles.length; i++) tiles[i] = p.tiles[i];
         Table.Header header = new Table.Header(p.w, p.h, goal, h.goalName, tiles, h.kind, h.ranking, 1, entries,
-                BITS_PER_ENTRY, maxValue, histogram, h.rawSha256, h.generator, frameSize, frames);
-        return new Table(header, p, values, major, minor);
+                BITS_PER_ENTRY, maxValue, histogram, h.rawSha256, h.generator, frameSize, frames,
+                major >= 2 ? h.encoding : "raw bytes", major >= 2 ? h.payloadSha256 : "");
+        return new Table(header, p, raw, major, minor);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 missing from java.security", e);
+        }
     }
 
     static long frameRaw(long entries, int frameSize, int i) {
@@ -240,8 +273,9 @@ public final class TableReader {
         final BigInteger width, height, rankingVersion, entries, bitsPerEntry, maxValue, frameSize;
         final List<BigInteger> goal, tiles, histogram, frames;
         final String goalName, kind, ranking, rawSha256, generator;
+        String encoding, payloadSha256;
 
-        Raw(Map<String, Object> o) throws Json.JsonException {
+        Raw(Map<String, Object> o, int major) throws Json.JsonException {
             width = Json.intField(o, "width", false);
             height = Json.intField(o, "height", false);
             goal = Json.intArrayField(o, "goal", false);
@@ -258,6 +292,10 @@ public final class TableReader {
             generator = Json.stringField(o, "generator");
             frameSize = Json.intField(o, "frame_size", false);
             frames = Json.intArrayField(o, "frames", false);
+            if (major >= 2) {
+                encoding = Json.stringField(o, "encoding");
+                payloadSha256 = Json.stringField(o, "payload_sha256");
+            }
         }
     }
 
@@ -270,7 +308,7 @@ public final class TableReader {
     }
 
     /** SPEC.md 3.4, in the reference reader's order; returns the pattern. */
-    private static Pattern checkHeader(Raw h) throws TilepdbException {
+    private static Pattern checkHeader(Raw h, int major) throws TilepdbException {
         if (!in(h.width, 2, 5) || !in(h.height, 2, 5)) throw bad("board " + h.width + "x" + h.height + ": each side must be between 2 and 5");
         int w = h.width.intValue(), ht = h.height.intValue(), n = w * ht;
         if (h.goal.size() != n) throw bad("goal has " + h.goal.size() + " cells, want " + n + " for a " + w + "x" + ht + " board");
@@ -297,9 +335,13 @@ public final class TableReader {
         }
         if (!h.kind.equals(p.kind())) throw bad("kind \"" + h.kind + "\", but " + tiles.length + " of " + (n - 1) + " tiles make an \"" + p.kind() + "\" table");
         if (!h.ranking.equals(p.ranking())) throw bad("ranking \"" + h.ranking + "\", want \"" + p.ranking() + "\" for a table of kind \"" + p.kind() + "\"");
-        if (!h.rankingVersion.equals(BigInteger.ONE)) throw bad("ranking_version " + h.rankingVersion + " is not supported (this reader implements version 1)");
+        if (!h.rankingVersion.equals(BigInteger.ONE))
+            throw TilepdbException.unsupported(OFF_HEADER, "header: ranking_version " + h.rankingVersion + " is not supported (this reader implements version 1)");
+        if (!h.bitsPerEntry.equals(BigInteger.valueOf(BITS_PER_ENTRY)))
+            throw TilepdbException.unsupported(OFF_HEADER, "header: bits_per_entry " + h.bitsPerEntry + " is not supported (want 8)");
+        if (major >= 2 && ValueCodec.forVersion(major, h.encoding) == null)
+            throw TilepdbException.unsupported(OFF_HEADER, "header: encoding \"" + h.encoding + "\" is not supported (this reader implements manhattan-half-4bit and manhattan-half-8bit)");
         if (!h.entries.equals(BigInteger.valueOf(p.size))) throw bad("entries " + h.entries + ", but pattern " + p + " has " + p.size);
-        if (!h.bitsPerEntry.equals(BigInteger.valueOf(BITS_PER_ENTRY))) throw bad("bits_per_entry " + h.bitsPerEntry + " is not supported (want 8)");
         String gn = p.goalName();
         String wantName = gn.equals("blank-last") || gn.equals("blank-first") ? gn : "custom";
         if (!h.goalName.equals(wantName)) throw bad("goal_name \"" + h.goalName + "\", but the goal is \"" + wantName + "\"");
@@ -310,6 +352,7 @@ public final class TableReader {
         for (BigInteger c : h.histogram) sum = sum.add(c);
         if (!sum.equals(h.entries)) throw bad("histogram sums to " + sum.and(Json.UINT64_MAX) + ", want entries = " + h.entries);
         if (!h.rawSha256.matches("[0-9a-f]{64}")) throw bad("raw_sha256 \"" + h.rawSha256 + "\" is not 64 lowercase hex digits");
+        if (major >= 2 && !h.payloadSha256.matches("[0-9a-f]{64}")) throw bad("payload_sha256 \"" + h.payloadSha256 + "\" is not 64 lowercase hex digits");
         return p;
     }
 
@@ -319,15 +362,16 @@ public final class TableReader {
     }
 
     /** SPEC.md 3.5; returns frame_size. */
-    private static int checkLayout(Raw h, long entries, long payloadOff, long size) throws TilepdbException {
+    private static int checkLayout(Raw h, int major, ValueCodec codec, long entries, long payloadOff, long size) throws TilepdbException {
         if (!in(h.frameSize, MIN_FRAME_SIZE, MAX_FRAME_SIZE)) throw bad("frame_size " + h.frameSize + " out of range " + MIN_FRAME_SIZE + ".." + MAX_FRAME_SIZE);
         int fs = h.frameSize.intValue();
+        if (major >= 2 && fs % 2 != 0) throw bad("frame_size " + fs + " is odd (format 2 packs two entries per byte)");
         long nf = (entries + fs - 1) / fs;
         if (h.frames.size() != nf) throw bad(h.frames.size() + " frames listed, want ceil(entries/frame_size) = " + nf);
         BigInteger total = BigInteger.ZERO;
         for (int i = 0; i < nf; i++) {
             BigInteger c = h.frames.get(i);
-            long raw = frameRaw(entries, fs, i);
+            long raw = codec.storedSize(frameRaw(entries, fs, i));
             if (c.compareTo(BigInteger.valueOf(minFrameLen(raw))) < 0) throw bad("frame " + i + " is " + c + " bytes, too small to hold a zstd frame of " + raw + " bytes");
             total = total.add(c);
             if (total.compareTo(Json.INT64_MAX) > 0) throw bad("frame sizes overflow");

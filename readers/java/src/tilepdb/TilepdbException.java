@@ -1,15 +1,21 @@
 package tilepdb;
 
 /**
- * A problem with a table file's content, of one of the classes SPEC.md
- * names: {@link Kind#FORMAT} (not a table file, or corrupt structure;
- * {@link #offset} is the byte offset), {@link Kind#CHECKSUM} (header
- * SHA-256, raw_sha256 or a zstd frame checksum) or {@link Kind#UNSUPPORTED}
- * (another major version).
+ * A problem with a table file's content, of one of the classes of SPEC.md
+ * section 3: {@link Kind#FORMAT} (not a table file, or corrupt; {@link
+ * #offset} is the byte offset), {@link Kind#CHECKSUM} (header SHA-256,
+ * payload_sha256, a zstd frame checksum or raw_sha256), {@link
+ * Kind#UNSUPPORTED} (ranking_version, bits_per_entry or encoding not
+ * implemented) or {@link Kind#UNSUPPORTED_VERSION} (a major version other
+ * than 1 and 2).
  */
 public class TilepdbException extends Exception {
     /** Error classes of SPEC.md section 3. */
-    public enum Kind { FORMAT, CHECKSUM, UNSUPPORTED }
+    public enum Kind { FORMAT, CHECKSUM, UNSUPPORTED, UNSUPPORTED_VERSION;
+
+        /** The class name used by SPEC.md and the conformance kit: format, checksum, unsupported, unsupported-version. */
+        public String specName() { return name().toLowerCase().replace('_', '-'); }
+    }
 
     public final Kind kind;
     /** Byte offset of the offending field for FORMAT, else -1. */
@@ -31,10 +37,13 @@ public class TilepdbException extends Exception {
         return new TilepdbException(Kind.CHECKSUM, -1, msg);
     }
 
-    static TilepdbException unsupported(int major, int minor) {
-        return new TilepdbException(Kind.UNSUPPORTED, -1, "tilepdb: table file format version " + major + "." + minor
-                + " is not supported (this reader supports " + TableReader.MAJOR_VERSION + ".x, up to "
-                + TableReader.MAJOR_VERSION + "." + TableReader.MINOR_VERSION + ")");
+    static TilepdbException unsupportedVersion(int major, int minor) {
+        return new TilepdbException(Kind.UNSUPPORTED_VERSION, -1, "tilepdb: table file format version " + major + "." + minor
+                + " is not supported (this reader supports 1.x and 2.x)");
+    }
+
+    static TilepdbException unsupported(long off, String msg) {
+        return new TilepdbException(Kind.UNSUPPORTED, off, "tilepdb: unsupported table file at byte " + off + ": " + msg);
     }
 
     /** The same error with the file path in front of the message. */
