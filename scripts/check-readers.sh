@@ -2,7 +2,8 @@
 # Cross-checks the JavaScript and Java readers against pdbgen (make readers-test):
 #
 #  1. lookup on every default table in data/ and on the 15-555 and 15-663 sets,
-#     on blank-first tables and a custom-goal exact table built into a temp dir,
+#     on blank-first tables and a custom-goal exact table built into a temp dir
+#     (in format 1 too when pdbgen can write both formats),
 #     with BOARDS random boards per table and per set (readers/testdata/gen-boards.mjs:
 #     valid, unsolvable, in every accepted syntax, and bad lines): stdout, the
 #     "line N: ..." errors and the exit status must be identical;
@@ -13,14 +14,18 @@
 #
 # Needs bin/pdbgen and data/*.pdb (make data), node >= 18 with `npm ci` done in
 # readers/js, and a JDK 17 with Debian's libzstd-jni-java. Fails on any difference.
+# Environment: BOARDS (per table and set, default 3000), PDBGEN, DATA, CONFORMANCE
+# (defaults bin/pdbgen, data, format/testdata/conformance).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BOARDS=${BOARDS:-3000}
-PDBGEN=bin/pdbgen
+PDBGEN=${PDBGEN:-bin/pdbgen}
+DATA=${DATA:-data}
+CONFORMANCE=${CONFORMANCE:-format/testdata/conformance}
 JS=(node readers/js/cli.mjs)
 JAVA=(readers/java/tilepdb)
 
-for f in "$PDBGEN" data/8puzzle.pdb data/15-663_2-3-4.pdb; do
+for f in "$PDBGEN" "$DATA/8puzzle.pdb" "$DATA/15-663_2-3-4.pdb"; do
 	[ -e "$f" ] || { echo "check-readers: $f missing: run make data first" >&2; exit 2; }
 done
 tmp=$(mktemp -d)
@@ -80,8 +85,9 @@ outcome() {
 	set -e
 	case "$out" in
 	*"invalid table file"*) echo "format $code" ;;
+	*"unsupported table file"*) echo "unsupported $code" ;;
 	*" mismatch"*) echo "checksum $code" ;;
-	*"is not supported"*) echo "unsupported $code" ;;
+	*"is not supported"*) echo "unsupported-version $code" ;;
 	*) if [ $code = 0 ]; then echo "ok 0"; else echo "other $code"; fi ;;
 	esac
 }
@@ -97,37 +103,46 @@ echo "== building blank-first and custom-goal tables into $tmp"
 "$PDBGEN" build --quiet -o "$tmp/bf" --preset 8puzzle,15-555 --goal blank-first >/dev/null
 "$PDBGEN" build --quiet -o "$tmp/custom" --board 3x3 --tiles 1-8 --goal "1 2 3 8 0 4 7 6 5" >/dev/null
 "$PDBGEN" build --quiet -o "$tmp/custom" --board 4x3 --tiles 1,2,3,4 --goal blank-first >/dev/null
+if [[ $("$PDBGEN" build -h 2>&1 || true) == *-format* ]]; then
+	# pdbgen writes both formats: also the other one of the default
+	"$PDBGEN" build --quiet -o "$tmp/v1" --preset 8puzzle,15-555 --format 1 >/dev/null
+	"$PDBGEN" build --quiet -o "$tmp/v2" --preset 8puzzle,15-555 --format 2 >/dev/null
+fi
 
 echo "== lookup: each table"
-for f in data/*.pdb "$tmp"/bf/*.pdb "$tmp"/custom/*.pdb; do
+for f in "$DATA"/*.pdb "$tmp"/bf/*.pdb "$tmp"/custom/*.pdb $(ls "$tmp"/v1/*.pdb "$tmp"/v2/*.pdb 2>/dev/null); do
 	case $f in *8puzzle* | */custom/3x3*) n=9 ;; */custom/4x3*) n=12 ;; *) n=16 ;; esac
 	compare "$(basename "$(dirname "$f")")/$(basename "$f")" "$(boards $n)" "$f"
 done
 echo "== lookup: sets"
-compare "set 15-555" "$(boards 16)" data/15-555_*.pdb
-compare "set 15-663" "$(boards 16)" data/15-663_*.pdb
+compare "set 15-555" "$(boards 16)" "$DATA"/15-555_*.pdb
+compare "set 15-663" "$(boards 16)" "$DATA"/15-663_*.pdb
 compare "set 15-555 blank-first" "$(boards 16)" "$tmp"/bf/15-555*.pdb
-compare "set 15-663 (two tables)" "$(boards 16)" data/15-663_2-3-4.pdb data/15-663_7-8-11-12-14-15.pdb
+compare "set 15-663 (two tables)" "$(boards 16)" "$DATA"/15-663_2-3-4.pdb "$DATA"/15-663_7-8-11-12-14-15.pdb
+if [ -d "$tmp/v1" ]; then
+	compare "set 15-555 format 1" "$(boards 16)" "$tmp"/v1/15-555*.pdb
+	compare "set 15-555 formats 1 and 2 mixed" "$(boards 16)" "$tmp"/v1/15-555_1-*.pdb "$tmp"/v2/15-555_5-*.pdb "$tmp"/v1/15-555_8-*.pdb
+fi
 printf '1 2 3 4 5 6 7 8 0\n' >"$tmp/one.txt"
 for len in 1048575 1048576; do
 	{ printf '1 2 3 4 5 6 7 8 0\n'; head -c $len /dev/zero | tr '\0' '1'; printf '\n1 2 3 4 5 6 7 0 8\n'; } >"$tmp/long.txt"
-	compare "input line of $len bytes" "$tmp/long.txt" data/8puzzle.pdb
+	compare "input line of $len bytes" "$tmp/long.txt" "$DATA/8puzzle.pdb"
 done
 printf '1 2 3 4 5 6 7 0 8' >"$tmp/nonl.txt"
-compare "no newline at the end" "$tmp/nonl.txt" data/8puzzle.pdb
+compare "no newline at the end" "$tmp/nonl.txt" "$DATA/8puzzle.pdb"
 
 echo "== set and usage errors (exit status)"
-compare "overlapping tables" "$tmp/one.txt" data/15-555_1-2-3-4-7.pdb data/15-555_1-2-3-4-7.pdb
-compare "exact table in a set" "$tmp/one.txt" data/8puzzle.pdb data/15-663_2-3-4.pdb
-compare "different boards" "$tmp/one.txt" data/15-663_2-3-4.pdb "$tmp"/custom/4x3*.pdb
-compare "different goals" "$tmp/one.txt" data/15-555_1-2-3-4-7.pdb "$tmp"/bf/15-555_*11-12-13-14*.pdb
+compare "overlapping tables" "$tmp/one.txt" "$DATA"/15-555_1-2-3-4-7.pdb "$DATA"/15-555_1-2-3-4-7.pdb
+compare "exact table in a set" "$tmp/one.txt" "$DATA"/8puzzle.pdb "$DATA"/15-663_2-3-4.pdb
+compare "different boards" "$tmp/one.txt" "$DATA"/15-663_2-3-4.pdb "$tmp"/custom/4x3*.pdb
+compare "different goals" "$tmp/one.txt" "$DATA"/15-555_1-2-3-4-7.pdb "$tmp"/bf/15-555_*11-12-13-14*.pdb
 compare "missing file" "$tmp/one.txt" "$tmp/nonexistent.pdb"
 compare "no files" "$tmp/one.txt"
-compare "directory" "$tmp/one.txt" data
+compare "directory" "$tmp/one.txt" "$DATA"
 
 echo "== kits: same outcome as pdbgen"
 kits=(readers/testdata/kit)
-[ -d format/testdata/conformance ] && kits+=(format/testdata/conformance)
+[ -d "$CONFORMANCE" ] && kits+=("$CONFORMANCE")
 for dir in "${kits[@]}"; do
 	n=0
 	for f in $(find "$dir" -type f -name '*.pdb' | sort); do
