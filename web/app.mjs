@@ -140,7 +140,7 @@ async function load() {
     const t = await readBytes(bytes, { onProgress: ({ done, total }) => (c.progress.value = 0.5 + (0.5 * done) / total) });
     c.progress.value = 1;
     const h = t.header;
-    c.state.innerHTML = `<span class="ok">verified</span> · tiles ${h.tiles.join(',')} · ${h.entries.toLocaleString('en-US')} entries · max ${h.max_value} · ${(bytes.length / 1024).toFixed(0)} KiB`;
+    c.state.innerHTML = `<span class="ok">verified</span> · format ${t.version.join('.')} · tiles ${h.tiles.join(',')} · ${h.entries.toLocaleString('en-US')} entries · max ${h.max_value} · ${(bytes.length / 1024).toFixed(0)} KiB`;
     drawHistogram(c.canvas, h.histogram);
     return t;
   })).catch((e) => {
@@ -162,7 +162,7 @@ async function load() {
   state.loaded = true;
   $('solve').disabled = false;
   $('result').textContent = 'Ready. Type or scramble a board and press Solve.';
-  return { tables: tables.map((t, i) => ({ name: cards[i].name, entries: t.header.entries, max: t.header.max_value, verified: true })), loadMs: ms };
+  return { tables: tables.map((t, i) => ({ name: cards[i].name, format: t.version.join('.'), encoding: t.encoding, entries: t.header.entries, max: t.header.max_value, verified: true })), loadMs: ms };
 }
 
 // ---- solving and animation ----------------------------------------------

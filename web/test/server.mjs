@@ -18,8 +18,11 @@ const types = {
   '.tsv': 'text/plain; charset=utf-8',
 };
 
-/** Starts the server; resolves to { url, close }. */
-export function serve(port = 0) {
+/**
+ * Starts the server; resolves to { url, close }. dataDir (optional) serves
+ * the URL path /data/ from another directory (tables built elsewhere).
+ */
+export function serve(port = 0, dataDir = null) {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
@@ -32,8 +35,13 @@ export function serve(port = 0) {
       res.writeHead(400).end();
       return;
     }
-    let file = path.join(root, rel);
-    if (file !== root && !file.startsWith(root + path.sep)) {
+    let base = root;
+    if (dataDir && rel.startsWith('/data/')) {
+      base = path.resolve(dataDir);
+      rel = rel.slice('/data'.length);
+    }
+    let file = path.join(base, rel);
+    if (file !== base && !file.startsWith(base + path.sep)) {
       res.writeHead(403).end();
       return;
     }

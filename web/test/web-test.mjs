@@ -6,6 +6,7 @@
 // optimal lengths and the moves reach the goal, and that nothing is logged
 // as a console error. Saves a screenshot of the solved board.
 //   CHROMIUM=/usr/bin/chromium SCREENSHOT=web/screenshot.png node web/test/web-test.mjs
+// TILEPDB_DATA=DIR serves the tables from DIR instead of data/.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,9 +20,10 @@ const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 const shot = process.env.SCREENSHOT || path.join(root, 'web', 'screenshot-test.png');
 const INSTANCES = [1, 9, 12, 13, 16]; // Korf's numbering
 
+const dataDir = process.env.TILEPDB_DATA || path.join(root, 'data');
 for (const f of ['15-663_1-5-6-9-10-13', '15-663_7-8-11-12-14-15', '15-663_2-3-4']) {
-  if (!fs.existsSync(path.join(root, 'data', `${f}.pdb`))) {
-    console.error(`web-test: data/${f}.pdb missing: run make data first`);
+  if (!fs.existsSync(path.join(dataDir, `${f}.pdb`))) {
+    console.error(`web-test: ${dataDir}/${f}.pdb missing: run make data first`);
     process.exit(2);
   }
 }
@@ -40,7 +42,7 @@ const check = (ok, what) => {
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
 };
 
-const server = await serve(0);
+const server = await serve(0, dataDir);
 const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tilepdb-chromium-'));
 const browser = await puppeteer.launch({
   executablePath: chromium,
@@ -65,7 +67,7 @@ try {
 
   await page.goto(`${server.url}/web/?speed=15`, { waitUntil: 'load' });
   const summary = await page.evaluate(() => window.tilepdb.ready);
-  check(summary.tables.length === 3 && summary.tables.every((t) => t.verified), `tables load and verify: ${summary.tables.map((t) => `${t.name} (${t.entries} entries, max ${t.max})`).join(', ')} in ${(summary.loadMs / 1000).toFixed(2)} s`);
+  check(summary.tables.length === 3 && summary.tables.every((t) => t.verified), `tables load and verify: ${summary.tables.map((t) => `${t.name} (format ${t.format}, ${t.entries} entries, max ${t.max})`).join(', ')} in ${(summary.loadMs / 1000).toFixed(2)} s`);
 
   // Korf #1 through the page's controls, timed from navigation start.
   await page.click('#korf1');
