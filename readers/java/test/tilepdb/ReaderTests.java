@@ -261,6 +261,16 @@ public final class ReaderTests {
             eq(t.header.entries(), n, "ranks listed");
         });
 
+        test("a table larger than one Java array is refused with a LimitException naming the limit (5x5, 7 tiles)", () -> {
+            byte[] file = bigTable(7);
+            try {
+                TableReader.read(TableReader.bytes(file));
+                check(false, "accepted");
+            } catch (LimitException e) {
+                check(e.getMessage().contains("2422728000") && e.getMessage().contains(Long.toString(TableReader.MAX_TABLE_BYTES)), e.getMessage());
+            }
+        });
+
         test("board syntax and Go messages", () -> {
             String[][] cases = {
                 {"1 2 3 4 5 6 7 8 0", null},
@@ -323,6 +333,39 @@ public final class ReaderTests {
 
         System.out.println("java: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
         System.exit(failed == 0 ? 0 : 1);
+    }
+
+    /** A well-formed format 1.0 file of a 5x5 table of `tiles` tiles with valid zstd frame headers (frames never decoded). */
+    static byte[] bigTable(int tiles) throws Exception {
+        long entries = 1;
+        for (int i = 0; i < tiles; i++) entries *= 25 - i;
+        long s = 1L << 26;
+        int nf = (int) ((entries + s - 1) / s);
+        ByteArrayOutputStream frames = new ByteArrayOutputStream();
+        StringBuilder sizes = new StringBuilder();
+        for (int i = 0; i < nf; i++) {
+            long raw = i < nf - 1 ? s : entries - s * (nf - 1);
+            int len = 10 + 4 * (int) ((raw + 131071) / 131072);
+            java.nio.ByteBuffer f = java.nio.ByteBuffer.allocate(len).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            f.put(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd, (byte) 0xe4}).putLong(raw);
+            frames.write(f.array());
+            sizes.append(i > 0 ? "," : "").append(len);
+        }
+        StringBuilder goal = new StringBuilder(), ts = new StringBuilder();
+        for (int i = 0; i < 25; i++) goal.append(i > 0 ? "," : "").append((i + 1) % 25);
+        for (int i = 1; i <= tiles; i++) ts.append(i > 1 ? "," : "").append(i);
+        String json = "{\"width\":5,\"height\":5,\"goal\":[" + goal + "],\"goal_name\":\"blank-last\",\"tiles\":[" + ts
+                + "],\"kind\":\"additive\",\"ranking\":\"cellset-order\",\"ranking_version\":1,\"entries\":" + entries
+                + ",\"bits_per_entry\":8,\"max_value\":0,\"histogram\":[" + entries + "],\"raw_sha256\":\"" + "0".repeat(64)
+                + "\",\"generator\":\"test\",\"frame_size\":" + s + ",\"frames\":[" + sizes + "]}";
+        byte[] hb = json.getBytes(StandardCharsets.UTF_8);
+        java.nio.ByteBuffer pre = java.nio.ByteBuffer.allocate(16 + hb.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        pre.put("TILEPDB\u001a".getBytes(StandardCharsets.ISO_8859_1)).putShort((short) 1).putShort((short) 0).putInt(hb.length).put(hb);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(pre.array());
+        out.write(TableReader.sha256(pre.array(), 0, pre.array().length));
+        out.write(frames.toByteArray());
+        return out.toByteArray();
     }
 
     static int dist(Pattern p, int t, int c) {
