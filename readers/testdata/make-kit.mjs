@@ -7,7 +7,10 @@
 //   cd repo && bin/pdbgen build --board 3x3 --tiles 1,2,3 -o /tmp/kitsrc
 //   bin/pdbgen build --board 3x2 --tiles 1-5 -o /tmp/kitsrc
 //   bin/pdbgen build --preset 15-663 -o data   (for 15-663_2-3-4.pdb)
-//   node readers/testdata/make-kit.mjs /tmp/kitsrc/3x3_1-2-3.pdb /tmp/kitsrc/3x2.pdb data/15-663_2-3-4.pdb
+//   (format 1.0 tables, pdbgen before 0.2 or --format 1; and the first two in format 2.0:)
+//   bin/pdbgen build --format 2 --board 3x3 --tiles 1,2,3 -o /tmp/kitsrc/v2 (and 3x2 tiles 1-5)
+//   node readers/testdata/make-kit.mjs /tmp/kitsrc/3x3_1-2-3.pdb /tmp/kitsrc/3x2.pdb data/15-663_2-3-4.pdb \
+//        /tmp/kitsrc/v2/3x3_1-2-3.pdb /tmp/kitsrc/v2/3x2.pdb
 //
 // Needs the zstd command (Debian package zstd) to re-compress frames.
 
@@ -17,7 +20,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { decompress } from '../js/node_modules/fzstd/esm/index.mjs'; // npm ci in readers/js first
 
-const [base, exact, multi] = process.argv.slice(2);
+const [base, exact, multi, v2additive, v2exact] = process.argv.slice(2);
 const out = path.join(path.dirname(new URL(import.meta.url).pathname), 'kit');
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
@@ -87,6 +90,10 @@ emit('good-exact.pdb', 'ok', '3x2 exact table as pdbgen writes it', fs.readFileS
   h.frames = frames.map((f) => f.length);
   h.generator = 'tilepdb readers/testdata/make-kit.mjs (zstd CLI frames)';
   emit('good-multiframe.pdb', 'ok', '15-663 tiles 2,3,4 in 1024-byte frames compressed by the zstd CLI', assemble({ json: JSON.stringify(h), frames }));
+}
+if (v2additive) {
+  emit('good-v2-additive.pdb', 'ok', 'format 2.0 (manhattan-half-4bit) of good-additive.pdb, as pdbgen 0.2 writes it', fs.readFileSync(v2additive));
+  emit('good-v2-exact.pdb', 'ok', 'format 2.0 (manhattan-half-4bit) of good-exact.pdb, as pdbgen 0.2 writes it', fs.readFileSync(v2exact));
 }
 emit('good-minor.pdb', 'ok', 'minor version 7 with an unknown key (minor versions only add keys)', withHeader((h) => (h.added_in_1_7 = { x: [1, 2], y: null }), { minor: 7 }));
 emit('bad-json-duplicate.pdb', 'format', 'key "kind" twice', assemble({ json: P.json.replace('"kind":', '"kind":"additive","kind":'), frames: P.frames }));

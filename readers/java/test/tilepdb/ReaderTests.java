@@ -200,6 +200,10 @@ public final class ReaderTests {
             }
         });
 
+        for (String name : new String[] {"good-additive.pdb", "good-exact.pdb", "good-v2-additive.pdb", "good-v2-exact.pdb", "good-multiframe.pdb"}) {
+            test("fuzz " + name + ": truncations, bit flips, re-signed header and payload mutations", () -> fuzz(Files.readAllBytes(kit.resolve(name)), name.length() * 7919));
+        }
+
         test("conformance kit (format/testdata/conformance)", () -> {
             if (!Files.exists(conformance.resolve("index.json"))) throw new Skip(conformance + "/index.json is not in this tree yet (it lands with format 2); the readers kit stands in");
             int n = Conformance.run(conformance);
@@ -366,6 +370,68 @@ public final class ReaderTests {
         out.write(TableReader.sha256(pre.array(), 0, pre.array().length));
         out.write(frames.toByteArray());
         return out.toByteArray();
+    }
+
+    static final List<String> CLASSES = List.of("format", "checksum", "unsupported", "unsupported-version");
+
+    static byte[] assemble(int major, byte[] json, byte[] payload) throws IOException {
+        java.nio.ByteBuffer pre = java.nio.ByteBuffer.allocate(16 + json.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        pre.put("TILEPDB\u001a".getBytes(StandardCharsets.ISO_8859_1)).putShort((short) major).putShort((short) 0).putInt(json.length).put(json);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(pre.array());
+        out.write(TableReader.sha256(pre.array(), 0, pre.array().length));
+        out.write(payload);
+        return out.toByteArray();
+    }
+
+    /** Mutated copies of a good file are rejected with a class or read to the same table. */
+    static void fuzz(byte[] b, long seed) throws Exception {
+        Table good = TableReader.read(TableReader.bytes(b));
+        java.util.Random rnd = new java.util.Random(seed);
+        for (int n = 0; n < b.length; n += Math.max(1, b.length / 300)) eq("format", outcome(Arrays.copyOf(b, n)), "truncated to " + n);
+        java.util.function.Consumer<byte[]> run = c -> {
+            String o;
+            try {
+                Table t = TableReader.read(TableReader.bytes(c));
+                o = Arrays.equals(t.values, good.values) ? "same" : "changed";
+            } catch (TilepdbException e) {
+                o = e.kind.specName();
+            } catch (Exception e) {
+                o = "other: " + e;
+            }
+            check(CLASSES.contains(o) || o.equals("same"), o);
+        };
+        for (int i = 0; i < 300; i++) {
+            byte[] c = b.clone();
+            c[rnd.nextInt(c.length)] ^= (byte) (1 << rnd.nextInt(8));
+            run.accept(c);
+        }
+        int n = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(12);
+        int major = b[8];
+        byte[] json = Arrays.copyOfRange(b, 16, 16 + n);
+        byte[] payload = Arrays.copyOfRange(b, 48 + n, b.length);
+        byte[] alphabet = "{}[]\",:-.0123456789eE aznulltrue\\\t\n".getBytes(StandardCharsets.ISO_8859_1);
+        for (int i = 0; i < 400; i++) {
+            ByteArrayOutputStream j = new ByteArrayOutputStream();
+            int k = rnd.nextInt(json.length);
+            int op = rnd.nextInt(3);
+            j.write(json, 0, k);
+            if (op == 1) j.write(rnd.nextInt(10) == 0 ? 0xff : alphabet[rnd.nextInt(alphabet.length)]);
+            if (op == 2) j.write(alphabet[rnd.nextInt(alphabet.length)]);
+            int from = op == 1 ? k : k + 1;
+            j.write(json, from, json.length - from);
+            run.accept(assemble(major, j.toByteArray(), payload));
+        }
+        for (int i = 0; i < 200; i++) {
+            byte[] p = payload.clone();
+            p[rnd.nextInt(p.length)] = (byte) rnd.nextInt(256);
+            byte[] j = json;
+            if (major >= 2) {
+                String ps = java.util.HexFormat.of().formatHex(TableReader.sha256(p, 0, p.length));
+                j = new String(json, StandardCharsets.UTF_8).replaceAll("\"payload_sha256\":\"[0-9a-f]{64}\"", "\"payload_sha256\":\"" + ps + "\"").getBytes(StandardCharsets.UTF_8);
+            }
+            run.accept(assemble(major, j, p));
+        }
     }
 
     static int dist(Pattern p, int t, int c) {
