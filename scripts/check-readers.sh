@@ -141,24 +141,32 @@ compare "no files" "$tmp/one.txt"
 compare "directory" "$tmp/one.txt" "$DATA"
 
 echo "== kits: same outcome as pdbgen"
-kits=(readers/testdata/kit)
-[ -d "$CONFORMANCE" ] && kits+=("$CONFORMANCE")
-for dir in "${kits[@]}"; do
-	n=0
-	for f in $(find "$dir" -type f -name '*.pdb' | sort); do
-		want=$(outcome "$f" pdbgen)
-		for prog in js java; do
-			got=$(outcome "$f" $prog)
-			if [ "$got" != "$want" ]; then
-				echo "FAIL $f: pdbgen '$want', $prog '$got'"
-				fail=$((fail + 1))
-			fi
+if [[ $("$PDBGEN" build -h 2>&1 || true) != *-format* ]]; then
+	# The kits follow the SPEC revision that came with format 2 (error classes
+	# unsupported and unsupported-version, strict JSON rules); an older pdbgen
+	# classifies some files differently. The readers' own tests still check
+	# every kit file against its index.
+	echo "SKIP kits: $PDBGEN predates format 2 and the revised SPEC.md section 3; not compared"
+else
+	kits=(readers/testdata/kit)
+	[ -d "$CONFORMANCE" ] && kits+=("$CONFORMANCE")
+	for dir in "${kits[@]}"; do
+		n=0
+		for f in $(find "$dir" -type f -name '*.pdb' | sort); do
+			want=$(outcome "$f" pdbgen)
+			for prog in js java; do
+				got=$(outcome "$f" $prog)
+				if [ "$got" != "$want" ]; then
+					echo "FAIL $f: pdbgen '$want', $prog '$got'"
+					fail=$((fail + 1))
+				fi
+			done
+			n=$((n + 1))
+			checks=$((checks + 1))
 		done
-		n=$((n + 1))
-		checks=$((checks + 1))
+		echo "ok   $dir: $n files"
 	done
-	echo "ok   $dir: $n files"
-done
+fi
 
 echo "check-readers: $((checks - fail)) passed, $fail failed"
 [ $fail = 0 ]
