@@ -5,12 +5,15 @@
 #   make cross  build and vet for Windows, macOS, arm64 and 32-bit x86, and
 #               check that go.mod and go.sum are tidy
 #   make bench  benchmarks and long runs (minutes); see README.md
+#   make readers-test  JavaScript and Java readers: their tests and a cross-check
+#               against pdbgen lookup (after make data; scripts/ci-readers.sh installs)
+#   make web-test      the browser solver in headless Chromium (after make data)
 SHELL := bash
 GO ?= go
 PDBGEN := bin/pdbgen
 J ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build data test vet fmt-check cross bench bench-presets long fuzz clean
+.PHONY: all build data test vet fmt-check cross bench bench-presets long fuzz clean readers-test web-test
 
 all: build
 
@@ -63,6 +66,17 @@ bench-presets:
 # Long runs: all of Korf's 100 instances, big presets with timings.
 long: build
 	$(GO) test -v -timeout 60m -run Long ./builder ./solver -long
+
+# Readers in other languages (readers/js, readers/java): unit tests, then
+# thousands of random boards per table and set through both and pdbgen.
+readers-test: build
+	cd readers/js && npm test
+	readers/java/test.sh
+	scripts/check-readers.sh
+
+# The browser solver (web/) driven in headless Chromium.
+web-test:
+	cd web && node test/web-test.mjs
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./format/
