@@ -261,10 +261,19 @@ func TestAlgorithmErrors(t *testing.T) {
 		{"weight NaN", func() error { _, err := sv.SolveWeighted(ctx, hard, math.NaN(), Limits{}); return err }, "weight NaN"},
 		{"weight +Inf", func() error { _, err := sv.SolveWeighted(ctx, hard, math.Inf(1), Limits{}); return err }, "weight +Inf"},
 		{"negative memory", func() error { _, err := sv.SolveWeighted(ctx, hard, 1, Limits{MaxBytes: -1}); return err }, "negative"},
-		{"negative time", func() error { _, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Limits: Limits{TimeLimit: -time.Second}}); return err }, "negative"},
+		{"negative time", func() error {
+			_, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Limits: Limits{TimeLimit: -time.Second}})
+			return err
+		}, "negative"},
 		{"empty schedule", func() error { _, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Schedule: []float64{}}); return err }, "empty"},
-		{"rising schedule", func() error { _, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Schedule: []float64{2, 3, 1}}); return err }, "strictly decrease"},
-		{"schedule below 1", func() error { _, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Schedule: []float64{2, 0.5}}); return err }, "weight 0.5"},
+		{"rising schedule", func() error {
+			_, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Schedule: []float64{2, 3, 1}})
+			return err
+		}, "strictly decrease"},
+		{"schedule below 1", func() error {
+			_, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Schedule: []float64{2, 0.5}})
+			return err
+		}, "weight 0.5"},
 		{"wrong board size", func() error { _, err := sv.SolveWeighted(ctx, puzzle.Board{1, 2, 3, 0}, 1, Limits{}); return err }, "bad board"},
 		{"bidirectional wrong size", func() error { _, _, err := sv.SolveBidirectional(ctx, puzzle.Board{1, 2, 3, 0}, Limits{}); return err }, "bad board"},
 		{"bidirectional bad goal", func() error {
