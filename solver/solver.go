@@ -192,6 +192,7 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	}
 	for i, t := range set.Tables {
 		s.tabs = append(s.tabs, newTableInfo(t))
+		adviseHugePages(t.Values)
 		for j, tile := range t.Pattern.Tiles {
 			if s.tileTab[tile] >= 0 {
 				return nil, fmt.Errorf("solver: tile %d is in tables %d and %d", tile, s.tileTab[tile]+1, i+1)

@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"time"
 
@@ -142,10 +143,11 @@ func growFor[T any](b *budget, s []T, extra int, elem int64) ([]T, error) {
 		return s, nil
 	}
 	old, need := int64(cap(s)), int64(len(s)+extra)
-	n := max(2*old, 256, need)
+	most := int64(math.MaxInt) / elem // 32-bit platforms
+	n := min(max(2*old, 256, need), most)
 	if !b.take(n*elem, old*elem) {
 		// As much as fits next to the old array, if that is enough.
-		n = (b.max - b.cur) / elem
+		n = min((b.max-b.cur)/elem, most)
 		if n < need || !b.take(n*elem, old*elem) {
 			return s, b.err()
 		}
@@ -273,7 +275,7 @@ func (s *stateStore) find(k key) (id int64, slot uint64) {
 // hash table was rebuilt (slots from find are then stale).
 func (s *stateStore) reserve(b *budget) (bool, error) {
 	n := s.len()
-	if n >= 1<<32-2 {
+	if uint64(n) >= 1<<32-2 {
 		return false, fmt.Errorf("%w: %d states, the most one search can number", ErrNodeLimit, n)
 	}
 	var err error
