@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -68,14 +69,14 @@ const checkEvery = 1 << 10
 type guard struct {
 	maxNodes uint64
 	bud      budget
-	ctx      interface{ Err() error }
+	ctx      context.Context
 	start    time.Time
 	deadline time.Time // zero: none
 	limit    time.Duration
 	left     int
 }
 
-func newGuard(ctx interface{ Err() error }, l Limits) guard {
+func newGuard(ctx context.Context, l Limits) guard {
 	g := guard{maxNodes: l.MaxNodes, ctx: ctx, start: time.Now(), limit: l.TimeLimit, left: checkEvery}
 	g.bud.max = l.MaxBytes
 	if g.bud.max == 0 {
