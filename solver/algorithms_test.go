@@ -370,3 +370,47 @@ func sprint(s Stats) string {
 }
 
 func strconvU(v uint64) string { return strconv.FormatUint(v, 10) }
+
+// TestTwoWordKeys: on 5x5 and 5x4 boards (states packed into two words)
+// A* (weight 1, small additive tables) and the bidirectional search agree
+// on random-walk boards, and ARA* ends at the same length.
+func TestTwoWordKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 36))
+	count := 6
+	if raceEnabled {
+		count = 2
+	}
+	ctx := context.Background()
+	for _, tc := range []struct{ w, h int }{{5, 5}, {5, 4}} {
+		sv := newSolver(t, set(t, tc.w, tc.h, "blank-last", []uint8{1, 2, 3}, []uint8{4, 5, 6}), Options{})
+		g, goal := sv.Geometry(), sv.Goal()
+		for done := 0; done < count; {
+			// Boards of 10 to 16 moves, so that A* with these weak
+			// tables stays small.
+			b := randomWalk(rng, g, goal, 30)
+			r, st, err := sv.SolveBidirectional(ctx, b, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Length < 10 || r.Length > 16 {
+				continue
+			}
+			done++
+			a, err := sv.SolveWeighted(ctx, b, 1, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !a.Optimal || r.Length != a.Length || st.Stored < 2 {
+				t.Fatalf("%s %v: A* %d (optimal %v), bidirectional %d", g, b, a.Length, a.Optimal, r.Length)
+			}
+			checkReplay(t, g, b, goal, a.Moves, a.Length)
+			checkReplay(t, g, b, goal, r.Moves, r.Length)
+			res, err := sv.SolveAnytime(ctx, b, AnytimeOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkBounded(t, "ARA*", g, b, goal, res, a.Length, 1)
+			t.Logf("%s: length %d; A* %d stored, bidirectional %d", g, a.Length, a.Stats.Stored, st.Stored)
+		}
+	}
+}
