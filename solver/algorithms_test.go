@@ -322,6 +322,17 @@ func TestAlgorithmErrors(t *testing.T) {
 		}
 	}
 
+	// A memory limit too small to store the start state.
+	if _, err := sv.SolveWeighted(ctx, hard, 1, Limits{MaxBytes: 100}); !errors.Is(err, ErrMemoryLimit) {
+		t.Errorf("weighted, 100 bytes: error %v", err)
+	}
+	if _, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Limits: Limits{MaxBytes: 100}}); !errors.Is(err, ErrMemoryLimit) {
+		t.Errorf("ARA*, 100 bytes: error %v", err)
+	}
+	if _, _, err := Bidirectional(ctx, g, hard, sv.goal, Limits{MaxBytes: 100}); !errors.Is(err, ErrMemoryLimit) {
+		t.Errorf("bidirectional, 100 bytes: error %v", err)
+	}
+
 	// ARA* with a node limit that allows the first solution but not the
 	// proof: the answer found so far comes back with its bound.
 	res, err := sv.SolveAnytime(ctx, hard, AnytimeOptions{Schedule: []float64{5, 1}})

@@ -65,7 +65,7 @@ func (s *Solver) SolveAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOp
 	}
 	a, err := s.newAStar(ctx, work, opt.Limits)
 	if err != nil {
-		return best, err
+		return best, fmt.Errorf("ARA*: %w", err)
 	}
 	base := best
 	// publish takes the search's current answer when it is better than

@@ -42,7 +42,7 @@ func (s *Solver) SolveWeighted(ctx context.Context, b puzzle.Board, w float64, l
 	}
 	a, err := s.newAStar(ctx, work, lim)
 	if err != nil {
-		return out, err
+		return out, fmt.Errorf("weighted A* (w=%g): %w", w, err)
 	}
 	a.reopen = true
 	if err = a.reweigh(w); err == nil {
