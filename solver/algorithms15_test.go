@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -131,7 +132,7 @@ func TestBidirectional15(t *testing.T) {
 	}
 	ctx := context.Background()
 	for range count {
-		b := randomWalk(rng, g, goal, steps)
+		b := pdbtest.RandomWalk(rng, g, goal, steps)
 		opt, err := sv.Solve(b)
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -162,7 +163,7 @@ func TestBidirectionalVsBFS(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
 	for _, g := range []puzzle.Geometry{{W: 3, H: 2}, {W: 3, H: 3}, {W: 2, H: 4}, {W: 2, H: 2}} {
 		for _, goal := range []puzzle.Board{puzzle.BlankLastGoal(g), puzzle.BlankFirstGoal(g)} {
-			dist := bfs(g, goal)
+			dist := pdbtest.Distances(g, goal)
 			n := 0
 			for k, d := range dist {
 				if n++; n > 300 && g.N() > 6 {
@@ -198,15 +199,15 @@ func TestBidirectionalVsBFS(t *testing.T) {
 func TestFromBlankFirstAlgorithms(t *testing.T) {
 	g := puzzle.Geometry{W: 3, H: 3}
 	first := puzzle.BlankFirstGoal(g)
-	df := bfs(g, first)
+	df := pdbtest.Distances(g, first)
 	sv := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{FromBlankFirst: true, Reflect: true})
 	rng := rand.New(rand.NewPCG(27, 28))
 	ctx := context.Background()
 	for range 50 {
-		b := randomWalk(rng, g, first, rng.IntN(80))
+		b := pdbtest.RandomWalk(rng, g, first, rng.IntN(80))
 		opt := df[string(b)]
 		res, err := sv.SolveWeighted(ctx, b, 1.5, Limits{})
-		if err != nil || !res.Converted || !res.Searched.Equal(BlankFirstToLast(b)) {
+		if err != nil || !res.Converted || !res.Searched.Equal(puzzle.BlankFirstToLast(b)) {
 			t.Fatalf("%v: %+v %v", b, res, err)
 		}
 		checkBounded(t, "weighted", g, b, first, res, opt, 1.5)
@@ -398,7 +399,7 @@ func TestTwoWordKeys(t *testing.T) {
 		for done := 0; done < count; {
 			// Boards of 10 to 16 moves, so that A* with these weak
 			// tables stays small.
-			b := randomWalk(rng, g, goal, 30)
+			b := pdbtest.RandomWalk(rng, g, goal, 30)
 			r, st, err := sv.SolveBidirectional(ctx, b, Limits{})
 			if err != nil {
 				t.Fatal(err)

@@ -422,7 +422,7 @@ func (s *Solver) start(b puzzle.Board, out *Bounded) (puzzle.Board, bool, error)
 	*out = Bounded{Board: append(puzzle.Board(nil), b...), Converted: s.opt.FromBlankFirst, Length: -1, Lower: -1}
 	work := out.Board
 	if s.opt.FromBlankFirst {
-		work = BlankFirstToLast(b)
+		work = puzzle.BlankFirstToLast(b)
 	}
 	out.Searched = append(puzzle.Board(nil), work...)
 	if !puzzle.Solvable(s.geom, work, s.goal) {

@@ -71,7 +71,7 @@ func (s *Solver) SolveBidirectional(ctx context.Context, b puzzle.Board, lim Lim
 	}
 	work := b
 	if s.opt.FromBlankFirst {
-		work = BlankFirstToLast(b)
+		work = puzzle.BlankFirstToLast(b)
 	}
 	res, path, st, err := bidirectional(ctx, s.geom, work, s.goal, lim)
 	res.Board = append(puzzle.Board(nil), b...)

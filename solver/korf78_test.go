@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -175,7 +176,7 @@ func TestKorf100Long78(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	found := 0
 	for found < 3 {
-		b := randomWalk(rng, g, goal, 200)
+		b := pdbtest.RandomWalk(rng, g, goal, 200)
 		o, err := sv.Solve(b)
 		if err != nil {
 			t.Fatal(err)
@@ -296,7 +297,7 @@ func BenchmarkBidirectional15(b *testing.B) {
 	rng := rand.New(rand.NewPCG(43, 44))
 	var boards []puzzle.Board
 	for len(boards) < 3 {
-		p := randomWalk(rng, g, goal, 100)
+		p := pdbtest.RandomWalk(rng, g, goal, 100)
 		if d := dist(p); d >= 28 && d <= 32 && !slices.ContainsFunc(boards, p.Equal) {
 			boards = append(boards, p)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -145,7 +146,7 @@ func TestHcalc(t *testing.T) {
 		g, goal := sv.geom, sv.goal
 		hc := newHcalc(sv)
 		for range 500 {
-			b := randomWalk(rng, g, goal, 1+rng.IntN(60))
+			b := pdbtest.RandomWalk(rng, g, goal, 1+rng.IntN(60))
 			var arr [puzzle.MaxCells]uint8
 			copy(arr[:], b)
 			if got, want := hc.load(&arr), sv.Heuristic(b); got != want {

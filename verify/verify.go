@@ -24,10 +24,10 @@ package verify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -52,6 +52,13 @@ type Options struct {
 	// MaxFindingsPerCheck caps the findings kept in the report per check;
 	// all are still counted. <= 0 means DefaultMaxFindings.
 	MaxFindingsPerCheck int
+	// Progress, when set, is told how the passes over the entries advance,
+	// for a progress display: pass is the first check of the pass
+	// (CheckRanking, CheckGoal, CheckSymmetry, CheckReference), done and
+	// total count entries (done = total when the pass ends; the reference
+	// rebuild reports only its start and end). It is called from several
+	// goroutines at once and must be quick; it does not affect the report.
+	Progress func(pass string, done, total uint64)
 }
 
 func (o Options) normalized() Options {
@@ -93,11 +100,9 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	start := time.Now()
 	t, problems, err := format.Inspect(path)
 	if err != nil {
-		// format.Inspect wraps ErrFormat, ErrChecksum or returns an
-		// UnsupportedVersionError for bad data; anything else (I/O) is
+		// Bad data is an integrity finding; anything else (I/O) is
 		// trouble running.
-		var uv *format.UnsupportedVersionError
-		if !errors.Is(err, format.ErrFormat) && !errors.Is(err, format.ErrChecksum) && !errors.As(err, &uv) {
+		if !format.IsBadData(err) {
 			return nil, err
 		}
 		problems = append(problems, err)
@@ -174,12 +179,14 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 	c.goal = p.RankCells(p.GoalCells())
 
 	start = time.Now()
+	c.pass = CheckRanking
 	if err := c.scan(ctx, c.ranking); err != nil {
 		return err
 	}
 	r.ran(CheckRanking, start)
 
 	start = time.Now()
+	c.pass = CheckGoal
 	if p.Exact {
 		if err := c.scan(ctx, c.exactEntries); err != nil {
 			return err
@@ -190,15 +197,18 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 		}
 	}
 	// These five checks share one pass, and its time.
-	for _, name := range []string{CheckGoal, CheckUnreached, CheckManhattan, CheckDescent, CheckStep} {
+	pass := []string{CheckGoal, CheckUnreached, CheckManhattan, CheckDescent, CheckStep}
+	for _, name := range pass {
 		r.ran(name, start)
 	}
+	r.Passes = append(r.Passes, pass)
 
 	start = time.Now()
 	if syms := symmetries(p); len(syms) == 0 {
 		r.Skipped = append(r.Skipped, CheckSymmetry+": no board symmetry fixes the goal and the tile set")
 	} else {
 		c.syms = syms
+		c.pass = CheckSymmetry
 		if err := c.scan(ctx, c.symmetry); err != nil {
 			return err
 		}
@@ -206,7 +216,7 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 	}
 
 	if !opts.Deep {
-		r.Skipped = append(r.Skipped, CheckReference+": not requested (Deep)")
+		r.Skipped = append(r.Skipped, CheckReference+": not requested (--deep)")
 		return nil
 	}
 	start = time.Now()
@@ -260,30 +270,9 @@ func checkHeader(t *format.Table, recount bool, tl *tally) bool {
 		return false
 	}
 	if recount {
-		var hist [256]uint64
-		for _, v := range t.Values {
-			hist[v]++
-		}
-		maxv := 0
-		for v := range hist {
-			if hist[v] > 0 {
-				maxv = v
-			}
-		}
-		if h.MaxValue != maxv {
-			tl.addf(c, -1, "max value %d, values reach %d", h.MaxValue, maxv)
-		}
-		for v := range hist {
-			var stored uint64
-			if v < len(h.Histogram) {
-				stored = h.Histogram[v]
-			}
-			if stored != hist[v] {
-				tl.addf(c, -1, "histogram[%d] = %d, values have %d", v, stored, hist[v])
-			}
-		}
-		if len(h.Histogram) > 256 {
-			tl.addf(c, -1, "histogram has %d buckets", len(h.Histogram))
+		counts := format.CountValues(t.Values)
+		for _, m := range counts.Mismatches(h) {
+			tl.addf(c, -1, "%s", m)
 		}
 	}
 	return true
@@ -309,6 +298,7 @@ type checker struct {
 	opts   Options
 	r      *Report
 	syms   []symmetry
+	pass   string // the pass scan runs, for Options.Progress
 }
 
 // chunkSize is the number of entries per unit of parallel work.
@@ -323,6 +313,7 @@ func (c *checker) scan(ctx context.Context, fn func(lo, hi uint64, tl *tally)) e
 	tallies := make([]*tally, chunks)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(c.opts.Workers)
+	var done atomic.Uint64
 	for i := uint64(0); i < chunks; i++ {
 		if gctx.Err() != nil {
 			break
@@ -332,9 +323,13 @@ func (c *checker) scan(ctx context.Context, fn func(lo, hi uint64, tl *tally)) e
 				return err
 			}
 			tl := newTally(c.opts.MaxFindingsPerCheck)
-			fn(i*chunkSize, min((i+1)*chunkSize, size), tl)
+			lo, hi := i*chunkSize, min((i+1)*chunkSize, size)
+			fn(lo, hi, tl)
 			if tl.counts != nil {
 				tallies[i] = tl
+			}
+			if c.opts.Progress != nil {
+				c.opts.Progress(c.pass, done.Add(hi-lo), size)
 			}
 			return nil
 		})

@@ -16,32 +16,26 @@
 //	version  print the version
 //
 // Exit status: 0 success; 1 bad data (a corrupt table, a failed check, a
-// bad input line); 2 usage or I/O trouble. Progress and diagnostics go to
+// bad input line); 2 usage or I/O trouble (a write error on stdout, a table
+// needing more memory than available); 128 + the signal's number when
+// stopped by SIGINT (130) or SIGTERM (143). Progress and diagnostics go to
 // stderr; stdout carries only what a script would parse.
 package main
 
 import (
+	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
-
-	"github.com/tilepdb/tilepdb/builder"
 )
-
-// Version is the generator version recorded in every file header.
-const Version = "0.1.0"
-
-// generator is the Header.Generator string.
-const generator = "tilepdb pdbgen " + Version
 
 // command is one subcommand, in the style of cmd/go.
 type command struct {
 	name  string
 	usage string // the argument synopsis
 	short string
+	help  string // more for 'pdbgen help <command>' and -h: input syntax, output, exit status ("" = none)
 	run   func(env *env, args []string) error
 }
 
@@ -50,86 +44,188 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	stderrIsTTY    bool
+	// ctx ends when the command must stop: SIGINT or SIGTERM in main
+	// (interrupt.go); nil means context.Background (tests may set one).
+	ctx context.Context
+	// signalCode is the exit status for a ctx that ended (128 + the
+	// signal's number); nil means 130.
+	signalCode func() int
 }
 
-// exitError carries an exit status: 1 for bad data, 2 for usage and I/O.
-type exitError struct {
-	code int
-	err  error
+// context returns e.ctx, or context.Background when it is not set.
+func (e *env) context() context.Context {
+	if e.ctx == nil {
+		return context.Background()
+	}
+	return e.ctx
 }
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageErr and dataErr build the two kinds of failures.
-func usageErr(format string, a ...any) error {
-	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
-}
-
-func dataErr(err error) error { return &exitError{code: 1, err: err} }
-
-// errSilent means the command already printed its diagnostics.
-var errSilent = errors.New("")
 
 var commands []*command
 
+// boardHelp is the input syntax of lookup and solve (boards.go).
+const boardHelp = `Input: one board per line on stdin: the tile in each cell in reading order
+(row by row), separated by spaces, tabs or commas; the blank is 0, x or _.
+For the 8-puzzle, "8 6 7 2 5 4 3 0 1" and "8,6,7,2,5,4,3,_,1" are the same
+board. Boards must have the tables' number of cells (9 for 3x3, 16 for 4x4,
+25 for 5x5). Blank lines and lines starting with # are skipped; a UTF-8
+byte-order mark at the start is ignored; a line over 4096 bytes is reported
+and skipped. Each answer is printed as soon as it is known.
+
+A bad line (wrong cell count, a repeated or missing tile, a foreign symbol)
+is reported on stderr as "line N: <problem>" and the others are answered.
+A board that cannot reach the tables' goal (the other half of the states,
+by parity) is not an error: it is answered "unsolvable".`
+
+// exitHelp is the exit status of lookup and solve.
+const exitHelp = `Exit status: 0 every line answered (unsolvable boards included); 1 a corrupt
+table, or some bad lines (the others were answered); 2 trouble: a missing or
+unreadable table, not enough memory for the tables, a write error; 130 on
+Ctrl-C and 143 on SIGTERM, after printing the answers already found.
+
+Before loading, the memory the tables need is compared with the memory
+available (Linux) or --max-memory; tables that do not fit are refused.`
+
 func init() {
 	commands = []*command{
-		{"build", "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--max-memory SIZE]", "build tables into a directory", runBuild},
-		{"verify", "[--deep] [-j N] FILE...", "check table files (exit 0 all good, 1 bad data, 2 trouble)", runVerify},
-		{"info", "[--json] FILE...", "print header and value histogram of table files", runInfo},
-		{"lookup", "FILE...", "print the heuristic value of each board on stdin", runLookup},
-		{"solve", "[--reflect] [-j N] [--json] [--from blank-first] FILE...", "solve boards from stdin optimally", runSolve},
-		{"presets", "", "list the presets", runPresets},
-		{"version", "", "print the version", func(e *env, _ []string) error {
-			fmt.Fprintln(e.stdout, generator)
-			return nil
-		}},
+		{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--max-memory SIZE]",
+			short: "build tables into a directory",
+			help: `Writes one .pdb file per table into the output directory and prints each
+path on stdout when it is written. Before the first search, build checks
+that every table fits in memory and that the output directory and the
+manifest paths can be written. A file is written to a temporary file and
+renamed, so an interrupted build never leaves a partial table; temporaries
+left by a killed build are removed by the next build into that directory.
+
+Exit status: 0 success; 1 a built table differs from --manifest (it is not
+written); 2 usage or I/O trouble, or not enough memory; 130 on Ctrl-C and
+143 on SIGTERM (tables already written stay).`,
+			run: runBuild},
+		{name: "verify", usage: "[--deep] [-j N] [--max-memory SIZE] FILE...",
+			short: "check table files (exit 0 all good, 1 bad data, 2 trouble)",
+			help: `Checks each file's integrity (checksums, structure, histogram), the ranking
+(a round trip over every entry) and rules every correct table satisfies
+(goal 0, Manhattan bound and parity, a closer neighbour for every entry,
+symmetry); --deep also rebuilds the table with a simple reference search
+and compares every entry. One report per file on stdout.
+
+Exit status: 0 all files good; 1 a file failed a check; 2 a file could not
+be checked (missing, unreadable, too large for the memory); 130 on Ctrl-C
+and 143 on SIGTERM (reports of files already checked stand).`,
+			run: runVerify},
+		{name: "info", usage: "[--json] FILE...", short: "print header and value histogram of table files",
+			help: `Reads only each file's header (cheap). Exit status: 0 success; 1 a corrupt
+header; 2 a missing or unreadable file, or a write error on stdout.`,
+			run: runInfo},
+		{name: "lookup", usage: "[--max-memory SIZE] FILE... < boards", short: "print the heuristic value of each board on stdin",
+			help: `Prints "<board>\t<value>" per board: the value in moves from the tables (an
+exact table: the true distance to the goal; additive tables: the sum of
+their entries, a lower bound), or "<board>\tunsolvable".
+
+` + boardHelp + "\n\n" + exitHelp,
+			run: runLookup},
+		{name: "solve", usage: "[--reflect] [-j N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards", short: "solve boards from stdin optimally",
+			help: `Prints "<board> : length <L> moves <M> nodes <K>" per board, or
+"<board> : unsolvable". <M> spells the moves as the direction in which the
+BLANK moves: u up, d down, l left, r right (u swaps the blank with the tile
+above it); "-" for a board already at the goal. --json prints one object
+per board instead.
+
+` + boardHelp + "\n\n" + exitHelp,
+			run: runSolve},
+		{name: "presets", usage: "", short: "list the presets", run: runPresets},
+		{name: "version", usage: "", short: "print the version (also: pdbgen --version)", run: runVersion},
 	}
 }
 
 func main() {
-	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stderrIsTTY: isTerminal(os.Stderr)}
-	os.Exit(run(e, os.Args[1:]))
+	in := catchInterrupts(context.Background())
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, stderrIsTTY: isTerminal(os.Stderr),
+		ctx: in.ctx, signalCode: in.exitCode}
+	code := run(e, os.Args[1:])
+	in.stop()
+	os.Exit(code)
 }
 
 // run executes one command line and returns the exit status.
 func run(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		if len(args) > 1 {
-			if c := findCommand(args[1]); c != nil {
-				fmt.Fprintf(e.stdout, "usage: pdbgen %s %s\n\n%s\n", c.name, c.usage, c.short)
-				return 0
-			}
-		}
+	if len(args) == 0 {
 		printUsage(e.stderr)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+		return exitTrouble
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		return runHelp(e, args[1:])
+	case "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
 	}
 	c := findCommand(args[0])
 	if c == nil {
 		fmt.Fprintf(e.stderr, "pdbgen: unknown command %q\n", args[0])
 		printUsage(e.stderr)
-		return 2
+		return exitTrouble
 	}
-	err := c.run(e, args[1:])
-	if err == nil {
-		return 0
+	// Every write to stdout is checked here, once: a command that printed
+	// into a full disk or a closed pipe must not exit 0.
+	out := &checkedWriter{w: e.stdout}
+	ce := *e
+	ce.stdout = out
+	err := c.run(&ce, args[1:])
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing output: %w", out.err)
 	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
+	code := exitCode(err)
+	if err != nil && e.context().Err() != nil {
+		// Stopped by a signal (whatever the error the stop surfaced as):
+		// say so plainly, not "context canceled".
+		err, code = errInterrupted, 130
+		if e.signalCode != nil {
+			code = e.signalCode()
+		}
 	}
-	code := 2
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
-	if !errors.Is(err, errSilent) {
+	if err != nil && code != exitOK && !errors.Is(err, errSilent) {
 		fmt.Fprintf(e.stderr, "pdbgen %s: %v\n", c.name, err)
 	}
 	return code
+}
+
+// runHelp is "pdbgen help [COMMAND]": the overview on stderr, or the
+// command's help on stdout; an unknown command is a usage error.
+func runHelp(e *env, args []string) int {
+	switch {
+	case len(args) == 0:
+		printUsage(e.stderr)
+		return exitOK
+	case len(args) > 1:
+		fmt.Fprintf(e.stderr, "pdbgen help: want at most one command name, got %d arguments\n", len(args))
+		return exitTrouble
+	}
+	c := findCommand(args[0])
+	if c == nil {
+		fmt.Fprintf(e.stderr, "pdbgen help: unknown command %q\n", args[0])
+		printUsage(e.stderr)
+		return exitTrouble
+	}
+	// The command prints its own help, flags included, for -h.
+	he := *e
+	he.stderr = e.stdout
+	return exitCode(c.run(&he, []string{"-h"}))
+}
+
+// checkedWriter passes writes on and remembers the first error.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 func findCommand(name string) *command {
@@ -147,62 +243,8 @@ func printUsage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.short)
 	}
-	fmt.Fprintln(w, "\nRun 'pdbgen <command> -h' for a command's flags.")
-}
-
-// newFlags returns a FlagSet for command c that reports errors to stderr
-// and prints the usage line.
-func newFlags(e *env, name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		c := findCommand(name)
-		fmt.Fprintf(e.stderr, "usage: pdbgen %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses args, turning flag errors into usage errors. Flags may
-// follow positional arguments (pdbgen verify a.pdb --deep).
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, &exitError{code: 2, err: errSilent}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
-}
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, " ") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-func runPresets(e *env, args []string) error {
-	fs := newFlags(e, "presets")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	for _, p := range builder.Presets {
-		def := ""
-		if p.Default {
-			def = " (default)"
-		}
-		fmt.Fprintf(e.stdout, "%-8s %dx%d  %s%s\n", p.Name, p.W, p.H, p.Description, def)
-	}
-	return nil
+	fmt.Fprintln(w, "\nRun 'pdbgen help <command>' or 'pdbgen <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nExit status: 0 success; 1 bad data (a corrupt table, a failed check, a bad")
+	fmt.Fprintln(w, "input line); 2 usage or I/O trouble (including a table too large for the")
+	fmt.Fprintln(w, "memory); 130 interrupted by Ctrl-C, 143 by SIGTERM.")
 }
