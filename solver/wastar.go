@@ -22,8 +22,9 @@ import (
 //
 // b must be a valid board of the tables' size (blank-first with
 // Options.FromBlankFirst); an unsolvable board gives Solvable false without
-// search. Memory is bounded by lim (about 45 bytes per stored state on
-// the 15-puzzle). When a limit is reached or ctx ends, it returns the
+// search. Memory is bounded by lim: on the 15-puzzle the arrays of the
+// search (Stats.PeakBytes) peak at 45-90 bytes per stored state,
+// depending on where the last growth step fell. When a limit is reached or ctx ends, it returns the
 // Bounded filled with what is proven (Length -1, Lower, Stats) and an error
 // wrapping ErrNodeLimit, ErrMemoryLimit, ErrTimeLimit or ctx's error. Errors
 // about the board wrap puzzle.ErrBoard; w < 1 (or not a number) and negative
