@@ -191,7 +191,20 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 			hv = tab.values[tab.index(nst)]
 			sum += int(hv) - int(x.h[ti])
 		}
+		// The reflected lookup only raises h: skip it when h already
+		// prunes the child (same decisions; x.next may come out lower,
+		// which can only cost an extra iteration, rare since every f has
+		// the parity of the solution).
 		h := sum
+		if f := g + 1 + h; f > x.bound {
+			if f < x.next {
+				x.next = f
+			}
+			if ti >= 0 {
+				x.cells[ti][s.tileIdx[tile]] = to
+			}
+			continue
+		}
 		var rt uint8
 		var tj int8 = -1
 		sumR := x.sumR
@@ -208,18 +221,18 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 				sumR += int(hvR) - int(x.hR[tj])
 			}
 			h = max(h, sumR)
-		}
-		if f := g + 1 + h; f > x.bound {
-			if f < x.next {
-				x.next = f
+			if f := g + 1 + h; f > x.bound {
+				if f < x.next {
+					x.next = f
+				}
+				if ti >= 0 {
+					x.cells[ti][s.tileIdx[tile]] = to
+				}
+				if tj >= 0 {
+					x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[to]
+				}
+				continue
 			}
-			if ti >= 0 {
-				x.cells[ti][s.tileIdx[tile]] = to
-			}
-			if tj >= 0 {
-				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[to]
-			}
-			continue
 		}
 		// Make the move.
 		oldSum, oldSumR := x.sum, x.sumR

@@ -18,6 +18,13 @@
 //     "Pattern databases", Computational Intelligence 14; Felner, Korf &
 //     Hanan 2004, "Additive pattern database heuristics", JAIR 22).
 //
+// Besides the optimal Solve, a Solver offers searches that store states
+// (packed boards in a hash table, bounded by Limits): SolveWeighted
+// (weighted A*, a solution at most w times the optimum), SolveAnytime (ARA*:
+// a first solution at once, then better ones with proven bounds down to the
+// optimum) and SolveBidirectional (breadth-first from both ends, no table:
+// also the package-level Bidirectional), an independent check of the others.
+//
 // Moves are reported as the direction in which the BLANK moves: 'u', 'd',
 // 'l', 'r'. Applying them in order to the input board gives the goal.
 //
@@ -188,6 +195,7 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	}
 	for i, t := range set.Tables {
 		s.tabs = append(s.tabs, newTableInfo(t))
+		adviseHugePages(t.Values)
 		for j, tile := range t.Pattern.Tiles { // disjoint: checked above
 			s.tileTab[tile] = int8(i)
 			s.tileIdx[tile] = uint8(j)
