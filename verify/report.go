@@ -99,6 +99,7 @@ type Report struct {
 	Findings []Finding                // the findings kept, grouped by check in check order
 	Counts   map[string]uint64        // number of findings per check, including those not kept
 	Elapsed  map[string]time.Duration // time spent in each check that ran (checks sharing a pass share its time)
+	Wall     time.Duration            // wall time of the whole verification
 }
 
 // Total is the number of findings over all checks.
