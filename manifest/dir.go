@@ -99,7 +99,7 @@ func CheckFile(path string, e Entry) FileStatus {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		r.Status, r.Reason = Missing, "missing"
+		r.Status, r.Reason = Missing, "no such file"
 		return r
 	case err != nil:
 		r.Status, r.Reason = Unreadable, oneLine(err)
@@ -110,7 +110,7 @@ func CheckFile(path string, e Entry) FileStatus {
 	}
 	h, err := format.ReadHeaderFile(path)
 	if err != nil {
-		r.Status, r.Reason = Corrupt, oneLine(err)
+		r.Status, r.Reason = Corrupt, strings.TrimPrefix(oneLine(err), path+": ")
 		if !IsBadData(err) {
 			r.Status = Unreadable
 		}

@@ -92,8 +92,8 @@ func TestCheckDir(t *testing.T) {
 		{"b.pdb", OK, "", true},
 		{"a.pdb", OK, "", true},
 		{"wrong.pdb", Mismatch, "header says raw_sha256 " + b.RawSHA256 + " (manifest " + a.RawSHA256 + ")", true},
-		{"gone.pdb", Missing, "missing", false},
-		{"cut.pdb", Corrupt, "invalid table file", false},
+		{"gone.pdb", Missing, "no such file", false},
+		{"cut.pdb", Corrupt, "tilepdb: invalid table file", false},
 		{"text.pdb", Corrupt, "invalid table file", false},
 		{"sub.pdb", Corrupt, "a directory, not a table file", false},
 		{"extra.pdb", Unlisted, "not listed in M.tsv (a table: 72 entries, raw_sha256 ", true},
@@ -108,7 +108,8 @@ func TestCheckDir(t *testing.T) {
 	for i, w := range want {
 		g := got[i]
 		if g.Name != w.name || g.Status != w.status || !strings.Contains(g.Reason, w.reason) ||
-			(g.Header != nil) != w.header || g.Path != filepath.Join(dir, w.name) || strings.Contains(g.Reason, "\n") {
+			(g.Header != nil) != w.header || g.Path != filepath.Join(dir, w.name) || strings.Contains(g.Reason, "\n") ||
+			(g.Status != Unlisted && strings.Contains(g.Reason, g.Path)) {
 			t.Errorf("status %d = %s %s %q (header %v), want %s %s %q (header %v)",
 				i, g.Name, g.Status, g.Reason, g.Header != nil, w.name, w.status, w.reason, w.header)
 		}

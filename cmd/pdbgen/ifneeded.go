@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/manifest"
@@ -16,10 +17,11 @@ import (
 
 // existingTable is what build --if-needed found at a target path.
 type existingTable struct {
-	keep   bool           // the file is good: leave it untouched
-	reason string         // why it is not kept ("missing", "header ...", "verify found ..."); "" when kept
-	header *format.Header // the header read, nil when missing or unreadable
-	report *verify.Report // the full verification, nil when it did not get that far
+	keep    bool           // the file is good: leave it untouched
+	missing bool           // there is no file
+	reason  string         // why it is not kept ("missing", "header ...", "verify found ..."); "" when kept
+	header  *format.Header // the header read, nil when missing or unreadable
+	report  *verify.Report // the full verification, nil when it did not get that far
 }
 
 // checkExisting decides whether the file at path already holds the table
@@ -34,7 +36,7 @@ func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, want *ma
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return existingTable{reason: "missing"}, nil
+		return existingTable{missing: true, reason: "missing"}, nil
 	case err != nil:
 		return existingTable{}, err
 	case st.IsDir():
@@ -45,7 +47,7 @@ func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, want *ma
 		if !manifest.IsBadData(err) {
 			return existingTable{}, err
 		}
-		return existingTable{reason: "its header does not read: " + oneLine(err)}, nil
+		return existingTable{reason: "its header does not read: " + strings.TrimPrefix(oneLine(err), path+": ")}, nil
 	}
 	ex := existingTable{header: h}
 	if d := patternDiff(h, p); d != "" {
