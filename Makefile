@@ -1,14 +1,20 @@
 # tilepdb: build, verify and test pattern databases.
-#   make data   build the default tables (8puzzle, 15-555, 15-663) into data/,
-#               check them against data/MANIFEST.tsv, and verify them
+#   make data   build the tables data/MANIFEST.tsv lists (the default set:
+#               8puzzle, 15-555, 15-663) into data/, only those missing or bad:
+#               a table already there that matches the manifest and passes
+#               verify is kept; a new one must match the manifest and pass
+#               verify before it is written
+#   make ci-tables  the CI recipe (scripts/ci-tables.sh) twice on a fresh folder
 #   make test   gofmt, go vet and the unit tests with the race detector
+#   make cross  build and vet for Windows, macOS, arm64 and 32-bit x86, and
+#               check that go.mod and go.sum are tidy
 #   make bench  benchmarks and long runs (minutes); see README.md
 SHELL := bash
 GO ?= go
 PDBGEN := bin/pdbgen
 J ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build data test vet fmt-check bench bench-presets long fuzz clean
+.PHONY: all build data ci-tables test vet fmt-check cross bench bench-presets long fuzz clean
 
 all: build
 
@@ -16,10 +22,22 @@ build:
 	$(GO) build -o $(PDBGEN) ./cmd/pdbgen
 
 data: build
-	@mkdir -p data
-	$(PDBGEN) build -j $(J) -o data --manifest data/MANIFEST.tsv > data/.built
-	$(PDBGEN) verify -j $(J) $$(cat data/.built)
-	@rm -f data/.built
+	$(PDBGEN) build --if-needed -j $(J) -o data --manifest data/MANIFEST.tsv
+
+# The CI recipe of README.md (scripts/ci-tables.sh) on a fresh folder, twice
+# with one cache: the first run builds, verifies and fills the cache; the
+# second restores every table from it and must build nothing.
+ci-tables: build
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	for run in 1 2; do \
+	  rm -rf "$$tmp/data" && mkdir -p "$$tmp/data" && cp data/MANIFEST.tsv "$$tmp/data/" && \
+	  PDBGEN=$(PDBGEN) J=$(J) CACHE_DIR="$$tmp/cache" REPORTS="$$tmp/reports$$run" ARTIFACT="$$tmp/tables.tar.gz" \
+	    scripts/ci-tables.sh "$$tmp/data/MANIFEST.tsv" || exit $$?; \
+	done && \
+	if grep -v '"action":"kept"' "$$tmp/reports2/build.jsonl"; then \
+	  echo "ci-tables: the second run did not keep every table" >&2; exit 1; fi && \
+	tar -tzf "$$tmp/tables.tar.gz" && \
+	echo "ci-tables: recipe ok: second run restored and kept all $$(wc -l < "$$tmp/reports2/build.jsonl") tables"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -30,6 +48,24 @@ vet:
 
 test: fmt-check vet
 	$(GO) test -race -timeout 15m ./...
+
+# Other platforms: every package builds and passes go vet (tests included)
+# for each target; on a linux/amd64 host the 32-bit limits are also tested
+# natively with GOARCH=386. go mod tidy -diff fails when go.mod or go.sum
+# would change.
+CROSS := windows/amd64 darwin/amd64 darwin/arm64 linux/arm64 linux/386
+
+cross:
+	@set -e; for t in $(CROSS); do \
+		echo "GOOS=$${t%/*} GOARCH=$${t#*/}: build, vet"; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) build ./...; \
+		GOOS=$${t%/*} GOARCH=$${t#*/} $(GO) vet ./...; \
+	done
+	@if [ "$$($(GO) env GOHOSTOS)/$$($(GO) env GOHOSTARCH)" = linux/amd64 ]; then \
+		echo "GOARCH=386: 32-bit limit tests"; \
+		GOARCH=386 $(GO) test -count=1 -run 'TestIndexLimits|TestBuild32BitLimit' ./puzzle ./cmd/pdbgen; \
+	fi
+	$(GO) mod tidy -diff
 
 # Benchmarks: compare ratios within one run (machines are noisy), or save
 # two runs and compare them with benchstat.
@@ -49,4 +85,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseBoard -fuzztime 30s ./puzzle/
 
 clean:
-	rm -rf bin data/*.pdb data/.built
+	rm -rf bin data/*.pdb

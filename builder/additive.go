@@ -1,5 +1,49 @@
 package builder
 
+// Index anatomy of the additive search
+//
+// Five words, used with these meanings throughout this file:
+//
+//   - Placement: the cells of the k pattern tiles. Its table index is
+//     puzzle's cellset-order rank P·C(N,k) + M (puzzle.RankingCellsetOrder):
+//     M in [0, C(N,k)) is the colexicographic rank of the set of occupied
+//     cells (the "cell set") and P in [0, k!) is the Lehmer rank of the order
+//     of the tiles within those cells (the "order").
+//   - State: a placement plus the region of the blank, where a region is a
+//     connected component of the cells that hold no pattern tile. The blank
+//     moves inside its region at no cost, so its cell does not matter.
+//     Regions depend on the cell set only; labelRegions numbers them 0, 1,
+//     ... by their smallest cell.
+//   - Slot: a (cell set, region) pair, numbered cell set by cell set:
+//     slot = slotStart[M] + region, in [0, S) with S = Σ_M regions(M)
+//     (space.slotsPerBlock). Slots do not depend on the order.
+//   - Block: the S states that share one order P. State (P, M, region) has
+//     index P·S + slot, in [0, k!·S). A block is the unit of parallel work:
+//     one worker owns it for a whole level.
+//     Its table entries are the placements with order P, which the
+//     cellset-order layout (P major, M minor) puts in one contiguous range,
+//     values[P·C(N,k) : (P+1)·C(N,k)], entry M of the range being cell set
+//     M. That is why a block's values start at P·C(N,k) and why its owner
+//     writes them without atomics. The layout is a property of the ranking
+//     in package puzzle (Pattern.cellsetOrder says so too): a ranking with M
+//     major would need atomics here.
+//   - Packed move: a move of a pattern tile into the blank's region,
+//     precomputed per slot as a uint32 (packedMove): bits 8..31 hold the
+//     successor's slot, bits 0..7 hold j·k + j2, where j and j2 are the
+//     moving tile's positions among the sorted occupied cells before and
+//     after the move. The successor's slot depends on the slot alone; its
+//     order depends on P and (j, j2) alone, and is looked up in the block's
+//     orderSuccessors table. So the successor of state P·S + slot by move mv
+//     is orderSuccessors.next[mv.orderStep()]·S + mv.slot().
+//
+// Example: 4x4 board, tiles 1,2,3. There are C(16,3) = 560 cell sets and
+// 3! = 6 orders, hence 6 blocks and 3360 table entries. Most cell sets
+// leave one region; cell set {1,2,4} (M = 6) cuts corner 0 off and leaves
+// two. In all S = 632 slots, so 6·632 = 3792 states.
+//
+// The state array (stateCodes) holds 2 bits per state; see stateCodes for
+// the level code and the invariant the two kernels rely on.
+
 import (
 	"context"
 	"fmt"
@@ -9,126 +53,135 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// noMove marks an occupied cell in a region map.
-const noMove = 0xFF
+// occupiedCell is the region label of a cell that holds a pattern tile.
+const occupiedCell = 0xFF
 
-// maxRegionsPerBlock bounds Σ regions over all occupied-cell sets, so that a
-// move fits in 32 bits: the destination offset (24 bits) and the order
-// transition (8 bits).
-const maxRegionsPerBlock = 1 << 24
+// maxSlotsPerBlock bounds S, the slots of one block (Σ regions over all
+// cell sets), so that a successor slot fits the 24 bits of a packedMove.
+const maxSlotsPerBlock = 1 << 24
 
-// space is the abstract state space of an additive pattern database:
-// for each occupied-cell set (a "map", ranked colexicographically), the
-// connected regions of its empty cells. State (order, map, region) has the
-// index order*regions + regionOffset[map] + region; the offset
-// regionOffset[map] + region is the state's "slot" within its order block.
-//
-// For every slot the moves open to the blank's region are precomputed as
-// uint32 values: bits 8..31 are the slot of the successor and bits 0..7 are
-// j*k + j2, where j and j2 are the moving tile's positions among the sorted
-// occupied cells before and after the move (the order rank of the successor
-// depends on them and on the order block alone; see orderMoves).
-type space struct {
-	p       *puzzle.Pattern
-	n, k    int
-	maps    int // C(N,k)
-	orders  int // k!
-	regions uint64
+// packedMove is one move of a slot: the successor slot in bits 8..31 and
+// the order step j·k + j2 in bits 0..7 (see the index anatomy above).
+type packedMove uint32
 
-	regionOffset []uint32 // len maps+1; regionOffset[maps] = regions (slots per order block)
-	slotMap      []uint32 // len regions: the map of each slot
-	moveStart    []uint32 // len regions+1: moves of slot s are moves[moveStart[s]:moveStart[s+1]]
-	moves        []uint32
+func newPackedMove(slot uint32, orderStep int) packedMove {
+	return packedMove(slot<<8 | uint32(orderStep))
 }
 
+// slot is the successor's slot.
+func (mv packedMove) slot() uint64 { return uint64(mv >> 8) }
+
+// orderStep is the index j·k + j2 into orderSuccessors.next.
+func (mv packedMove) orderStep() uint32 { return uint32(mv & 0xFF) }
+
+// space is the abstract state space of an additive pattern database: the
+// slots of one block and the packed moves of every slot (see the index
+// anatomy at the top of this file). It does not depend on the order, so
+// one space serves all k! blocks.
+type space struct {
+	k             int    // pattern tiles
+	cellSets      int    // C(N,k): the range of M
+	orders        int    // k!: the range of P, the number of blocks
+	slotsPerBlock uint64 // S = Σ_M regions(M)
+
+	slotStart   []uint32     // len cellSets+1: slots of cell set M are [slotStart[M], slotStart[M+1]); slotStart[cellSets] = S
+	slotCellSet []uint32     // len S: the cell set M of each slot
+	moveStart   []uint32     // len S+1: the moves of slot s are moves[moveStart[s]:moveStart[s+1]]
+	moves       []packedMove // the moves of all slots, slot by slot
+}
+
+// newSpace labels the regions of every cell set and packs the moves of
+// every slot. It fails when k > 16 (an order step would not fit 8 bits) or
+// when S reaches 2^24.
 func newSpace(p *puzzle.Pattern) (*space, error) {
 	g := p.Geom
 	n, k := g.N(), p.K()
-	sp := &space{p: p, n: n, k: k, maps: int(p.Combinations()), orders: int(p.Factorial(k))}
+	sp := &space{k: k, cellSets: int(p.Combinations()), orders: int(p.Factorial(k))}
 	if k*k > 256 {
 		return nil, fmt.Errorf("builder: %s: %d pattern tiles is more than the builder supports (15)", p, k)
 	}
-	sp.regionOffset = make([]uint32, sp.maps+1)
-	regionOf := make([]uint8, sp.maps*n)
-	nbr := g.Neighbors()
-	// Pass 1: label the empty cells' connected regions of every map, in
-	// order of their smallest cell, so the labelling is canonical.
-	for m := 0; m < sp.maps; m++ {
+	sp.slotStart = make([]uint32, sp.cellSets+1)
+	// regionOfCell[M*n+c] is the region label of cell c in cell set M.
+	regionOfCell := make([]uint8, sp.cellSets*n)
+	neighbors := g.Neighbors()
+	// Pass 1: the regions, hence the slots, of every cell set.
+	for m := 0; m < sp.cellSets; m++ {
 		mask := p.CombinationUnrank(uint64(m), k)
-		label := labelRegions(nbr, mask, regionOf[m*n:(m+1)*n])
-		sp.regionOffset[m+1] = sp.regionOffset[m] + uint32(label)
-		if sp.regionOffset[m+1] >= maxRegionsPerBlock {
+		regions := labelRegions(neighbors, mask, regionOfCell[m*n:(m+1)*n])
+		sp.slotStart[m+1] = sp.slotStart[m] + uint32(regions)
+		if sp.slotStart[m+1] >= maxSlotsPerBlock {
 			return nil, fmt.Errorf("builder: %s: too many tiles for this board", p)
 		}
 	}
-	sp.regions = uint64(sp.regionOffset[sp.maps])
-	sp.slotMap = make([]uint32, sp.regions)
-	for m := 0; m < sp.maps; m++ {
-		for s := sp.regionOffset[m]; s < sp.regionOffset[m+1]; s++ {
-			sp.slotMap[s] = uint32(m)
+	sp.slotsPerBlock = uint64(sp.slotStart[sp.cellSets])
+	sp.slotCellSet = make([]uint32, sp.slotsPerBlock)
+	for m := 0; m < sp.cellSets; m++ {
+		for s := sp.slotStart[m]; s < sp.slotStart[m+1]; s++ {
+			sp.slotCellSet[s] = uint32(m)
 		}
 	}
 	// Pass 2: the moves of every slot. A pattern tile next to the blank's
-	// region steps into it; the blank ends in the cell the tile left.
-	sp.moveStart = make([]uint32, sp.regions+1)
-	sp.moves = make([]uint32, 0, sp.regions*4)
-	var cells [puzzle.MaxCells]uint8
-	for m := 0; m < sp.maps; m++ {
+	// region steps into it; the blank ends in the cell the tile left, so
+	// the successor's region is the one of that cell in the new cell set.
+	sp.moveStart = make([]uint32, sp.slotsPerBlock+1)
+	sp.moves = make([]packedMove, 0, sp.slotsPerBlock*4)
+	var sortedCells [puzzle.MaxCells]uint8
+	for m := 0; m < sp.cellSets; m++ {
 		mask := p.CombinationUnrank(uint64(m), k)
-		for j, mm := 0, mask; mm != 0; j++ {
-			cells[j] = uint8(bits.TrailingZeros32(mm))
-			mm &= mm - 1
+		for j, rest := 0, mask; rest != 0; j++ {
+			sortedCells[j] = uint8(bits.TrailingZeros32(rest))
+			rest &= rest - 1
 		}
-		reg := regionOf[m*n : (m+1)*n]
-		for e := sp.regionOffset[m]; e < sp.regionOffset[m+1]; e++ {
-			region := uint8(e - sp.regionOffset[m])
+		regionOf := regionOfCell[m*n : (m+1)*n]
+		for slot := sp.slotStart[m]; slot < sp.slotStart[m+1]; slot++ {
+			blankRegion := uint8(slot - sp.slotStart[m])
 			for j := 0; j < k; j++ {
-				from := int(cells[j])
+				from := int(sortedCells[j])
 				for _, dir := range puzzle.Directions {
 					to, ok := g.Step(from, dir)
-					if !ok || reg[to] != region {
+					if !ok || regionOf[to] != blankRegion {
 						continue
 					}
-					nmask := mask&^(1<<from) | 1<<to
-					j2 := bits.OnesCount32(nmask & (1<<to - 1))
-					next := p.CombinationRank(nmask)
-					slot := sp.regionOffset[next] + uint32(regionOf[int(next)*n+from])
-					sp.moves = append(sp.moves, slot<<8|uint32(j*k+j2))
+					nextMask := mask&^(1<<from) | 1<<to
+					j2 := bits.OnesCount32(nextMask & (1<<to - 1))
+					nextSet := p.CombinationRank(nextMask)
+					nextSlot := sp.slotStart[nextSet] + uint32(regionOfCell[int(nextSet)*n+from])
+					sp.moves = append(sp.moves, newPackedMove(nextSlot, j*k+j2))
 				}
 			}
-			sp.moveStart[e+1] = uint32(len(sp.moves))
+			sp.moveStart[slot+1] = uint32(len(sp.moves))
 		}
 	}
 	return sp, nil
 }
 
-// stateCount is the number of abstract states: k! * Σ regions.
-func (sp *space) stateCount() uint64 { return uint64(sp.orders) * sp.regions }
+// stateCount is the number of abstract states: k!·S.
+func (sp *space) stateCount() uint64 { return uint64(sp.orders) * sp.slotsPerBlock }
 
 // indexBytes is the memory of the per-slot indexes.
 func (sp *space) indexBytes() uint64 {
-	return uint64(len(sp.regionOffset)+len(sp.slotMap)+len(sp.moveStart)+cap(sp.moves)) * 4
+	return uint64(len(sp.slotStart)+len(sp.slotCellSet)+len(sp.moveStart)+cap(sp.moves)) * 4
 }
 
-// orderMoves precomputes, for one order block, the order rank reached when
-// the tile in sorted position j moves to sorted position j2, for all j, j2.
-type orderMoves struct {
-	k     int
-	table [puzzle.MaxCells * puzzle.MaxCells]uint32
+// orderSuccessors is, for one block (order P), the order reached when the
+// tile at sorted position j moves to sorted position j2: next[j·k+j2], for
+// all j, j2 < k.
+type orderSuccessors struct {
+	next [puzzle.MaxCells * puzzle.MaxCells]uint32
 }
 
-func (om *orderMoves) init(p *puzzle.Pattern, k int, order uint64, scratch []uint8) {
-	om.k = k
-	// o[i] = sorted position of tile i for this order rank: unrank the
-	// permutation via cells of the identity set {0..k-1}.
-	o := scratch[:k]
-	puzzle.LehmerUnrank(order, k, k, o)
-	var o2 [puzzle.MaxCells]uint8
+// init fills the table for order P = order of a k-tile pattern.
+func (t *orderSuccessors) init(k int, order uint64) {
+	// pos[i] = sorted position of tile i under this order: the Lehmer
+	// unrank of a k-permutation of 0..k-1.
+	var pos, nextPos [puzzle.MaxCells]uint8
+	puzzle.LehmerUnrank(order, k, k, pos[:k])
 	for j := 0; j < k; j++ {
-		// the tile holding sorted position j
 		for j2 := 0; j2 < k; j2++ {
+			// The tile at j goes to j2; the tiles between shift by one
+			// towards j.
 			for i := 0; i < k; i++ {
-				x := o[i]
+				x := pos[i]
 				switch {
 				case x == uint8(j):
 					x = uint8(j2)
@@ -137,179 +190,342 @@ func (om *orderMoves) init(p *puzzle.Pattern, k int, order uint64, scratch []uin
 				case j2 < j && x >= uint8(j2) && x < uint8(j):
 					x++
 				}
-				o2[i] = x
+				nextPos[i] = x
 			}
-			om.table[j*k+j2] = uint32(puzzle.LehmerRank(o2[:k], k))
+			t.next[j*k+j2] = uint32(puzzle.LehmerRank(nextPos[:k], k))
 		}
 	}
 }
 
-func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error) {
+// stateCodes is the state array of the additive search: a 2-bit code per
+// state, 32 per 64-bit word (state i is bits 2(i%32)..2(i%32)+1 of word
+// i/32), shared by the workers of a level. Two bits per state as in Korf's
+// two-bit breadth-first search (Korf 2008, "Minimizing disk I/O in two-bit
+// breadth-first search", AAAI).
+//
+// Code 0 is Unvisited; a state first reached at level L holds
+// levelCode(L) = L%3 + 1. Codes repeat every three levels,
+// code(L) = code(L-3), so a code does NOT tell level L from older levels.
+// What holds while level L runs is this: the array holds codes of levels
+// L-2, L-1 and L and the code 0 (every older state shares the code of one
+// of those levels), the kernels read only code(L) and 0, and they write only
+// code(L+1) over 0. That suffices because breadth-first levels of
+// neighbouring states differ by at most one:
+//
+//   - A state with code(L) is at level L or at level L-3 or older. An older
+//     one has all its neighbours at levels <= L-2, all visited. The push
+//     kernel expands it again, harmlessly, only because of two guards:
+//     visit writes a successor only while its code is 0 (unvisited), and a
+//     placement's value is written only while it is puzzle.Unreached. Without
+//     either guard, old states would re-mark states or overwrite values.
+//   - An unvisited state has no neighbour below level L (it would have been
+//     reached already), so in the pull kernel a neighbour with code(L) is at
+//     level L exactly; one reached at L+1 during this level holds
+//     code(L+1) != code(L) and is not mistaken for the frontier.
+//
+// Codes change only from 0, and all writers of a level write the same code,
+// so the array after a level does not depend on scheduling.
+type stateCodes []uint64
+
+func newStateCodes(n uint64) stateCodes { return make(stateCodes, (n+31)/32) }
+
+// levelCode is the code of the states first reached at level L.
+func levelCode(level int) uint64 { return uint64(level%3 + 1) }
+
+// visit sets state i to code if it is unvisited (code 0) and reports
+// whether this call made the change.
+func (a stateCodes) visit(i uint64, code uint64) bool {
+	w := &a[i>>5]
+	sh := (i & 31) * 2
+	if atomic.LoadUint64(w)>>sh&3 != 0 {
+		return false
+	}
+	return atomic.OrUint64(w, code<<sh)>>sh&3 == 0
+}
+
+// load returns the code of state i.
+func (a stateCodes) load(i uint64) uint64 {
+	return atomic.LoadUint64(&a[i>>5]) >> ((i & 31) * 2) & 3
+}
+
+// lowBits has bit 2j set for every state j of a word.
+const lowBits = 0x5555555555555555
+
+// matchCodes returns a mask with bit 2j set exactly for the codes j of x
+// equal to code.
+func matchCodes(x, code uint64) uint64 {
+	y := x ^ code*lowBits
+	return ^(y | y>>1) & lowBits
+}
+
+// defaultUsePull is the default direction rule (Beamer, Asanović & Patterson
+// 2012, "Direction-optimizing breadth-first search", SC'12): while the
+// frontier is small, its states push to their successors; once it exceeds
+// half of the unvisited states, unvisited states pull instead, each
+// stopping at its first neighbour on the frontier. (Of 1x, 2x and 4x, the
+// 2x switch point was fastest on the 7-tile 15-puzzle table.)
+func defaultUsePull(level int, frontier, unvisited uint64) bool { return 2*frontier > unvisited }
+
+// additiveSearch is the breadth-first search over the abstract states of
+// an additive pattern database, one level at a time.
+type additiveSearch struct {
+	sp     *space
+	codes  stateCodes
+	values []uint8 // the table being built, puzzle.Unreached until set
+	// active marks the blocks that hold states at the current level (push
+	// scans only those); next collects the blocks of the next level.
+	active, next bitset
+	run          *levelRunner
+	frontier     uint64 // states at the current level
+	// usePull chooses the kernel of a level; tests force one kernel.
+	usePull func(level int, frontier, unvisited uint64) bool
+	// Blocks are handed to the workers in chunks of blocksPerChunk.
+	blocksPerChunk, chunks int
+}
+
+// newAdditiveSearch prepares the search of p with level 0 set: the goal
+// placement with the blank in its goal region.
+func newAdditiveSearch(p *puzzle.Pattern, opt Options) (*additiveSearch, error) {
 	sp, err := newSpace(p)
 	if err != nil {
 		return nil, err
 	}
 	total := sp.stateCount()
-	z := newAtomicCodes(total)
-	values := make([]uint8, p.Size())
-	for i := range values {
-		values[i] = Unvisited
+	s := &additiveSearch{
+		sp:       sp,
+		codes:    newStateCodes(total),
+		values:   make([]uint8, p.Size()),
+		active:   newBitset(sp.orders),
+		next:     newBitset(sp.orders),
+		run:      &levelRunner{opt: opt, total: total},
+		frontier: 1,
+		usePull:  opt.usePull,
 	}
-	R := sp.regions
-
-	// Level 0: the goal placement with the blank in its goal region.
+	if s.usePull == nil {
+		s.usePull = defaultUsePull
+	}
+	for i := range s.values {
+		s.values[i] = puzzle.Unreached
+	}
 	goalCells := p.GoalCells()
-	var gmask uint32
+	var goalMask uint32
 	for _, c := range goalCells {
-		gmask |= 1 << c
+		goalMask |= 1 << c
 	}
-	m0 := p.CombinationRank(gmask)
-	o0 := p.OrderRank(gmask, goalCells)
-	blank := p.GoalPositions()[0]
-	e0 := goalRegion(p, gmask, blank)
-	z.visit(o0*R+uint64(sp.regionOffset[m0])+uint64(e0), levelCode(0))
+	goalSet := p.CombinationRank(goalMask)
+	goalOrder := p.OrderRank(goalMask, goalCells)
+	blankRegion := goalRegion(p, goalMask, p.GoalPositions()[0])
+	s.codes.visit(goalOrder*sp.slotsPerBlock+uint64(sp.slotStart[goalSet])+uint64(blankRegion), levelCode(0))
+	s.active.set(int(goalOrder))
+	s.run.reached.Store(1)
+	s.blocksPerChunk = max(1, sp.orders/(opt.Workers*32))
+	s.chunks = (sp.orders + s.blocksPerChunk - 1) / s.blocksPerChunk
+	return s, nil
+}
 
-	active, next := newBitset(sp.orders), newBitset(sp.orders)
-	active.set(int(o0))
-	run := &levelRunner{opt: opt, total: total}
-	run.reached.Store(1)
+// done reports whether the last level reached no new state.
+func (s *additiveSearch) done() bool { return !s.active.anySet() }
 
-	perChunk := max(1, sp.orders/(opt.Workers*32))
-	nChunks := (sp.orders + perChunk - 1) / perChunk
-	frontier := uint64(1)
-	for level := 0; active.anySet(); level++ {
+// level runs BFS level `level`: it records the values of the placements
+// whose first state is at this level and marks the states of level+1,
+// with the push or the pull kernel as s.usePull decides. It returns the
+// number of states marked.
+func (s *additiveSearch) level(ctx context.Context, level int) (uint64, error) {
+	pull := s.usePull(level, s.frontier, s.run.total-s.run.reached.Load())
+	added, err := s.run.run(ctx, level, s.chunks, func(chunk int) uint64 {
+		first := chunk * s.blocksPerChunk
+		last := min(first+s.blocksPerChunk, s.sp.orders)
+		var succ orderSuccessors
+		var added uint64
+		for order := first; order < last; order++ {
+			if !pull && !s.active.has(order) {
+				continue
+			}
+			succ.init(s.sp.k, uint64(order))
+			b := s.block(order, level, &succ)
+			if pull {
+				n := b.pull()
+				if n > 0 {
+					s.next.set(order)
+				}
+				added += n
+			} else {
+				added += b.push(s.next)
+			}
+		}
+		return added
+	})
+	if err != nil {
+		return 0, err
+	}
+	s.frontier = added
+	s.active, s.next = s.next, s.active
+	s.next.clear()
+	return added, nil
+}
+
+func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error) {
+	s, err := newAdditiveSearch(p, opt)
+	if err != nil {
+		return nil, err
+	}
+	for level := 0; !s.done(); level++ {
 		if level > MaxLevel {
 			return nil, fmt.Errorf("builder: %s: distances exceed %d", p, MaxLevel)
 		}
-		// Direction-optimizing BFS (Beamer, Asanović & Patterson 2012):
-		// while the frontier is small, its states push to their successors;
-		// once it exceeds half of the unvisited rest, unvisited states pull
-		// instead, each stopping at its first neighbour on the frontier.
-		// (Of 1x, 2x and 4x, the 2x switch point was fastest on the 7-tile
-		// 15-puzzle table.)
-		pull := 2*frontier > total-run.reached.Load()
-		added, err := run.run(ctx, level, nChunks, func(chunk int) uint64 {
-			lo := chunk * perChunk
-			hi := min(lo+perChunk, sp.orders)
-			var om orderMoves
-			var scratch [puzzle.MaxCells]uint8
-			var added uint64
-			for order := lo; order < hi; order++ {
-				if !pull && !active.has(order) {
-					continue
-				}
-				om.init(p, sp.k, uint64(order), scratch[:])
-				if pull {
-					n := sp.pullBlock(z, values, &om, order, level)
-					if n > 0 {
-						next.set(order)
-					}
-					added += n
-				} else {
-					added += sp.expandBlock(z, values, next, &om, order, level)
-				}
-			}
-			return added
-		})
-		if err != nil {
+		if _, err := s.level(ctx, level); err != nil {
 			return nil, err
 		}
-		frontier = added
-		active, next = next, active
-		next.clear()
 	}
-	if got := run.reached.Load(); got != total {
+	if got, total := s.run.reached.Load(), s.run.total; got != total {
 		return nil, fmt.Errorf("builder: %s: %d of %d abstract states unreached", p, total-got, total)
 	}
-	return values, nil
+	return s.values, nil
 }
 
-// expandBlock expands every state of order block `order` that is at
-// `level`: it records the level as the value of the state's placement when
-// that placement has none yet (the first region reached gives the minimum
-// over regions), and marks the state's unvisited successors with level+1.
-// values[order*C(N,k) : (order+1)*C(N,k)] belongs to this block alone, so
-// it is written without atomics. It returns the number of states it reached
-// first.
-func (sp *space) expandBlock(z atomicCodes, values []uint8, next bitset, om *orderMoves, order, level int) uint64 {
-	R := sp.regions
-	base := uint64(order) * R
-	end := base + R
-	vals := values[uint64(order)*uint64(sp.maps) : uint64(order+1)*uint64(sp.maps)]
-	code, ncode := levelCode(level), levelCode(level+1)
+// blockLevel is the shared start of the push and pull kernels: one block
+// (order) at one level, with its state range, its table entries and the
+// word-boundary filter.
+type blockLevel struct {
+	sp     *space
+	codes  stateCodes
+	succ   *orderSuccessors
+	values []uint8 // the block's table entries, values[order·C(N,k):(order+1)·C(N,k)]
+	order  int
+	level  int
+	first  uint64 // the block's states are [first, first+S)
+	// code and nextCode are levelCode(level) and levelCode(level+1).
+	code, nextCode uint64
+	// The word-boundary filter. Blocks are not aligned to the 32 states
+	// of a word: the first and the last word of a block may hold states
+	// of the neighbouring blocks, which belong to another worker. A
+	// kernel reads a word's codes whole and ANDs them with wordMask(w),
+	// which keeps exactly the states of this block. Codes are written by
+	// atomic OR only, so two workers sharing a word never lose each
+	// other's marks.
+	firstWord, lastWord uint64
+	firstMask, lastMask uint64
+}
+
+// block prepares the kernels of block `order` at `level`; succ must hold
+// the block's orderSuccessors.
+func (s *additiveSearch) block(order, level int, succ *orderSuccessors) blockLevel {
+	sp := s.sp
+	first := uint64(order) * sp.slotsPerBlock
+	end := first + sp.slotsPerBlock
+	b := blockLevel{
+		sp:        sp,
+		codes:     s.codes,
+		succ:      succ,
+		values:    s.values[uint64(order)*uint64(sp.cellSets) : uint64(order+1)*uint64(sp.cellSets)],
+		order:     order,
+		level:     level,
+		first:     first,
+		code:      levelCode(level),
+		nextCode:  levelCode(level + 1),
+		firstWord: first >> 5,
+		lastWord:  (end - 1) >> 5,
+	}
+	// States below `first` in its word, and from `end` on in the last
+	// word, are not ours.
+	b.firstMask = lowBits &^ (1<<((first&31)*2) - 1)
+	b.lastMask = lowBits
+	if end&31 != 0 {
+		b.lastMask = lowBits & (1<<((end&31)*2) - 1)
+	}
+	return b
+}
+
+// wordMask is the mask (bit 2j for state j) of the states of word w that
+// belong to the block.
+func (b *blockLevel) wordMask(w uint64) uint64 {
+	m := uint64(lowBits)
+	if w == b.firstWord {
+		m &= b.firstMask
+	}
+	if w == b.lastWord {
+		m &= b.lastMask
+	}
+	return m
+}
+
+// slot is the slot of the state at bit `bit` (even) of word w.
+func (b *blockLevel) slot(w uint64, bit int) uint64 {
+	return w<<5 + uint64(bit>>1) - b.first
+}
+
+// frontier returns the mask of the block's states in word w (whose codes
+// are x) that hold the level's code, after recording the level as the
+// value of their placements where none is set yet: the first region of a
+// placement to be reached gives the minimum over its regions. (States of
+// older levels with the same code find their value already set.)
+func (b *blockLevel) frontier(w, x uint64) uint64 {
+	hits := matchCodes(x, b.code) & b.wordMask(w)
+	for h := hits; h != 0; h &= h - 1 {
+		m := b.sp.slotCellSet[b.slot(w, bits.TrailingZeros64(h))]
+		if b.values[m] == puzzle.Unreached {
+			b.values[m] = uint8(b.level)
+		}
+	}
+	return hits
+}
+
+// push is the top-down kernel: every state of the block at the level (see
+// frontier) marks its unvisited successors with the next level's code, in
+// any block, and sets the successors' blocks in next. It returns the
+// number of states it marked.
+func (b *blockLevel) push(next bitset) uint64 {
+	sp := b.sp
 	var added uint64
 	sameBlock := false
-	for w := base >> 5; w <= (end-1)>>5; w++ {
-		hits := matchCodes(atomic.LoadUint64(&z[w]), code)
-		for hits != 0 {
-			i := w<<5 + uint64(bits.TrailingZeros64(hits)>>1)
-			hits &= hits - 1
-			if i < base || i >= end {
-				continue
-			}
-			s := uint32(i - base)
-			if m := sp.slotMap[s]; vals[m] == Unvisited {
-				vals[m] = uint8(level)
-			}
-			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {
-				no := om.table[mv&0xFF]
-				if z.visit(uint64(no)*R+uint64(mv>>8), ncode) {
+	for w := b.firstWord; w <= b.lastWord; w++ {
+		for hits := b.frontier(w, atomic.LoadUint64(&b.codes[w])); hits != 0; hits &= hits - 1 {
+			slot := b.slot(w, bits.TrailingZeros64(hits))
+			for _, mv := range sp.moves[sp.moveStart[slot]:sp.moveStart[slot+1]] {
+				nextOrder := b.succ.next[mv.orderStep()]
+				if b.codes.visit(uint64(nextOrder)*sp.slotsPerBlock+mv.slot(), b.nextCode) {
 					added++
-					if int(no) == order {
+					if int(nextOrder) == b.order {
 						sameBlock = true
 					} else {
-						next.set(int(no))
+						next.set(int(nextOrder))
 					}
 				}
 			}
 		}
 	}
 	if sameBlock {
-		next.set(order)
+		next.set(b.order)
 	}
 	return added
 }
 
-// pullBlock is the bottom-up form of expandBlock: it records the values of
-// the block's states at `level`, and marks with level+1 every unvisited
-// state of the block that has a neighbour at `level` (moves are reversible,
-// so the neighbours are the successors). Only this block's states are
-// written. It returns the number of states it marked.
-func (sp *space) pullBlock(z atomicCodes, values []uint8, om *orderMoves, order, level int) uint64 {
-	R := sp.regions
-	base := uint64(order) * R
-	end := base + R
-	vals := values[uint64(order)*uint64(sp.maps) : uint64(order+1)*uint64(sp.maps)]
-	code, ncode := levelCode(level), levelCode(level+1)
+// pull is the bottom-up kernel: it records the values of the block's states
+// at the level (see frontier), and marks with the next level's code every
+// unvisited state of the block that has a neighbour at the level (moves are
+// reversible, so the neighbours are the successors). Only this block's
+// states are written, one word at a time. It returns the number of states
+// it marked.
+func (b *blockLevel) pull() uint64 {
+	sp := b.sp
 	var added uint64
-	for w := base >> 5; w <= (end-1)>>5; w++ {
-		x := atomic.LoadUint64(&z[w])
-		for hits := matchCodes(x, code); hits != 0; hits &= hits - 1 {
-			i := w<<5 + uint64(bits.TrailingZeros64(hits)>>1)
-			if i >= base && i < end {
-				if m := sp.slotMap[i-base]; vals[m] == Unvisited {
-					vals[m] = uint8(level)
-				}
-			}
-		}
-		var set uint64
-		for hits := matchCodes(x, 0); hits != 0; hits &= hits - 1 {
-			b := uint64(bits.TrailingZeros64(hits))
-			i := w<<5 + b>>1
-			if i < base || i >= end {
-				continue
-			}
-			s := i - base
-			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {
-				if z.load(uint64(om.table[mv&0xFF])*R+uint64(mv>>8)) == code {
-					set |= ncode << b
+	for w := b.firstWord; w <= b.lastWord; w++ {
+		x := atomic.LoadUint64(&b.codes[w])
+		b.frontier(w, x)
+		var marks uint64
+		for hits := matchCodes(x, 0) & b.wordMask(w); hits != 0; hits &= hits - 1 {
+			bit := bits.TrailingZeros64(hits)
+			slot := b.slot(w, bit)
+			for _, mv := range sp.moves[sp.moveStart[slot]:sp.moveStart[slot+1]] {
+				if b.codes.load(uint64(b.succ.next[mv.orderStep()])*sp.slotsPerBlock+mv.slot()) == b.code {
+					marks |= b.nextCode << bit
 					added++
 					break
 				}
 			}
 		}
-		if set != 0 {
-			atomic.OrUint64(&z[w], set)
+		if marks != 0 {
+			atomic.OrUint64(&b.codes[w], marks)
 		}
 	}
 	return added
@@ -317,27 +533,28 @@ func (sp *space) pullBlock(z atomicCodes, values []uint8, om *orderMoves, order,
 
 // labelRegions labels the connected regions of the cells not in mask,
 // numbering them in order of their smallest cell so that the labelling is
-// canonical; occupied cells get noMove. It returns the number of regions.
-func labelRegions(nbr [][]uint8, mask uint32, reg []uint8) uint8 {
+// canonical; occupied cells get occupiedCell. It returns the number of
+// regions.
+func labelRegions(neighbors [][]uint8, mask uint32, regionOf []uint8) uint8 {
 	var stack [puzzle.MaxCells]uint8
-	for c := range reg {
-		reg[c] = noMove
+	for c := range regionOf {
+		regionOf[c] = occupiedCell
 	}
 	label := uint8(0)
-	for c := range reg {
-		if mask&(1<<c) != 0 || reg[c] != noMove {
+	for c := range regionOf {
+		if mask&(1<<c) != 0 || regionOf[c] != occupiedCell {
 			continue
 		}
 		top := 0
 		stack[top] = uint8(c)
 		top++
-		reg[c] = label
+		regionOf[c] = label
 		for top > 0 {
 			top--
 			x := stack[top]
-			for _, y := range nbr[x] {
-				if mask&(1<<y) == 0 && reg[y] == noMove {
-					reg[y] = label
+			for _, y := range neighbors[x] {
+				if mask&(1<<y) == 0 && regionOf[y] == occupiedCell {
+					regionOf[y] = label
 					stack[top] = y
 					top++
 				}
@@ -351,7 +568,7 @@ func labelRegions(nbr [][]uint8, mask uint32, reg []uint8) uint8 {
 // goalRegion is the region label of cell blank among the empty cells of
 // mask.
 func goalRegion(p *puzzle.Pattern, mask uint32, blank uint8) uint8 {
-	reg := make([]uint8, p.Geom.N())
-	labelRegions(p.Geom.Neighbors(), mask, reg)
-	return reg[blank]
+	regionOf := make([]uint8, p.Geom.N())
+	labelRegions(p.Geom.Neighbors(), mask, regionOf)
+	return regionOf[blank]
 }

@@ -3,30 +3,17 @@ package builder_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
+// mustPattern is pdbtest.Pattern with the tiles as a slice.
 func mustPattern(tb testing.TB, w, h int, goal string, tiles []uint8) *puzzle.Pattern {
 	tb.Helper()
-	g, err := puzzle.NewGeometry(w, h)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	gb, err := puzzle.ParseGoal(goal, g)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	p, err := puzzle.NewPattern(g, gb, tiles)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
+	return pdbtest.Pattern(tb, w, h, goal, tiles...)
 }
 
 // BenchmarkBuild builds representative tables of the default set with 1
@@ -54,26 +41,4 @@ func BenchmarkBuild(b *testing.B) {
 			})
 		}
 	}
-}
-
-func readCounts(tb testing.TB, path string) []uint64 {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var out []uint64
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "#") {
-			continue
-		}
-		for _, f := range strings.Fields(line) {
-			n, err := strconv.ParseUint(f, 10, 64)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			out = append(out, n)
-		}
-	}
-	return out
 }

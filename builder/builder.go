@@ -20,11 +20,15 @@
 // holding, for every set of occupied cells, one entry per region. A
 // horizontal move never changes the order, and a vertical one only when it
 // jumps over another pattern tile, so most successors lie in the same
-// block, which stays in cache. Each BFS level scans the blocks that hold
-// frontier entries; workers share a level block by block and set successors
-// with atomic operations, so the result is the same for every worker count.
-// The stored value of a placement is the minimum over its regions, which is
-// the first level at which any of them is reached.
+// block, which stays in cache. Each BFS level runs one of two kernels over
+// the blocks: push (the frontier states of the blocks that hold any mark
+// their unvisited successors) while the frontier is small, pull (every
+// unvisited state looks for a neighbour on the frontier) once it is large.
+// Workers share a level block by block and set states with atomic
+// operations, so the result is the same for every worker count. The stored
+// value of a placement is the minimum over its regions, which is the first
+// level at which any of them is reached. The top of additive.go explains
+// the index (state, slot, block, packed move) and the 2-bit level code.
 package builder
 
 import (
@@ -40,12 +44,8 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// Unvisited marks an entry not yet reached by the search. Finished tables
-// never contain it.
-const Unvisited = 0xFF
-
 // MaxLevel is the largest distance the builder can store (values are one
-// byte and 0xFF is reserved).
+// byte and puzzle.Unreached, 255, marks an entry not yet visited).
 const MaxLevel = 254
 
 // Options control a build. The zero value uses every CPU and reports no
@@ -61,6 +61,10 @@ type Options struct {
 	// ProgressInterval is the period of in-level progress events; 0 means
 	// 250ms.
 	ProgressInterval time.Duration
+
+	// usePull, when not nil, replaces defaultUsePull in the additive
+	// search: tests force push-only or pull-only levels with it.
+	usePull func(level int, frontier, unvisited uint64) bool
 }
 
 // Event reports the state of a running build. Counts are of abstract
@@ -94,9 +98,25 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error)
 	return buildAdditive(ctx, p, opt)
 }
 
-// MemoryEstimate is the number of bytes Build allocates for p (the table,
-// the abstract state space and its indexes), within a few percent.
+// MemoryEstimate is the peak memory, in bytes, a process is expected to
+// need to build p with Build and encode the result: the arrays Build
+// allocates (the table, the abstract state space and its indexes, which
+// it computes within a few percent) times 1.25, plus 32 MiB for the Go
+// runtime. The ratio 1.25 is peak RSS over those arrays measured on the
+// 15-78 preset (1000 MiB for 836 MiB: the arrays, then the table and its
+// compressed frames, plus garbage-collector headroom). For an additive
+// pattern it sets up the region maps of p, which takes about as long as a
+// small build: call it once per table.
 func MemoryEstimate(p *puzzle.Pattern) uint64 {
+	return searchBytes(p)*5/4 + runtimeBytes
+}
+
+// runtimeBytes is the memory of the Go runtime and the process outside
+// Build's arrays.
+const runtimeBytes = 32 << 20
+
+// searchBytes is the number of bytes Build allocates for p.
+func searchBytes(p *puzzle.Pattern) uint64 {
 	if p.Exact {
 		return p.Size()
 	}
@@ -109,7 +129,7 @@ func MemoryEstimate(p *puzzle.Pattern) uint64 {
 
 // atomicBytes is a byte table shared by the workers of a level, stored in
 // 64-bit words (entry i is byte i%8 of word i/8, least significant first).
-// Entries change only from Unvisited to a level, and all writers of a level
+// Entries change only from puzzle.Unreached to a level, and all writers of a level
 // write the same value, so the result does not depend on scheduling.
 type atomicBytes []uint64
 
@@ -125,53 +145,16 @@ func (a atomicBytes) load(i uint64) uint8 {
 	return uint8(atomic.LoadUint64(&a[i>>3]) >> ((i & 7) * 8))
 }
 
-// visit sets entry i to v if it is Unvisited and reports whether this call
+// visit sets entry i to v if it is puzzle.Unreached and reports whether this call
 // made the change.
 func (a atomicBytes) visit(i uint64, v uint8) bool {
 	w := &a[i>>3]
 	sh := (i & 7) * 8
-	if uint8(atomic.LoadUint64(w)>>sh) != Unvisited {
+	if uint8(atomic.LoadUint64(w)>>sh) != puzzle.Unreached {
 		return false
 	}
-	old := atomic.AndUint64(w, ^(uint64(Unvisited^v) << sh))
-	return uint8(old>>sh) == Unvisited
-}
-
-// atomicCodes is a table of 2-bit codes shared by the workers of a level,
-// 32 per 64-bit word (entry i is bits 2(i%32)..2(i%32)+1 of word i/32).
-// Code 0 is unvisited; a state reached at level L holds L%3+1, which is
-// enough to tell the frontier (L), the states just reached (L+1) and the
-// older ones apart (Korf & Schultze's 2-bit BFS encoding). Codes change
-// only from 0, and all writers of a level write the same code.
-type atomicCodes []uint64
-
-func newAtomicCodes(n uint64) atomicCodes { return make(atomicCodes, (n+31)/32) }
-
-// levelCode is the code of level L.
-func levelCode(level int) uint64 { return uint64(level%3 + 1) }
-
-// visit sets entry i to code if it is unvisited and reports whether this
-// call made the change.
-func (a atomicCodes) visit(i uint64, code uint64) bool {
-	w := &a[i>>5]
-	sh := (i & 31) * 2
-	if atomic.LoadUint64(w)>>sh&3 != 0 {
-		return false
-	}
-	return atomic.OrUint64(w, code<<sh)>>sh&3 == 0
-}
-
-// load returns the code of entry i.
-func (a atomicCodes) load(i uint64) uint64 {
-	return atomic.LoadUint64(&a[i>>5]) >> ((i & 31) * 2) & 3
-}
-
-// matchCodes returns a mask with bit 2j set exactly for the codes j of x
-// equal to code.
-func matchCodes(x, code uint64) uint64 {
-	const lo = 0x5555555555555555
-	y := x ^ code*lo
-	return ^(y | y>>1) & lo
+	old := atomic.AndUint64(w, ^(uint64(puzzle.Unreached^v) << sh))
+	return uint8(old>>sh) == puzzle.Unreached
 }
 
 // bitset with atomic set, for the blocks that hold frontier entries.

@@ -8,13 +8,18 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 	"github.com/tilepdb/tilepdb/verify"
 )
 
 // TestBuildMatchesReference compares the fast builder entry by entry with
 // verify.Reference, a deliberately simple 0-1 BFS over (placement, blank
-// cell), on small boards, both goal conventions and a custom goal.
+// cell) that shares no code with this package, on small boards (square and
+// not), both goal conventions and custom goals, with 1, 2 and 3 workers.
+// Additive patterns are built three times: with every level forced to the
+// push kernel, forced to the pull kernel, and with the default rule, which
+// must mix both kernels on some pattern so that the mixed case is tested.
 func TestBuildMatchesReference(t *testing.T) {
 	cases := []struct {
 		w, h  int
@@ -27,8 +32,8 @@ func TestBuildMatchesReference(t *testing.T) {
 		{3, 2, "blank-first", []uint8{1, 2, 3}},
 		{2, 3, "blank-last", []uint8{1, 3, 5, 2, 4}},
 		{2, 4, "blank-last", []uint8{1, 2, 3, 4, 5, 6, 7}},
-		{2, 4, "blank-first", []uint8{2, 4, 6}},
 		{3, 3, "blank-last", []uint8{1, 2, 3, 4}},
+		{2, 4, "blank-first", []uint8{2, 4, 6}},
 		{3, 3, "blank-last", []uint8{5, 6, 7, 8}},
 		{3, 3, "blank-first", []uint8{1, 2, 3, 4, 5, 6}},
 		{3, 3, "8 7 6 5 4 3 2 1 0", []uint8{1, 5, 8}},
@@ -36,39 +41,93 @@ func TestBuildMatchesReference(t *testing.T) {
 		{4, 4, "blank-last", []uint8{2, 3, 4}},
 		{4, 4, "blank-first", []uint8{1, 2, 3}},
 		{4, 4, "blank-last", []uint8{11, 12, 15}},
+		{4, 4, "blank-first", []uint8{1, 2, 5, 6}},
 		{5, 2, "blank-last", []uint8{1, 2, 6, 7}},
 		{3, 4, "blank-last", []uint8{1, 4, 7, 10}},
 	}
 	if testing.Short() {
-		cases = cases[:6]
+		cases = cases[:8]
 	}
+	rules := []struct {
+		name string
+		rule func(level int, frontier, unvisited uint64) bool
+	}{
+		{"push-only", func(int, uint64, uint64) bool { return false }},
+		{"pull-only", func(int, uint64, uint64) bool { return true }},
+		{"default", builder.DefaultUsePull},
+	}
+	mixed := 0 // additive default builds that used both kernels
 	for _, c := range cases {
 		p := mustPattern(t, c.w, c.h, c.goal, c.tiles)
-		t.Run(p.String(), func(t *testing.T) {
-			want, err := verify.Reference(context.Background(), p)
-			if err != nil {
-				t.Fatal(err)
+		want, err := verify.Reference(context.Background(), p)
+		if err != nil {
+			t.Fatalf("%s: reference: %v", p, err)
+		}
+		for _, r := range rules {
+			if p.Exact && r.name != "default" {
+				continue // the exact search has one kernel
 			}
-			got, err := builder.Build(context.Background(), p, builder.Options{Workers: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("len %d, want %d", len(got), len(want))
-			}
-			diff := 0
-			for i := range got {
-				if got[i] != want[i] {
-					if diff < 5 {
-						t.Errorf("entry %d: got %d, reference %d", i, got[i], want[i])
+			for _, workers := range []int{1, 2, 3} {
+				t.Run(fmt.Sprintf("%s/%s/j=%d", p, r.name, workers), func(t *testing.T) {
+					var pulls []bool // the kernel of each level
+					opt := builder.WithUsePull(builder.Options{Workers: workers}, func(level int, frontier, unvisited uint64) bool {
+						pull := r.rule(level, frontier, unvisited)
+						if level != len(pulls) {
+							t.Errorf("rule asked for level %d after %d levels", level, len(pulls))
+						}
+						pulls = append(pulls, pull)
+						return pull
+					})
+					got, err := builder.Build(context.Background(), p, opt)
+					if err != nil {
+						t.Fatal(err)
 					}
-					diff++
-				}
+					compareTables(t, got, want)
+					if p.Exact {
+						return
+					}
+					push, pull := 0, 0
+					for _, x := range pulls {
+						if x {
+							pull++
+						} else {
+							push++
+						}
+					}
+					switch {
+					case r.name == "push-only" && (pull != 0 || push == 0),
+						r.name == "pull-only" && (push != 0 || pull == 0):
+						t.Errorf("%d push and %d pull levels, want %s", push, pull, r.name)
+					case r.name == "default" && push > 0 && pull > 0:
+						mixed++
+					}
+				})
 			}
-			if diff > 0 {
-				t.Fatalf("%d of %d entries differ", diff, len(got))
+		}
+	}
+	if mixed == 0 {
+		t.Error("the default rule never mixed push and pull levels: the mixed case is untested")
+	}
+}
+
+// compareTables fails t when got and want differ, naming the first few
+// entries that do.
+func compareTables(t *testing.T, got, want []uint8) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("len %d, want %d", len(got), len(want))
+	}
+	diff := 0
+	for i := range got {
+		if got[i] != want[i] {
+			if diff < 5 {
+				t.Errorf("entry %d: got %d, reference %d", i, got[i], want[i])
 			}
-		})
+			diff++
+		}
+	}
+	if diff > 0 {
+		t.Fatalf("%d of %d entries differ", diff, len(got))
 	}
 }
 
@@ -97,7 +156,7 @@ func TestDeterministic(t *testing.T) {
 // TestHistogramA089473: the exact 8-puzzle table against the published
 // state counts per distance (OEIS A089473; copied into testdata).
 func TestHistogramA089473(t *testing.T) {
-	want := readCounts(t, "testdata/a089473.txt")
+	want := pdbtest.ReadCounts(t, "testdata/a089473.txt")
 	for _, goal := range []string{"blank-last", "blank-first"} {
 		p := mustPattern(t, 3, 3, goal, []uint8{1, 2, 3, 4, 5, 6, 7, 8})
 		v, err := builder.Build(context.Background(), p, builder.Options{})
@@ -175,49 +234,5 @@ func TestProgressEvents(t *testing.T) {
 	// 31 levels produce states, the 32nd expands the two hardest states.
 	if levels != 32 || last.Reached != 181440 || last.Total != 181440 || last.NewStates != 0 {
 		t.Fatalf("levels %d, last event %+v", levels, last)
-	}
-}
-
-func TestPresets(t *testing.T) {
-	wantEntries := map[string]uint64{
-		"8puzzle": 181440,
-		"15-555":  3 * 524160,
-		"15-663":  2*5765760 + 3360,
-		"15-78":   518918400 + 57657600,
-		"24-6666": 4 * 127512000,
-	}
-	for _, pr := range builder.Presets {
-		for _, goal := range []string{"blank-last", "blank-first"} {
-			ps, err := pr.Patterns(goal)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var entries uint64
-			var used uint32
-			for _, p := range ps {
-				entries += p.Size()
-				for _, tile := range p.Tiles {
-					if used&(1<<tile) != 0 {
-						t.Errorf("%s: tile %d in two patterns", pr.Name, tile)
-					}
-					used |= 1 << tile
-				}
-			}
-			if all := uint32(1)<<(pr.W*pr.H) - 2; used != all {
-				t.Errorf("%s %s: tiles %b do not cover the board", pr.Name, goal, used)
-			}
-			if entries != wantEntries[pr.Name] {
-				t.Errorf("%s: %d entries, want %d", pr.Name, entries, wantEntries[pr.Name])
-			}
-		}
-	}
-	// Blank-first 15-78 is Korf & Felner's {1..7}/{8..15} split.
-	pr, _ := builder.FindPreset("15-78")
-	ps, _ := pr.Patterns("blank-first")
-	if fmt.Sprint(ps[0].Tiles, ps[1].Tiles) != "[8 9 10 11 12 13 14 15] [1 2 3 4 5 6 7]" {
-		t.Errorf("blank-first 15-78 = %v %v", ps[0].Tiles, ps[1].Tiles)
-	}
-	if _, err := builder.FindPreset("nope"); err == nil {
-		t.Error("unknown preset accepted")
 	}
 }

@@ -7,15 +7,19 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// buildExact is a level-synchronous BFS over all solvable states, indexed by
-// the lehmer-half rank. Each level scans the table for entries at that
-// level, unranks them and sets their unvisited neighbours.
+// buildExact is a level-synchronous BFS over all N!/2 solvable states,
+// indexed by the lehmer-half rank (puzzle.RankingLehmerHalf). The table is
+// its own state array: one byte per state, puzzle.Unreached until reached. Each
+// level scans the table in chunks for the states at that level, unranks
+// them, and sets their unvisited neighbours (the blank swaps with an
+// adjacent tile) to level+1. Writers of a level all write the same value,
+// so the table does not depend on the worker count.
 func buildExact(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error) {
 	size := p.Size()
 	n := p.Geom.N()
-	nbr := p.Geom.Neighbors()
-	v := newAtomicBytes(size)
-	v.visit(p.RankCells(p.GoalPositions()), 0)
+	neighbors := p.Geom.Neighbors()
+	dist := newAtomicBytes(size)
+	dist.visit(p.RankCells(p.GoalPositions()), 0)
 	run := &levelRunner{opt: opt, total: size}
 	run.reached.Store(1)
 
@@ -29,24 +33,25 @@ func buildExact(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, e
 		added, err := run.run(ctx, level, nChunks, func(chunk int) uint64 {
 			lo := uint64(chunk) * perChunk
 			hi := min(lo+perChunk, size)
-			var pos, board [puzzle.MaxCells]uint8
+			// pos[t] is the cell of tile t (0 = blank), tileAt its inverse.
+			var pos, tileAt [puzzle.MaxCells]uint8
 			var added uint64
-			for i := lo; i < hi; i++ {
-				if v.load(i) != cur {
+			for state := lo; state < hi; state++ {
+				if dist.load(state) != cur {
 					continue
 				}
-				p.Unrank(i, pos[:n])
+				p.Unrank(state, pos[:n])
 				for t := 0; t < n; t++ {
-					board[pos[t]] = uint8(t)
+					tileAt[pos[t]] = uint8(t)
 				}
-				b := pos[0]
-				for _, c := range nbr[b] {
-					t := board[c]
-					pos[0], pos[t] = c, b
-					if v.visit(p.RankCells(pos[:n]), cur+1) {
+				blank := pos[0]
+				for _, cell := range neighbors[blank] {
+					t := tileAt[cell] // slides into the blank
+					pos[0], pos[t] = cell, blank
+					if dist.visit(p.RankCells(pos[:n]), cur+1) {
 						added++
 					}
-					pos[0], pos[t] = b, c
+					pos[0], pos[t] = blank, cell
 				}
 			}
 			return added
@@ -63,7 +68,7 @@ func buildExact(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, e
 	}
 	out := make([]uint8, size)
 	for i := range out {
-		out[i] = v.load(uint64(i))
+		out[i] = dist.load(uint64(i))
 	}
 	return out, nil
 }

@@ -4,16 +4,20 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // baseFile is a valid 4x4 table of 3360 entries in 4 frames of 1024 bytes.
 func baseFile(t testing.TB) (*Table, []byte) {
 	t.Helper()
-	tb := mkTable(t, mkPattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 1)
+	tb := mkTable(t, pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 1)
 	return tb, encode(t, tb, 2)
 }
 
@@ -202,7 +206,7 @@ func TestBrokenFiles(t *testing.T) {
 		{"sha wrong", hdr(func(h *Header) { h.RawSHA256 = strings.Repeat("0", 64) }), checksumOf("raw_sha256")},
 		{"frame_size 0", hdr(func(h *Header) { h.FrameSize = 0 }), formatMsg("frame_size 0")},
 		{"frame_size negative", hdr(func(h *Header) { h.FrameSize = -1024 }), formatMsg("frame_size")},
-		{"frame_size huge", hdr(func(h *Header) { h.FrameSize = 1 << 40 }), formatMsg("frame_size")},
+		{"frame_size huge", hdr(func(h *Header) { h.FrameSize = math.MaxInt32 }), formatMsg("frame_size")},
 		{"frame_size other", hdr(func(h *Header) { h.FrameSize = 2048 }), formatMsg("frames listed")},
 		{"frames missing", hdr(func(h *Header) { h.Frames = h.Frames[:3] }), formatMsg("frames listed")},
 		{"frames extra", hdr(func(h *Header) { h.Frames = append(h.Frames, 1) }), formatMsg("frames listed")},
@@ -280,7 +284,7 @@ func TestInspect(t *testing.T) {
 		t.Error("lies: table not returned")
 	}
 
-	// A corrupt frame: reported, its entries set to Unreached, and the
+	// A corrupt frame: reported, its entries set to puzzle.Unreached, and the
 	// checks after it still run.
 	n := len(js)
 	payOff := prefixLen + n + checksumLen
@@ -295,7 +299,7 @@ func TestInspect(t *testing.T) {
 	for r := range got.Values {
 		want := tb.Values[r]
 		if r >= 1024 && r < 2048 {
-			want = Unreached
+			want = puzzle.Unreached
 		}
 		if got.Values[r] != want {
 			t.Fatalf("rank %d: %d, want %d", r, got.Values[r], want)

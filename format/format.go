@@ -60,10 +60,6 @@ const (
 // BitsPerEntry is the only entry width of format 1.x: one byte per entry.
 const BitsPerEntry = 8
 
-// Unreached is the reserved entry value 255 (a state the builder never
-// reached). It never occurs in a valid table file.
-const Unreached = 255
-
 // Kinds of table (Header.Kind).
 const (
 	KindExact    = "exact"    // all tiles; ranking lehmer-half
@@ -108,7 +104,7 @@ type Table struct {
 // with that rank under p's ranking scheme. It fills every header field from
 // p and values (histogram, max, SHA-256, kind, ranking...), with
 // FrameSize = DefaultFrameSize; Frames is filled by Encode. values is not
-// copied. It fails when len(values) != p.Size() or a value is Unreached
+// copied. It fails when len(values) != p.Size() or a value is puzzle.Unreached
 // (255).
 func NewTable(p *puzzle.Pattern, values []uint8, generator string) (*Table, error) {
 	if p == nil {
@@ -118,14 +114,14 @@ func NewTable(p *puzzle.Pattern, values []uint8, generator string) (*Table, erro
 		return nil, fmt.Errorf("tilepdb: NewTable: %d values for pattern %s, want %d", len(values), p, p.Size())
 	}
 	st := computeStats(values)
-	if st.hist[Unreached] != 0 {
-		return nil, fmt.Errorf("tilepdb: NewTable: %d entries hold the reserved value 255 (unreached), first at rank %d", st.hist[Unreached], firstIndex(values, Unreached))
+	if n := st.counts[puzzle.Unreached]; n != 0 {
+		return nil, fmt.Errorf("tilepdb: NewTable: %d entries hold the reserved value 255 (unreached), first at rank %d", n, firstIndex(values, puzzle.Unreached))
 	}
 	h := patternHeader(p)
 	h.Entries = uint64(len(values))
 	h.BitsPerEntry = BitsPerEntry
-	h.MaxValue = st.max
-	h.Histogram = append([]uint64(nil), st.hist[:st.max+1]...)
+	h.MaxValue = st.counts.Max()
+	h.Histogram = st.counts.Histogram()
 	h.RawSHA256 = st.sha
 	h.Generator = generator
 	h.FrameSize = DefaultFrameSize
@@ -176,34 +172,33 @@ func (t *Table) Value(pos []uint8) uint8 {
 
 // stats are the header fields computed from the raw values.
 type stats struct {
-	hist [256]uint64
-	max  int    // largest value present (0 for an empty table)
-	sha  string // lowercase hex SHA-256
+	counts Counts
+	sha    string // lowercase hex SHA-256
 }
 
 // computeStats hashes and counts values; the SHA-256 runs concurrently
-// with the histogram.
+// with the count.
 func computeStats(values []uint8) stats {
-	var st stats
 	done := make(chan string, 1)
 	go func() {
 		sum := sha256.Sum256(values)
 		done <- hex.EncodeToString(sum[:])
 	}()
-	st.hist = histogram(values)
-	for v := 255; v >= 0; v-- {
-		if st.hist[v] != 0 {
-			st.max = v
-			break
-		}
-	}
+	st := stats{counts: CountValues(values)}
 	st.sha = <-done
 	return st
 }
 
-// histogram counts values with four interleaved counters.
-func histogram(values []uint8) [256]uint64 {
-	var c [4][256]uint64
+// Counts is a recount of a table's values: Counts[v] is the number of
+// entries holding the value v. The header's max_value and histogram record
+// it: NewTable fills them from a Counts, and readers and checkers compare
+// them with one (Mismatches), so that the recount is written once.
+type Counts [256]uint64
+
+// CountValues counts values, with four interleaved counters (one pass,
+// no allocation).
+func CountValues(values []uint8) Counts {
+	var c [4]Counts
 	i := 0
 	for ; i+4 <= len(values); i += 4 {
 		c[0][values[i]]++
@@ -218,6 +213,67 @@ func histogram(values []uint8) [256]uint64 {
 		c[0][v] += c[1][v] + c[2][v] + c[3][v]
 	}
 	return c[0]
+}
+
+// Max is the largest value with a non-zero count, 0 when there is none
+// (an empty table): the header's max_value.
+func (c *Counts) Max() int {
+	for v := len(c) - 1; v > 0; v-- {
+		if c[v] != 0 {
+			return v
+		}
+	}
+	return 0
+}
+
+// Histogram returns the counts of the values 0..Max, the header's
+// histogram field (a new slice).
+func (c *Counts) Histogram() []uint64 {
+	return append([]uint64(nil), c[:c.Max()+1]...)
+}
+
+// Mismatches compares the header's max_value and histogram with the
+// recount c and describes each disagreement, in this order: max_value,
+// then the histogram (one description naming the first value whose count
+// differs and how many values differ; counts beyond the histogram's length
+// are 0, and so are the recount's beyond 255). It returns nil when they
+// agree.
+func (c *Counts) Mismatches(h *Header) []string {
+	var out []string
+	if m := c.Max(); h.MaxValue != m {
+		out = append(out, fmt.Sprintf("header max_value is %d, the largest value in the table is %d", h.MaxValue, m))
+	}
+	first, differ := -1, 0
+	for v := range max(len(h.Histogram), len(c)) {
+		var stored, counted uint64
+		if v < len(h.Histogram) {
+			stored = h.Histogram[v]
+		}
+		if v < len(c) {
+			counted = c[v]
+		}
+		if stored != counted {
+			if first < 0 {
+				first = v
+			}
+			differ++
+		}
+	}
+	if first >= 0 {
+		var stored, counted uint64
+		if first < len(h.Histogram) {
+			stored = h.Histogram[first]
+		}
+		if first < len(c) {
+			counted = c[first]
+		}
+		msg := fmt.Sprintf("header histogram does not match the table: value %d: header says %d entries, table has %d", first, stored, counted)
+		if differ > 1 {
+			msg += fmt.Sprintf(" (%d values differ)", differ)
+		}
+		out = append(out, msg)
+	}
+	return out
 }
 
 func firstIndex(values []uint8, v uint8) int {

@@ -3,13 +3,15 @@ package format
 import (
 	"bytes"
 	"testing"
+
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 )
 
 func FuzzDecode(f *testing.F) {
 	seeds := []*Table{
-		mkTable(f, mkPattern(f, 2, 2, "blank-last"), 0, 1),
-		mkTable(f, mkPattern(f, 3, 2, "blank-first", 1, 3), 0, 2),
-		mkTable(f, mkPattern(f, 3, 3, "blank-last", 1, 2, 3, 4), 1024, 3),
+		mkTable(f, pdbtest.Pattern(f, 2, 2, "blank-last"), 0, 1),
+		mkTable(f, pdbtest.Pattern(f, 3, 2, "blank-first", 1, 3), 0, 2),
+		mkTable(f, pdbtest.Pattern(f, 3, 3, "blank-last", 1, 2, 3, 4), 1024, 3),
 	}
 	for _, tb := range seeds {
 		file := encode(f, tb, 1)
@@ -60,7 +62,7 @@ func FuzzDecodeParts(f *testing.F) {
 		tiles []uint8
 		fs    int
 	}{{2, 2, nil, 0}, {3, 3, []uint8{2, 5}, 0}, {3, 3, []uint8{1, 2, 3, 4}, 1024}} {
-		file := encode(f, mkTable(f, mkPattern(f, p.w, p.h, "blank-last", p.tiles...), p.fs, i), 1)
+		file := encode(f, mkTable(f, pdbtest.Pattern(f, p.w, p.h, "blank-last", p.tiles...), p.fs, i), 1)
 		js, payload := split(f, file)
 		f.Add(js, payload)
 	}

@@ -10,30 +10,6 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// mkPattern builds a pattern or fails the test. goal is "blank-last",
-// "blank-first" or a board.
-func mkPattern(t testing.TB, w, h int, goal string, tiles ...uint8) *puzzle.Pattern {
-	t.Helper()
-	g, err := puzzle.NewGeometry(w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := puzzle.ParseGoal(goal, g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tiles) == 0 { // exact
-		for i := 1; i < g.N(); i++ {
-			tiles = append(tiles, uint8(i))
-		}
-	}
-	p, err := puzzle.NewPattern(g, b, tiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 // testValues is a deterministic stand-in for real distances: small values
 // with some structure, never 255.
 func testValues(n uint64, seed int) []uint8 {

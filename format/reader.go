@@ -83,7 +83,7 @@ func ReadHeaderFile(path string) (*Header, error) {
 // Decode but, instead of stopping at the first integrity problem, collects
 // them in findings (each a *FormatError or *ChecksumError): header checksum
 // mismatch, inconsistent goal_name, max_value, histogram length or sum, a
-// zstd frame that does not decode (its entries are then set to Unreached,
+// zstd frame that does not decode (its entries are then set to puzzle.Unreached,
 // 255), raw SHA-256 mismatch, histogram or maximum recount mismatch, reserved
 // values in the table. The table is returned whenever the payload can be
 // laid out at all.
@@ -179,26 +179,14 @@ func (d *decoder) decode() (*Table, error) {
 			return nil, err
 		}
 	}
-	if n := st.hist[Unreached]; n != 0 {
-		if err := d.note(formatErr(payloadOff, "%d entries hold the reserved value 255, first at rank %d", n, firstIndex(values, Unreached))); err != nil {
+	if n := st.counts[puzzle.Unreached]; n != 0 {
+		if err := d.note(formatErr(payloadOff, "%d entries hold the reserved value 255, first at rank %d", n, firstIndex(values, puzzle.Unreached))); err != nil {
 			return nil, err
 		}
 	}
-	if st.max != h.MaxValue {
-		if err := d.note(formatErr(offHeader, "header max_value is %d, the largest value in the table is %d", h.MaxValue, st.max)); err != nil {
+	for _, m := range st.counts.Mismatches(h) {
+		if err := d.note(formatErr(offHeader, "%s", m)); err != nil {
 			return nil, err
-		}
-	}
-	for v := range st.hist {
-		var want uint64
-		if v < len(h.Histogram) {
-			want = h.Histogram[v]
-		}
-		if want != st.hist[v] {
-			if err := d.note(formatErr(offHeader, "header histogram does not match the table: value %d: header says %d entries, table has %d", v, want, st.hist[v])); err != nil {
-				return nil, err
-			}
-			break
 		}
 	}
 	return &Table{Header: *h, Pattern: p, Values: values}, nil
@@ -332,8 +320,8 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 			return nil, err
 		}
 	}
-	if h.MaxValue < 0 || h.MaxValue >= Unreached {
-		if err := d.note(bad("max_value %d out of range 0..%d", h.MaxValue, Unreached-1)); err != nil {
+	if h.MaxValue < 0 || h.MaxValue >= puzzle.Unreached {
+		if err := d.note(bad("max_value %d out of range 0..%d", h.MaxValue, puzzle.Unreached-1)); err != nil {
 			return nil, err
 		}
 	} else if len(h.Histogram) != h.MaxValue+1 {
@@ -470,7 +458,7 @@ func checkFrameHeader(b []byte, raw uint64) string {
 
 // payload checks the zstd frame headers, then decodes all frames in
 // parallel into a new slice of Entries bytes. In lenient mode a frame that
-// fails is reported and its entries set to Unreached.
+// fails is reported and its entries set to puzzle.Unreached.
 func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
 	nf := len(h.Frames)
 	offs := make([]int64, nf+1)
@@ -554,7 +542,7 @@ func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
 			return nil, err
 		}
 		lo := uint64(i) * uint64(h.FrameSize)
-		fill(values[lo:lo+frameRaw(h, i)], Unreached)
+		fill(values[lo:lo+frameRaw(h, i)], puzzle.Unreached)
 	}
 	return values, nil
 }

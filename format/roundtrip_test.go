@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -18,12 +19,12 @@ func TestRoundTrip(t *testing.T) {
 		frameSize int
 		wantFr    int
 	}{
-		{"2x2 exact, smaller than a frame", mkPattern(t, 2, 2, "blank-last"), 0, 1},
-		{"3x2 custom goal", mkPattern(t, 3, 2, "2 0 1 3 5 4", 2, 4), MinFrameSize, 1},
-		{"4x4 3 tiles, partial last frame", mkPattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 4},
-		{"4x4 3 tiles, exact multiple", mkPattern(t, 4, 4, "blank-first", 5, 9, 13), 1120, 3},
-		{"3x3 exact, many frames", mkPattern(t, 3, 3, "blank-last"), 4096, 45},
-		{"5x5 2 tiles default frame", mkPattern(t, 5, 5, "blank-last", 24, 3), 0, 1},
+		{"2x2 exact, smaller than a frame", pdbtest.Pattern(t, 2, 2, "blank-last"), 0, 1},
+		{"3x2 custom goal", pdbtest.Pattern(t, 3, 2, "2 0 1 3 5 4", 2, 4), MinFrameSize, 1},
+		{"4x4 3 tiles, partial last frame", pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 4},
+		{"4x4 3 tiles, exact multiple", pdbtest.Pattern(t, 4, 4, "blank-first", 5, 9, 13), 1120, 3},
+		{"3x3 exact, many frames", pdbtest.Pattern(t, 3, 3, "blank-last"), 4096, 45},
+		{"5x5 2 tiles default frame", pdbtest.Pattern(t, 5, 5, "blank-last", 24, 3), 0, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -74,7 +75,7 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestNewTable(t *testing.T) {
-	p := mkPattern(t, 3, 3, "blank-first", 1, 2)
+	p := pdbtest.Pattern(t, 3, 3, "blank-first", 1, 2)
 	vals := make([]uint8, p.Size())
 	for i := range vals {
 		vals[i] = uint8(i % 5)
@@ -93,7 +94,7 @@ func TestNewTable(t *testing.T) {
 		len(h.RawSHA256) != 64 {
 		t.Errorf("header %+v", h)
 	}
-	ex, err := NewTable(mkPattern(t, 2, 2, "1 3 2 0"), make([]uint8, 12), "")
+	ex, err := NewTable(pdbtest.Pattern(t, 2, 2, "1 3 2 0"), make([]uint8, 12), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,14 +104,14 @@ func TestNewTable(t *testing.T) {
 	if _, err := NewTable(p, vals[:71], ""); err == nil {
 		t.Error("short values accepted")
 	}
-	vals[3] = Unreached
+	vals[3] = puzzle.Unreached
 	if _, err := NewTable(p, vals, ""); err == nil || !strings.Contains(err.Error(), "255") {
 		t.Errorf("value 255: err %v", err)
 	}
 }
 
 func TestValue(t *testing.T) {
-	p := mkPattern(t, 3, 3, "blank-last", 1, 2, 3)
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3)
 	tb := mkTable(t, p, 0, 3)
 	goal := p.Goal.Positions()
 	if got, want := tb.Value(goal), tb.Values[p.Rank(goal)]; got != want {
@@ -130,7 +131,7 @@ func TestValue(t *testing.T) {
 }
 
 func TestEncodeRejectsInconsistentTable(t *testing.T) {
-	p := mkPattern(t, 3, 3, "blank-last", 1, 2, 3)
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3)
 	for name, spoil := range map[string]func(tb *Table){
 		"value changed":  func(tb *Table) { tb.Values[5]++ },
 		"value 255":      func(tb *Table) { tb.Values[5] = 255 },
@@ -156,7 +157,7 @@ func TestEncodeRejectsInconsistentTable(t *testing.T) {
 }
 
 func TestNewerMinorAndUnknownKeys(t *testing.T) {
-	p := mkPattern(t, 3, 3, "blank-last", 1, 2, 3)
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3)
 	tb := mkTable(t, p, 1024, 1)
 	file := encode(t, tb, 1)
 	js, payload := split(t, file)
@@ -173,7 +174,7 @@ func TestNewerMinorAndUnknownKeys(t *testing.T) {
 
 // BenchmarkCodec encodes and decodes a 4x4 6-tile table (5,765,760 entries).
 func BenchmarkCodec(b *testing.B) {
-	p := mkPattern(b, 4, 4, "blank-last", 1, 2, 3, 4, 5, 6)
+	p := pdbtest.Pattern(b, 4, 4, "blank-last", 1, 2, 3, 4, 5, 6)
 	tb := mkTable(b, p, 0, 1)
 	file := encode(b, tb, 4)
 	b.Run("encode", func(b *testing.B) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -19,9 +18,10 @@ type Set struct {
 	Goal   puzzle.Board    // goal shared by all tables
 }
 
-// NewSet checks and groups tables: at least one; all on the same geometry
-// and goal; tile sets pairwise disjoint; an exact table alone. Errors name
-// the tables by position (table 1, 2, ...) and pattern, and the tiles in
+// NewSet checks and groups tables: at least one, each complete, and their
+// patterns a valid additive set (puzzle.CheckAdditive: same geometry and
+// goal, tile sets pairwise disjoint, an exact table alone). Errors name the
+// tables by position (table 1, 2, ...) and pattern, and the tiles in
 // conflict.
 func NewSet(tables ...*Table) (*Set, error) {
 	names := make([]string, len(tables))
@@ -54,37 +54,14 @@ func newSet(names []string, tables []*Table) (*Set, error) {
 			return nil, fmt.Errorf("tilepdb: %s: not a complete table", names[i])
 		}
 	}
-	first := tables[0].Pattern
-	owner := make(map[uint8]int) // tile -> index of the table holding it
+	patterns := make([]*puzzle.Pattern, len(tables))
 	for i, t := range tables {
-		p := t.Pattern
-		desc := fmt.Sprintf("%s (%s)", names[i], p)
-		if p.Geom != first.Geom {
-			return nil, fmt.Errorf("tilepdb: %s is for a %s board, %s (%s) for %s", desc, p.Geom, names[0], first, first.Geom)
-		}
-		if !p.Goal.Equal(first.Goal) {
-			return nil, fmt.Errorf("tilepdb: %s has goal %q, %s has goal %q", desc, p.Goal, names[0], first.Goal)
-		}
-		if p.Exact && len(tables) > 1 {
-			return nil, fmt.Errorf("tilepdb: %s is an exact table and must be used alone, not in a set of %d", desc, len(tables))
-		}
-		var shared []string
-		other := -1
-		for _, tile := range p.Tiles {
-			if j, ok := owner[tile]; ok {
-				shared = append(shared, strconv.Itoa(int(tile)))
-				if other < 0 {
-					other = j
-				}
-			}
-		}
-		if len(shared) > 0 {
-			return nil, fmt.Errorf("tilepdb: %s and %s (%s) are not disjoint: both hold tile(s) %s", desc, names[other], tables[other].Pattern, strings.Join(shared, ","))
-		}
-		for _, tile := range p.Tiles {
-			owner[tile] = i
-		}
+		patterns[i] = t.Pattern
 	}
+	if err := puzzle.CheckAdditive(names, patterns); err != nil {
+		return nil, fmt.Errorf("tilepdb: %w", err)
+	}
+	first := patterns[0]
 	return &Set{
 		Tables: append([]*Table(nil), tables...),
 		Geom:   first.Geom,
@@ -114,6 +91,28 @@ func (s *Set) HeuristicBoard(b puzzle.Board) (int, error) {
 	pos := b.Positions()
 	if !s.Tables[0].Pattern.SolvablePositions(pos) {
 		return 0, fmt.Errorf("%w: board %q cannot reach the goal %q", puzzle.ErrBoard, b, s.Goal)
+	}
+	return s.Heuristic(pos), nil
+}
+
+// ErrUnsolvable is wrapped by the error of Lookup for a board that cannot
+// reach an exact set's goal.
+var ErrUnsolvable = errors.New("board is not solvable")
+
+// Lookup is the heuristic value of board b as front ends report it (pdbgen
+// lookup), in moves. b must be a permutation of 0..N-1 for the set's
+// geometry (errors wrap puzzle.ErrBoard). For a board that can reach the
+// goal it is Heuristic of b's positions. For one that cannot (the other
+// parity class), an exact set has no entry and Lookup returns an error
+// wrapping ErrUnsolvable; additive tables hold every placement of their
+// tiles, so their sum is defined and returned.
+func (s *Set) Lookup(b puzzle.Board) (int, error) {
+	if err := b.Validate(s.Geom.N()); err != nil {
+		return 0, err
+	}
+	pos := b.Positions()
+	if !s.Tables[0].Pattern.SolvablePositions(pos) && s.Tables[0].Pattern.Exact {
+		return 0, fmt.Errorf("%w for goal %s; the exact table has no entry for it", ErrUnsolvable, puzzle.GoalName(s.Geom, s.Goal))
 	}
 	return s.Heuristic(pos), nil
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -62,7 +64,7 @@ func builtValueTables(t *testing.T) []valueTable {
 	t.Helper()
 	valueTablesOnce.Do(func() {
 		for _, vt := range valueTables {
-			pr, err := builder.FindPreset(vt.preset)
+			pr, err := preset.Find(vt.preset)
 			if err != nil {
 				valueTablesErr = err
 				return
@@ -87,7 +89,7 @@ func builtValueTables(t *testing.T) []valueTable {
 				valueTablesErr = err
 				return
 			}
-			name := strings.TrimSuffix(builder.FileName(vt.preset, p), ".pdb")
+			name := strings.TrimSuffix(preset.FileName(vt.preset, p), ".pdb")
 			valueTablesList = append(valueTablesList, valueTable{name: name, p: p, tb: tb, boards: vt.boards})
 		}
 	})
@@ -158,16 +160,7 @@ func xorshiftBoards(p *puzzle.Pattern, seed uint64, m int) []puzzle.Board {
 			j := int(x % uint64(i+1))
 			b[i], b[j] = b[j], b[i]
 		}
-		if !puzzle.Solvable(p.Geom, b, p.Goal) {
-			// swap the first two tiles that are not the blank
-			i, j := 0, 1
-			if b[i] == 0 {
-				i = 2
-			} else if b[j] == 0 {
-				j = 2
-			}
-			b[i], b[j] = b[j], b[i]
-		}
+		pdbtest.MakeSolvable(p.Geom, b, p.Goal) // swaps the first two cells not holding the blank
 		out = append(out, b)
 	}
 	return out

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -41,68 +41,9 @@ var vectorPatterns = []struct {
 	{5, 5, "blank-last", []uint8{1, 2, 5, 6, 7, 12}, nil},
 }
 
-// specRank computes a rank straight from the definitions in SPEC.md, as a
-// reader in another language would (no bit tricks, no tables).
-func specRank(p *puzzle.Pattern, pos []uint8) uint64 {
-	fact := func(n int) uint64 {
-		f := uint64(1)
-		for i := 2; i <= n; i++ {
-			f *= uint64(i)
-		}
-		return f
-	}
-	binom := func(n, r int) uint64 {
-		if r < 0 || r > n {
-			return 0
-		}
-		c := uint64(1)
-		for i := 1; i <= r; i++ {
-			c = c * uint64(n-r+i) / uint64(i)
-		}
-		return c
-	}
-	lehmer := func(perm []int) uint64 {
-		var l uint64
-		for i := range perm {
-			d := 0
-			for j := i + 1; j < len(perm); j++ {
-				if perm[j] < perm[i] {
-					d++
-				}
-			}
-			l += uint64(d) * fact(len(perm)-1-i)
-		}
-		return l
-	}
-	n := len(pos)
-	if p.Exact {
-		perm := make([]int, n)
-		for i, c := range pos {
-			perm[i] = int(c)
-		}
-		return lehmer(perm) / 2
-	}
-	k := len(p.Tiles)
-	c := make([]int, k)
-	for i, t := range p.Tiles {
-		c[i] = int(pos[t])
-	}
-	s := slices.Clone(c)
-	slices.Sort(s)
-	var m uint64
-	for j, sj := range s {
-		m += binom(sj, j+1)
-	}
-	o := make([]int, k)
-	for i, ci := range c {
-		o[i] = slices.Index(s, ci)
-	}
-	return lehmer(o)*binom(n, k) + m
-}
-
 func vectorPattern(t testing.TB, i int) *puzzle.Pattern {
 	v := vectorPatterns[i]
-	return mkPattern(t, v.w, v.h, v.goal, v.tiles...)
+	return pdbtest.Pattern(t, v.w, v.h, v.goal, v.tiles...)
 }
 
 func tilesString(p *puzzle.Pattern) string {
@@ -111,26 +52,6 @@ func tilesString(p *puzzle.Pattern) string {
 		s = append(s, strconv.Itoa(int(t)))
 	}
 	return strings.Join(s, ",")
-}
-
-// randomSolvable returns a random board solvable for p's goal.
-func randomSolvable(r *rand.Rand, p *puzzle.Pattern) puzzle.Board {
-	n := p.Geom.N()
-	b := make(puzzle.Board, n)
-	for i := range b {
-		b[i] = uint8(i)
-	}
-	r.Shuffle(n, func(i, j int) { b[i], b[j] = b[j], b[i] })
-	if !puzzle.Solvable(p.Geom, b, p.Goal) {
-		i, j := 0, 1
-		if b[i] == 0 {
-			i = 2
-		} else if b[j] == 0 {
-			j = 2
-		}
-		b[i], b[j] = b[j], b[i]
-	}
-	return b
 }
 
 func generateVectors(t *testing.T) string {
@@ -148,7 +69,7 @@ func generateVectors(t *testing.T) string {
 			boards = append(boards, b)
 		}
 		for range 3 {
-			boards = append(boards, randomSolvable(r, p))
+			boards = append(boards, pdbtest.RandomSolvable(r, p.Geom, p.Goal))
 		}
 		for _, b := range boards {
 			fmt.Fprintf(&sb, "%s\t%s\t%s\t%s\t%s\t%d\n", p.Geom, goal, tilesString(p), p.Ranking(), b, p.Rank(b.Positions()))
@@ -216,7 +137,7 @@ func TestRankVectors(t *testing.T) {
 		if got := p.Rank(pos); got != want {
 			t.Errorf("line %d: Pattern.Rank = %d, want %d", line, got, want)
 		}
-		if got := specRank(p, pos); got != want {
+		if got := pdbtest.SpecRank(p, pos); got != want {
 			t.Errorf("line %d: SPEC definition gives %d, want %d", line, got, want)
 		}
 		if want >= p.Size() {
@@ -236,8 +157,8 @@ func TestSpecRankAgrees(t *testing.T) {
 	for i := range vectorPatterns {
 		p := vectorPattern(t, i)
 		for range 300 {
-			pos := randomSolvable(r, p).Positions()
-			if got, want := specRank(p, pos), p.Rank(pos); got != want {
+			pos := pdbtest.RandomSolvable(r, p.Geom, p.Goal).Positions()
+			if got, want := pdbtest.SpecRank(p, pos), p.Rank(pos); got != want {
 				t.Fatalf("%s %v: SPEC rank %d, Pattern.Rank %d", p, pos, got, want)
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 )
 
 func dirNames(t *testing.T, dir string) []string {
@@ -23,7 +25,7 @@ func dirNames(t *testing.T, dir string) []string {
 func TestWriteFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "t.pdb")
-	tb := mkTable(t, mkPattern(t, 3, 3, "blank-last", 1, 2, 3, 4), 2048, 1)
+	tb := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3, 4), 2048, 1)
 	if err := WriteFile(path, tb, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func TestWriteFile(t *testing.T) {
 
 func TestWriteFileFailures(t *testing.T) {
 	dir := t.TempDir()
-	good := mkTable(t, mkPattern(t, 3, 3, "blank-last", 1, 2, 3), 0, 1)
+	good := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3), 0, 1)
 	path := filepath.Join(dir, "t.pdb")
 	if err := WriteFile(path, good, 1); err != nil {
 		t.Fatal(err)

@@ -111,7 +111,7 @@ func CheckFile(path string, e Entry) FileStatus {
 	h, err := format.ReadHeaderFile(path)
 	if err != nil {
 		r.Status, r.Reason = Corrupt, strings.TrimPrefix(oneLine(err), path+": ")
-		if !IsBadData(err) {
+		if !format.IsBadData(err) {
 			r.Status = Unreadable
 		}
 		return r
@@ -123,14 +123,6 @@ func CheckFile(path string, e Entry) FileStatus {
 	}
 	r.Status = OK
 	return r
-}
-
-// IsBadData reports whether err, from reading a table file, says the data
-// is bad (not a table, corrupt, truncated, checksum mismatch, unsupported
-// version) rather than that it could not be read.
-func IsBadData(err error) bool {
-	var uv *format.UnsupportedVersionError
-	return errors.Is(err, format.ErrFormat) || errors.Is(err, format.ErrChecksum) || errors.As(err, &uv)
 }
 
 // tableFiles lists the names in dir ending in Suffix (not starting with

@@ -33,11 +33,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/atomicfile"
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // Limits on what Parse accepts, so that a wrong file given as a manifest
@@ -249,8 +250,8 @@ func (m *Manifest) parseLine(file string, line int, raw []byte) error {
 	}
 	e.Entries = n
 	v, err := strconv.Atoi(f[2])
-	if err != nil || v < 0 || v >= format.Unreached {
-		return bad("max value %q: want a whole number 0..%d", f[2], format.Unreached-1)
+	if err != nil || v < 0 || v >= puzzle.Unreached {
+		return bad("max value %q: want a whole number 0..%d", f[2], puzzle.Unreached-1)
 	}
 	e.MaxValue = v
 	if !isLowerHex(e.RawSHA256, 64) {
@@ -275,8 +276,8 @@ func checkEntry(e Entry) string {
 	switch {
 	case e.Entries == 0:
 		return "entries must be >= 1"
-	case e.MaxValue < 0 || e.MaxValue >= format.Unreached:
-		return fmt.Sprintf("max value %d outside 0..%d", e.MaxValue, format.Unreached-1)
+	case e.MaxValue < 0 || e.MaxValue >= puzzle.Unreached:
+		return fmt.Sprintf("max value %d outside 0..%d", e.MaxValue, puzzle.Unreached-1)
 	case !isLowerHex(e.RawSHA256, 64):
 		return fmt.Sprintf("raw SHA-256 %q is not 64 lowercase hex digits", clip(e.RawSHA256))
 	}
@@ -336,53 +337,13 @@ func (m *Manifest) Encode(w io.Writer) error {
 	return err
 }
 
-// WriteFile writes m to path atomically: into a temporary file in the same
-// folder, synced, then renamed over path, then the folder synced (best
-// effort). On error an existing file at path is left as it was and the
-// temporary file is removed. The file gets mode 0644.
-func (m *Manifest) WriteFile(path string) (err error) {
-	var buf bytes.Buffer
-	if err := m.Encode(&buf); err != nil {
-		return err
-	}
-	return writeFileAtomic(path, buf.Bytes())
-}
-
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
+// WriteFile writes m to path atomically (internal/atomicfile): into a
+// temporary file in the same folder, synced, then renamed over path. On
+// error an existing file at path is left as it was and no temporary file
+// stays. The file gets mode 0644.
+func (m *Manifest) WriteFile(path string) error {
+	if err := atomicfile.Write(path, 0o644, m.Encode); err != nil {
 		return fmt.Errorf("manifest: %w", err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			err = fmt.Errorf("manifest %s: %w", path, err)
-		}
-	}()
-	if _, err := f.Write(data); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil { // make the rename durable; best effort
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }

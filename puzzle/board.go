@@ -183,8 +183,37 @@ func GoalName(g Geometry, goal Board) string {
 	return goal.String()
 }
 
+// BlankFirstToLast converts a board of the blank-first convention to the
+// blank-last one: rotated by 180 degrees (cell c -> N-1-c) and relabelled
+// (tile t -> N-t, see BlankFirstToLastTile). The blank-first goal maps to
+// the blank-last goal, every move maps to the move in the opposite
+// direction (Direction.Opposite), so distances are preserved. The map is
+// its own inverse, so it also converts blank-last boards to blank-first.
+// b must have at most MaxCells cells; it is not modified.
+func BlankFirstToLast(b Board) Board {
+	n := len(b)
+	out := make(Board, n)
+	for c, t := range b {
+		out[n-1-c] = BlankFirstToLastTile(n, t)
+	}
+	return out
+}
+
+// BlankFirstToLastTile is the relabelling of BlankFirstToLast on a board
+// of n cells: tile t (1..n-1) becomes n-t, the blank (0) stays 0. A tile
+// set given for one convention describes the same pattern database, up to
+// the 180-degree rotation, under the other convention after this map. It
+// is its own inverse.
+func BlankFirstToLastTile(n int, t uint8) uint8 {
+	if t == 0 {
+		return 0
+	}
+	return uint8(n) - t
+}
+
 // Solvable reports whether board b can be brought to goal on geometry g by
-// sliding moves. Both must be valid boards of g.N() cells.
+// sliding moves. Both must be valid boards of g.N() cells. It does not
+// allocate.
 //
 // Rule: let σ be the permutation of cells taking goal to b (including the
 // blank). Every move is a transposition involving the blank, so b is
@@ -193,22 +222,35 @@ func GoalName(g Geometry, goal Board) string {
 // least 2 this condition is also sufficient (Johnson & Story 1879; Wilson
 // 1974), which covers the familiar odd/even-width inversion rules.
 func Solvable(g Geometry, b, goal Board) bool {
-	n := g.N()
-	gpos := goal.Positions()
-	// perm[c] = cell in goal of the tile that sits in cell c of b.
-	perm := make([]uint8, n)
-	for c := 0; c < n; c++ {
-		perm[c] = gpos[b[c]]
+	var pos, goalPos [MaxCells]uint8
+	for c, t := range b {
+		pos[t] = uint8(c)
 	}
-	parity := permutationParity(perm)
-	blankDist := g.Manhattan(int(b.Positions()[0]), int(gpos[0]))
-	return parity == blankDist%2
+	for c, t := range goal {
+		goalPos[t] = uint8(c)
+	}
+	n := g.N()
+	return solvablePositions(g, pos[:n], goalPos[:n])
+}
+
+// solvablePositions is the rule of Solvable, the one place it is written,
+// for the position vectors pos of the board and goalPos of the goal (both
+// of length g.N()). It does not allocate.
+func solvablePositions(g Geometry, pos, goalPos []uint8) bool {
+	// σ maps the goal cell of tile t to its cell in pos; σ and its inverse
+	// have the same parity.
+	var perm [MaxCells]uint8
+	for t, c := range goalPos {
+		perm[c] = pos[t]
+	}
+	parity := permutationParity(perm[:len(pos)])
+	return parity == g.Manhattan(int(pos[0]), int(goalPos[0]))%2
 }
 
 // permutationParity returns 0 for an even permutation and 1 for an odd one,
 // counting cycles: parity = (n - cycles) mod 2.
 func permutationParity(perm []uint8) int {
-	seen := uint64(0)
+	var seen uint32
 	cycles := 0
 	for i := range perm {
 		if seen&(1<<uint(i)) != 0 {

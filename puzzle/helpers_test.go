@@ -1,80 +1,14 @@
 package puzzle_test
 
 import (
-	"testing"
-
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // This file holds test helpers written straight from the definitions in
 // the doc comments and format/SPEC.md, without the bit tricks or
 // precomputed tables of pattern.go, so the tests do not check the code
-// against itself.
-
-// refFact is n! by repeated multiplication.
-func refFact(n int) uint64 {
-	f := uint64(1)
-	for i := 2; i <= n; i++ {
-		f *= uint64(i)
-	}
-	return f
-}
-
-// refBinom is C(n, r), 0 when r < 0 or r > n.
-func refBinom(n, r int) uint64 {
-	if r < 0 || r > n {
-		return 0
-	}
-	c := uint64(1)
-	for i := 1; i <= r; i++ {
-		c = c * uint64(n-r+i) / uint64(i)
-	}
-	return c
-}
-
-// refLehmer is the Lehmer (lexicographic) rank of a permutation of
-// 0..m-1: sum of d_i·(m-1-i)! with d_i = #{j > i : a_j < a_i}. O(m²).
-func refLehmer(a []uint8) uint64 {
-	var l uint64
-	for i := range a {
-		d := 0
-		for j := i + 1; j < len(a); j++ {
-			if a[j] < a[i] {
-				d++
-			}
-		}
-		l += uint64(d) * refFact(len(a)-1-i)
-	}
-	return l
-}
-
-// refCellsetOrder is the cellset-order rank of the cells c_i of the
-// pattern tiles (tiles ascending) on a board of n cells:
-// P·C(n,k) + M, M = Σ C(s_j, j+1) over the sorted cells s, P = Lehmer rank
-// of o_i = index of c_i in s.
-func refCellsetOrder(n int, c []uint8) uint64 {
-	k := len(c)
-	// s = c sorted ascending (insertion sort).
-	s := append([]uint8(nil), c...)
-	for i := 1; i < k; i++ {
-		for j := i; j > 0 && s[j-1] > s[j]; j-- {
-			s[j-1], s[j] = s[j], s[j-1]
-		}
-	}
-	var m uint64
-	for j, sj := range s {
-		m += refBinom(int(sj), j+1)
-	}
-	o := make([]uint8, k)
-	for i, ci := range c {
-		for j, sj := range s {
-			if sj == ci {
-				o[i] = uint8(j)
-			}
-		}
-	}
-	return refLehmer(o)*refBinom(n, k) + m
-}
+// against itself. The reference ranking (RefLehmer, RefCellsetOrder, ...)
+// is shared with other packages' tests in internal/pdbtest.
 
 // refParity is the parity (0 even, 1 odd) of a permutation by counting
 // inversions.
@@ -119,37 +53,6 @@ func forEachKPermutation(n, k int, fn func([]uint8)) {
 		}
 	}
 	rec(0)
-}
-
-// mustGeom returns the w×h geometry or fails the test.
-func mustGeom(t testing.TB, w, h int) puzzle.Geometry {
-	t.Helper()
-	g, err := puzzle.NewGeometry(w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
-
-// mustPattern builds a pattern; goal is "blank-last", "blank-first" or a
-// board; no tiles means all tiles (exact).
-func mustPattern(t testing.TB, w, h int, goal string, tiles ...uint8) *puzzle.Pattern {
-	t.Helper()
-	g := mustGeom(t, w, h)
-	gb, err := puzzle.ParseGoal(goal, g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tiles) == 0 {
-		for i := 1; i < g.N(); i++ {
-			tiles = append(tiles, uint8(i))
-		}
-	}
-	p, err := puzzle.NewPattern(g, gb, tiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // tileRange returns the tiles lo..hi.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -130,7 +131,7 @@ func TestBoardHelpers(t *testing.T) {
 	if b.Equal(b[:8]) || b.Equal(puzzle.Board{4, 1, 0, 3, 2, 5, 6, 8, 7}) || !b.Equal(append(puzzle.Board(nil), b...)) {
 		t.Error("Equal is wrong")
 	}
-	g := mustGeom(t, 4, 3)
+	g := pdbtest.Geometry(t, 4, 3)
 	if got := puzzle.BlankLastGoal(g).String(); got != "1 2 3 4 5 6 7 8 9 10 11 0" {
 		t.Errorf("BlankLastGoal(4x3) = %s", got)
 	}
@@ -140,7 +141,7 @@ func TestBoardHelpers(t *testing.T) {
 }
 
 func TestParseGoal(t *testing.T) {
-	g3 := mustGeom(t, 3, 3)
+	g3 := pdbtest.Geometry(t, 3, 3)
 	cases := []struct {
 		s       string
 		g       puzzle.Geometry
@@ -151,7 +152,7 @@ func TestParseGoal(t *testing.T) {
 		{"", g3, "1 2 3 4 5 6 7 8 0", "blank-last", ""},
 		{"blank-last", g3, "1 2 3 4 5 6 7 8 0", "blank-last", ""},
 		{" blank-first\n", g3, "0 1 2 3 4 5 6 7 8", "blank-first", ""},
-		{"blank-first", mustGeom(t, 2, 3), "0 1 2 3 4 5", "blank-first", ""},
+		{"blank-first", pdbtest.Geometry(t, 2, 3), "0 1 2 3 4 5", "blank-first", ""},
 		{"4 1 2 0 8 7 6 3 5", g3, "4 1 2 0 8 7 6 3 5", "4 1 2 0 8 7 6 3 5", ""},
 		{"1,2,3,4,5,6,7,8,x", g3, "1 2 3 4 5 6 7 8 0", "blank-last", ""},
 		{"1 2 3 0", g3, "", "", "9"},
@@ -264,9 +265,9 @@ func TestParseTiles(t *testing.T) {
 }
 
 func TestNewPatternErrors(t *testing.T) {
-	g3 := mustGeom(t, 3, 3)
-	g4 := mustGeom(t, 4, 4)
-	g5 := mustGeom(t, 5, 5)
+	g3 := pdbtest.Geometry(t, 3, 3)
+	g4 := pdbtest.Geometry(t, 4, 4)
+	g5 := pdbtest.Geometry(t, 5, 5)
 	cases := []struct {
 		g       puzzle.Geometry
 		goal    puzzle.Board
@@ -283,7 +284,7 @@ func TestNewPatternErrors(t *testing.T) {
 		// N-2 tiles: see TestNMinus2Unreachable.
 		{g3, nil, tileRange(1, 7), puzzle.ErrPattern, "leaves one non-pattern tile"},
 		{g3, nil, tileRange(2, 8), puzzle.ErrPattern, "leaves one non-pattern tile"},
-		{mustGeom(t, 2, 2), nil, []uint8{1, 2}, puzzle.ErrPattern, "leaves one non-pattern tile"},
+		{pdbtest.Geometry(t, 2, 2), nil, []uint8{1, 2}, puzzle.ErrPattern, "leaves one non-pattern tile"},
 		{g4, nil, tileRange(1, 14), puzzle.ErrPattern, "leaves one non-pattern tile"},
 		// too large: 5x5 with 9 tiles is 25!/16! = 741,354,768,000 > 2^36
 		{g5, nil, tileRange(1, 9), puzzle.ErrPattern, "more than 2^36 entries"},
@@ -312,9 +313,9 @@ func TestNewPatternErrors(t *testing.T) {
 		tiles []uint8
 		size  uint64
 	}{
-		{g5, tileRange(1, 8), 43609104000},               // 25!/17!
-		{g4, tileRange(1, 10), 29059430400},              // 16!/6!
-		{mustGeom(t, 4, 3), tileRange(1, 11), 239500800}, // 12!/2
+		{g5, tileRange(1, 8), 43609104000},                       // 25!/17!
+		{g4, tileRange(1, 10), 29059430400},                      // 16!/6!
+		{pdbtest.Geometry(t, 4, 3), tileRange(1, 11), 239500800}, // 12!/2
 	} {
 		p, err := puzzle.NewPattern(c.g, puzzle.BlankLastGoal(c.g), c.tiles)
 		if err != nil {
@@ -333,7 +334,7 @@ func TestNewPatternErrors(t *testing.T) {
 // completion (two non-pattern tiles can always be swapped).
 func TestNMinus2Unreachable(t *testing.T) {
 	for _, c := range []struct{ w, h int }{{2, 2}, {2, 3}, {3, 2}, {2, 4}} {
-		g := mustGeom(t, c.w, c.h)
+		g := pdbtest.Geometry(t, c.w, c.h)
 		goal := puzzle.BlankLastGoal(g)
 		n := g.N()
 		for _, k := range []int{n - 3, n - 2} {
@@ -386,7 +387,7 @@ func containsCell(cells []uint8, c uint8) bool {
 }
 
 func TestGeometry(t *testing.T) {
-	g := mustGeom(t, 3, 2) // cells 0 1 2 / 3 4 5
+	g := pdbtest.Geometry(t, 3, 2) // cells 0 1 2 / 3 4 5
 	cases := []struct {
 		cell int
 		d    puzzle.Direction

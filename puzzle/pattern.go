@@ -3,6 +3,7 @@ package puzzle
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"sort"
 	"strconv"
@@ -36,6 +37,58 @@ const (
 // so a pattern's index always fits comfortably in a uint64 and k! fits too.
 const MaxEntries = 1 << 36
 
+// Unreached is the reserved table value 255: the value of an entry that no
+// search reached. Valid entries are distances in moves, 0..Unreached-1.
+// Builders use it to mark entries not yet visited, the file format
+// (format/SPEC.md) forbids it in a stored table, and checkers report it.
+const Unreached = 255
+
+// binomial[n][r] = C(n, r) for 0 <= r <= n <= MaxCells (0 for r > n), by
+// Pascal's rule; built once when the package is initialised. C(25, 12) =
+// 5,200,300 is the largest entry.
+var binomial = func() (b [MaxCells + 1][MaxCells + 1]uint64) {
+	for n := range b {
+		b[n][0] = 1
+		for r := 1; r <= n; r++ {
+			b[n][r] = b[n-1][r-1] + b[n-1][r]
+		}
+	}
+	return b
+}()
+
+// maxFactorial is the largest i whose factorial fits in a uint64.
+const maxFactorial = 20
+
+// factorial[i] = i! for 0 <= i <= maxFactorial; built once when the package
+// is initialised.
+var factorial = func() (f [maxFactorial + 1]uint64) {
+	f[0] = 1
+	for i := 1; i <= maxFactorial; i++ {
+		f[i] = f[i-1] * uint64(i)
+	}
+	return f
+}()
+
+// Binomial returns the binomial coefficient C(n, r) for 0 <= r <= n <=
+// MaxCells, and 0 otherwise (including r > n, where C(n, r) = 0 by
+// definition). It reads a table built once per process and does not
+// allocate.
+func Binomial(n, r int) uint64 {
+	if uint(n) > MaxCells || uint(r) > MaxCells {
+		return 0
+	}
+	return binomial[n][r]
+}
+
+// Factorial returns i! for 0 <= i <= 20 (20! is the largest factorial that
+// fits in a uint64), and 0 otherwise.
+func Factorial(i int) uint64 {
+	if uint(i) > maxFactorial {
+		return 0
+	}
+	return factorial[i]
+}
+
 // ErrPattern is wrapped by every error about an invalid pattern (tile set).
 var ErrPattern = errors.New("bad pattern")
 
@@ -56,8 +109,6 @@ type Pattern struct {
 	combCount uint64 // C(N,k) for additive patterns
 	size      uint64
 	goalPos   []uint8 // position vector of the goal
-	binom     [MaxCells + 1][MaxCells + 2]uint64
-	fact      [MaxCells + 1]uint64
 }
 
 // ParseTiles parses a tile list such as "1,2,3" or "1 2 3" (a range "1-8"
@@ -124,20 +175,6 @@ func NewPattern(g Geometry, goal Board, tiles []uint8) (*Pattern, error) {
 	p := &Pattern{Geom: g, Goal: append(Board(nil), goal...), Tiles: ts, n: n}
 	p.Exact = len(ts) == n-1
 	p.goalPos = goal.Positions()
-	for i := 0; i <= MaxCells; i++ {
-		p.binom[i][0] = 1
-		for j := 1; j <= i; j++ {
-			p.binom[i][j] = p.binom[i-1][j-1] + p.binom[i-1][j]
-		}
-	}
-	p.fact[0] = 1
-	for i := 1; i <= MaxCells; i++ {
-		if p.fact[i-1] > (1<<63)/uint64(i) {
-			p.fact[i] = 0 // overflow: never used, sizes are bounded by MaxEntries first
-			continue
-		}
-		p.fact[i] = p.fact[i-1] * uint64(i)
-	}
 	if p.Exact {
 		p.k = n - 2
 	} else {
@@ -151,8 +188,15 @@ func NewPattern(g Geometry, goal Board, tiles []uint8) (*Pattern, error) {
 			return nil, fmt.Errorf("%w: %d tiles on a %s board need more than 2^36 entries", ErrPattern, len(ts), g)
 		}
 	}
+	if size > math.MaxInt {
+		// Tables are Go slices: a 32-bit build cannot index more than
+		// MaxInt entries (refused here so that building and reading alike
+		// fail with this message instead of a makeslice panic).
+		return nil, fmt.Errorf("%w: %d tiles on a %s board need %d entries, more than a %d-bit build can index (%d); use a 64-bit build",
+			ErrPattern, len(ts), g, size, strconv.IntSize, math.MaxInt)
+	}
 	p.size = size
-	p.combCount = p.binom[n][p.k]
+	p.combCount = Binomial(n, p.k)
 	return p, nil
 }
 
@@ -185,16 +229,12 @@ func (p *Pattern) CellsLen() int {
 // pattern (the M range of RankingCellsetOrder).
 func (p *Pattern) Combinations() uint64 { return p.combCount }
 
-// Binomial returns C(n,r) for 0 <= r <= n <= MaxCells, else 0.
-func (p *Pattern) Binomial(n, r int) uint64 {
-	if n < 0 || r < 0 || r > n || n > MaxCells {
-		return 0
-	}
-	return p.binom[n][r]
-}
+// Binomial is the package function Binomial: C(n,r) for 0 <= r <= n <=
+// MaxCells, else 0.
+func (p *Pattern) Binomial(n, r int) uint64 { return Binomial(n, r) }
 
-// Factorial returns i! for 0 <= i <= 20.
-func (p *Pattern) Factorial(i int) uint64 { return p.fact[i] }
+// Factorial is the package function Factorial: i! for 0 <= i <= 20, else 0.
+func (p *Pattern) Factorial(i int) uint64 { return Factorial(i) }
 
 // GoalPositions returns a copy of the goal's position vector.
 func (p *Pattern) GoalPositions() []uint8 { return append([]uint8(nil), p.goalPos...) }
@@ -235,47 +275,54 @@ func (p *Pattern) RankCells(cells []uint8) uint64 {
 }
 
 // cellsetOrder implements RankingCellsetOrder.
+// builder/additive.go relies on P being major: order P's placements fill [P·C(N,k), (P+1)·C(N,k)).
 func (p *Pattern) cellsetOrder(cells []uint8) uint64 {
 	var mask uint32
 	for _, c := range cells {
 		mask |= 1 << c
 	}
-	return p.OrderRank(mask, cells)*p.combCount + p.CombinationRank(mask)
+	return OrderRank(mask, cells)*p.combCount + CombinationRank(mask)
 }
 
 // CombinationRank is the colexicographic rank M of a set of k cells given
-// as a bit mask (bit c set = cell c occupied): Σ_j C(s_j, j+1).
-func (p *Pattern) CombinationRank(mask uint32) uint64 {
+// as a bit mask (bit c set = cell c occupied, cells below MaxCells):
+// Σ_j C(s_j, j+1) over the occupied cells s_0 < s_1 < ... (combinatorial
+// number system). The range is [0, C(N,k)) on a board of N cells. It does
+// not allocate.
+func CombinationRank(mask uint32) uint64 {
 	var m uint64
 	j := 1
 	for mask != 0 {
 		s := bits.TrailingZeros32(mask)
-		m += p.binom[s][j]
+		m += binomial[s][j]
 		j++
 		mask &= mask - 1
 	}
 	return m
 }
 
-// CombinationUnrank returns the set of k cells with colexicographic rank m
-// as a bit mask; m must be below C(N,k).
-func (p *Pattern) CombinationUnrank(m uint64, k int) uint32 {
+// CombinationUnrank returns, as a bit mask, the set of k cells of a board
+// of n cells (0 <= k <= n <= MaxCells) whose colexicographic rank is m, the
+// inverse of CombinationRank; m must be below C(n,k).
+func CombinationUnrank(m uint64, n, k int) uint32 {
 	var mask uint32
-	s := p.n - 1
+	s := n - 1
 	for j := k; j >= 1; j-- {
-		for p.binom[s][j] > m {
+		for binomial[s][j] > m {
 			s--
 		}
-		m -= p.binom[s][j]
+		m -= binomial[s][j]
 		mask |= 1 << uint(s)
 		s--
 	}
 	return mask
 }
 
-// OrderRank is the Lehmer-code rank P of the order of the pattern tiles
-// within their occupied cells (mask must be the set of cells).
-func (p *Pattern) OrderRank(mask uint32, cells []uint8) uint64 {
+// OrderRank is the Lehmer-code rank P of the order of k tiles within
+// their occupied cells: cells[i] is the cell of the i-th tile (k =
+// len(cells)) and mask must be the set of those cells. The range is
+// [0, k!). It does not allocate.
+func OrderRank(mask uint32, cells []uint8) uint64 {
 	var used uint32
 	var r uint64
 	k := len(cells)
@@ -287,6 +334,17 @@ func (p *Pattern) OrderRank(mask uint32, cells []uint8) uint64 {
 	}
 	return r
 }
+
+// CombinationRank is the package function CombinationRank.
+func (p *Pattern) CombinationRank(mask uint32) uint64 { return CombinationRank(mask) }
+
+// CombinationUnrank is the package function CombinationUnrank on this
+// pattern's board: the set of k cells with colexicographic rank m, as a
+// bit mask; m must be below C(N,k).
+func (p *Pattern) CombinationUnrank(m uint64, k int) uint32 { return CombinationUnrank(m, p.n, k) }
+
+// OrderRank is the package function OrderRank.
+func (p *Pattern) OrderRank(mask uint32, cells []uint8) uint64 { return OrderRank(mask, cells) }
 
 // lehmerHalf implements RankingLehmerHalf: the Lehmer rank of the first
 // N-2 entries of pos as an (N-2)-permutation of N, which equals floor(L/2).
@@ -304,7 +362,7 @@ func (p *Pattern) Unrank(idx uint64, cells []uint8) {
 	}
 	m := idx % p.combCount
 	ord := idx / p.combCount
-	mask := p.CombinationUnrank(m, p.k)
+	mask := CombinationUnrank(m, p.n, p.k)
 	var sorted [MaxCells]uint8
 	for j := 0; mask != 0; j++ {
 		sorted[j] = uint8(bits.TrailingZeros32(mask))
@@ -375,24 +433,7 @@ func (p *Pattern) unrankLehmerHalf(idx uint64, pos []uint8) {
 // (len N) is solvable for this pattern's goal; see Solvable for the rule.
 // It does not allocate.
 func (p *Pattern) SolvablePositions(pos []uint8) bool {
-	// σ maps goal cell of tile t to its cell in pos.
-	var perm [MaxCells]uint8
-	for t := 0; t < p.n; t++ {
-		perm[p.goalPos[t]] = pos[t]
-	}
-	var seen uint32
-	cycles := 0
-	for i := 0; i < p.n; i++ {
-		if seen&(1<<uint(i)) != 0 {
-			continue
-		}
-		cycles++
-		for j := i; seen&(1<<uint(j)) == 0; j = int(perm[j]) {
-			seen |= 1 << uint(j)
-		}
-	}
-	parity := (p.n - cycles) % 2
-	return parity == p.Geom.Manhattan(int(pos[0]), int(p.goalPos[0]))%2
+	return solvablePositions(p.Geom, pos, p.goalPos)
 }
 
 // String describes the pattern, e.g. "4x4 blank-last tiles 1,2,3".

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -49,7 +50,7 @@ var rankPatterns = []struct {
 // index, and so does the definition in SPEC.md.
 func TestUnrankRoundTrip(t *testing.T) {
 	for _, rp := range rankPatterns {
-		p := mustPattern(t, rp.w, rp.h, rp.goal, rp.tiles...)
+		p := pdbtest.Pattern(t, rp.w, rp.h, rp.goal, rp.tiles...)
 		t.Run(p.String(), func(t *testing.T) {
 			n := p.Geom.N()
 			k := len(p.Tiles)
@@ -58,7 +59,7 @@ func TestUnrankRoundTrip(t *testing.T) {
 				wantSize *= uint64(n - i)
 			}
 			if p.Exact {
-				wantSize = refFact(n) / 2
+				wantSize = pdbtest.RefFactorial(n) / 2
 			}
 			if p.Size() != wantSize {
 				t.Fatalf("Size = %d, want %d", p.Size(), wantSize)
@@ -88,7 +89,7 @@ func TestUnrankRoundTrip(t *testing.T) {
 					if !p.SolvablePositions(pos) {
 						fail("Unrank(%d) = %v is not solvable", i, pos)
 					}
-					if ref := refLehmer(pos) / 2; ref != i {
+					if ref := pdbtest.RefLehmer(pos) / 2; ref != i {
 						fail("Unrank(%d) = %v, whose floor(Lehmer/2) is %d", i, pos, ref)
 					}
 				} else {
@@ -103,7 +104,7 @@ func TestUnrankRoundTrip(t *testing.T) {
 							free &= free - 1
 						}
 					}
-					if ref := refCellsetOrder(n, cells); ref != i {
+					if ref := pdbtest.RefCellsetOrder(n, cells); ref != i {
 						fail("Unrank(%d) = %v, whose cellset-order rank by definition is %d", i, cells, ref)
 					}
 				}
@@ -140,7 +141,7 @@ func TestRankBruteForceExact(t *testing.T) {
 		if rp.tiles != nil {
 			continue
 		}
-		p := mustPattern(t, rp.w, rp.h, rp.goal)
+		p := pdbtest.Pattern(t, rp.w, rp.h, rp.goal)
 		t.Run(p.String(), func(t *testing.T) {
 			n := p.Geom.N()
 			hit := make([]bool, p.Size())
@@ -154,9 +155,9 @@ func TestRankBruteForceExact(t *testing.T) {
 					return
 				}
 				if l%97 == 0 { // the reference itself, on a sample
-					if ref := refLehmer(pos); ref != l {
+					if ref := pdbtest.RefLehmer(pos); ref != l {
 						errs++
-						t.Errorf("refLehmer(%v) = %d, want %d", pos, ref, l)
+						t.Errorf("pdbtest.RefLehmer(%v) = %d, want %d", pos, ref, l)
 					}
 				}
 				if r := p.Rank(pos); r != l/2 {
@@ -182,8 +183,8 @@ func TestRankBruteForceExact(t *testing.T) {
 					t.Errorf("Unrank(%d) = %v, want %v", l/2, back, pos)
 				}
 			})
-			if l != refFact(n) {
-				t.Fatalf("enumerated %d permutations, want %d", l, refFact(n))
+			if l != pdbtest.RefFactorial(n) {
+				t.Fatalf("enumerated %d permutations, want %d", l, pdbtest.RefFactorial(n))
 			}
 			if solvable != p.Size() {
 				t.Errorf("%d solvable states, Size %d", solvable, p.Size())
@@ -206,7 +207,7 @@ func TestRankBruteForceAdditive(t *testing.T) {
 		if rp.tiles == nil {
 			continue
 		}
-		p := mustPattern(t, rp.w, rp.h, rp.goal, rp.tiles...)
+		p := pdbtest.Pattern(t, rp.w, rp.h, rp.goal, rp.tiles...)
 		t.Run(p.String(), func(t *testing.T) {
 			n, k := p.Geom.N(), len(p.Tiles)
 			if p.CellsLen() != k {
@@ -222,7 +223,7 @@ func TestRankBruteForceAdditive(t *testing.T) {
 					return
 				}
 				r := p.RankCells(c)
-				if ref := refCellsetOrder(n, c); r != ref {
+				if ref := pdbtest.RefCellsetOrder(n, c); r != ref {
 					errs++
 					t.Errorf("RankCells(%v) = %d, definition gives %d", c, r, ref)
 					return
@@ -297,7 +298,7 @@ func TestKnownRanks(t *testing.T) {
 			"c=(3,2,1), s=(1,2,3): M = 3; o=(2,1,0), digits (2,1,0): P = 2·2!+1·1! = 5; 5·C(16,3)+3 = 5·560+3 = 2803"},
 	}
 	for _, c := range cases {
-		p := mustPattern(t, c.w, c.h, c.goal, c.tiles...)
+		p := pdbtest.Pattern(t, c.w, c.h, c.goal, c.tiles...)
 		b, err := puzzle.ParseBoard(c.board, p.Geom.N())
 		if err != nil {
 			t.Fatal(err)
@@ -323,7 +324,7 @@ func TestGoalRank(t *testing.T) {
 		{3, 3, "blank-first", 0},                // identity
 		{3, 4, "blank-last", 11 * 39916800 / 2}, // 11·11!/2
 	} {
-		p := mustPattern(t, c.w, c.h, c.goal)
+		p := pdbtest.Pattern(t, c.w, c.h, c.goal)
 		if got := p.RankCells(p.GoalCells()); got != c.want {
 			t.Errorf("%s: goal rank %d, want %d", p, got, c.want)
 		}
@@ -331,7 +332,7 @@ func TestGoalRank(t *testing.T) {
 			t.Errorf("%s: Rank(goal) = %d, want %d", p, got, c.want)
 		}
 	}
-	p := mustPattern(t, 4, 4, "blank-first", 3, 1, 2)
+	p := pdbtest.Pattern(t, 4, 4, "blank-first", 3, 1, 2)
 	if got := p.GoalCells(); !slices.Equal(got, []uint8{1, 2, 3}) {
 		t.Errorf("GoalCells = %v", got)
 	}
@@ -343,13 +344,14 @@ func TestGoalRank(t *testing.T) {
 }
 
 // TestCombinationRank checks the colex rank of every subset of 16 cells
-// against the definition, its range, and CombinationUnrank.
+// against the definition, its range, and CombinationUnrank (the package
+// functions and the Pattern methods, which must agree).
 func TestCombinationRank(t *testing.T) {
-	p := mustPattern(t, 4, 4, "blank-last", 1, 2, 3)
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3)
 	const n = 16
 	var hit [n + 1][]bool
 	for k := 0; k <= n; k++ {
-		hit[k] = make([]bool, refBinom(n, k))
+		hit[k] = make([]bool, pdbtest.RefBinomial(n, k))
 	}
 	for mask := uint32(0); mask < 1<<n; mask++ {
 		k := bits.OnesCount32(mask)
@@ -357,21 +359,21 @@ func TestCombinationRank(t *testing.T) {
 		j := 1
 		for s := 0; s < n; s++ {
 			if mask&(1<<s) != 0 {
-				ref += refBinom(s, j)
+				ref += pdbtest.RefBinomial(s, j)
 				j++
 			}
 		}
-		r := p.CombinationRank(mask)
-		if r != ref {
-			t.Fatalf("CombinationRank(%b) = %d, want %d", mask, r, ref)
+		r := puzzle.CombinationRank(mask)
+		if r != ref || p.CombinationRank(mask) != r {
+			t.Fatalf("CombinationRank(%b) = %d (method %d), want %d", mask, r, p.CombinationRank(mask), ref)
 		}
 		if hit[k][r] {
 			t.Fatalf("CombinationRank(%b) = %d twice for k=%d", mask, r, k)
 		}
 		hit[k][r] = true
 		if k > 0 {
-			if back := p.CombinationUnrank(r, k); back != mask {
-				t.Fatalf("CombinationUnrank(%d, %d) = %b, want %b", r, k, back, mask)
+			if back := puzzle.CombinationUnrank(r, n, k); back != mask || p.CombinationUnrank(r, k) != mask {
+				t.Fatalf("CombinationUnrank(%d, %d, %d) = %b (method %b), want %b", r, n, k, back, p.CombinationUnrank(r, k), mask)
 			}
 		}
 	}
@@ -384,22 +386,29 @@ func TestCombinationRank(t *testing.T) {
 	}
 }
 
+// TestBinomialFactorial checks the package tables against the definitions
+// over the whole domain and just outside it (0 there), and that the
+// Pattern methods give the same values.
 func TestBinomialFactorial(t *testing.T) {
-	p := mustPattern(t, 2, 2, "blank-last")
-	for n := -1; n <= puzzle.MaxCells+1; n++ {
-		for r := -1; r <= n+1; r++ {
-			want := refBinom(n, r)
+	p := pdbtest.Pattern(t, 2, 2, "blank-last")
+	for n := -2; n <= puzzle.MaxCells+2; n++ {
+		for r := -2; r <= n+2; r++ {
+			want := pdbtest.RefBinomial(n, r)
 			if n < 0 || n > puzzle.MaxCells {
 				want = 0
 			}
-			if got := p.Binomial(n, r); got != want {
-				t.Errorf("Binomial(%d, %d) = %d, want %d", n, r, got, want)
+			if got := puzzle.Binomial(n, r); got != want || p.Binomial(n, r) != want {
+				t.Errorf("Binomial(%d, %d) = %d (method %d), want %d", n, r, got, p.Binomial(n, r), want)
 			}
 		}
 	}
-	for i := 0; i <= 20; i++ {
-		if got := p.Factorial(i); got != refFact(i) {
-			t.Errorf("Factorial(%d) = %d, want %d", i, got, refFact(i))
+	for i := -2; i <= 22; i++ {
+		want := pdbtest.RefFactorial(i)
+		if i < 0 || i > 20 { // 21! does not fit in a uint64
+			want = 0
+		}
+		if got := puzzle.Factorial(i); got != want || p.Factorial(i) != want {
+			t.Errorf("Factorial(%d) = %d (method %d), want %d", i, got, p.Factorial(i), want)
 		}
 	}
 }
@@ -432,7 +441,7 @@ func TestPatternAccessors(t *testing.T) {
 	}
 	for _, c := range cases {
 		in := slices.Clone(c.tiles)
-		p := mustPattern(t, c.w, c.h, c.goal, in...)
+		p := pdbtest.Pattern(t, c.w, c.h, c.goal, in...)
 		got := fmt.Sprint(p.Exact, p.Size(), p.K(), p.CellsLen(), p.Ranking(), p.String(), p.Tiles)
 		want := fmt.Sprint(c.exact, c.size, c.k, c.cellsLen, c.ranking, c.str, c.tsort)
 		if got != want {

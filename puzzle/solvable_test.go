@@ -3,54 +3,9 @@ package puzzle_test
 import (
 	"testing"
 
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
-
-// boardKey packs a board of at most 16 cells into a map key, 4 bits a cell.
-func boardKey(b []uint8) uint64 {
-	var k uint64
-	for _, t := range b {
-		k = k<<4 | uint64(t)
-	}
-	return k
-}
-
-// reachable returns the set of boards (as boardKey) reachable from start by
-// sliding moves on a w×h board, by a plain BFS whose moves are worked out
-// from rows and columns here, not with Geometry.Step.
-func reachable(w, h int, start puzzle.Board) map[uint64]bool {
-	n := w * h
-	seen := map[uint64]bool{boardKey(start): true}
-	queue := []uint64{boardKey(start)}
-	var b [16]uint8
-	for len(queue) > 0 {
-		key := queue[0]
-		queue = queue[1:]
-		blank := 0
-		for i := n - 1; i >= 0; i-- { // unpack; the last cell is the low nibble
-			b[i] = uint8(key & 15)
-			key >>= 4
-			if b[i] == 0 {
-				blank = i
-			}
-		}
-		r, c := blank/w, blank%w
-		for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-			nr, nc := r+d[0], c+d[1]
-			if nr < 0 || nr >= h || nc < 0 || nc >= w {
-				continue
-			}
-			o := nr*w + nc
-			b[blank], b[o] = b[o], b[blank]
-			if k := boardKey(b[:n]); !seen[k] {
-				seen[k] = true
-				queue = append(queue, k)
-			}
-			b[blank], b[o] = b[o], b[blank]
-		}
-	}
-	return seen
-}
 
 // TestSolvableBFS checks Solvable and Pattern.SolvablePositions against
 // BFS reachability for every permutation of small boards, for both goal
@@ -68,14 +23,14 @@ func TestSolvableBFS(t *testing.T) {
 		{3, 3, []string{"blank-last", "blank-first", "4 1 2 0 8 7 6 3 5"}},
 	}
 	for _, c := range cases {
-		g := mustGeom(t, c.w, c.h)
+		g := pdbtest.Geometry(t, c.w, c.h)
 		t.Run(g.String(), func(t *testing.T) {
 			t.Parallel()
 			n := g.N()
 			type goalCase struct {
 				name            string
 				goal            puzzle.Board
-				reach           map[uint64]bool
+				reach           map[string]int
 				exact, additive *puzzle.Pattern
 			}
 			var gcs []goalCase
@@ -84,14 +39,14 @@ func TestSolvableBFS(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				reach := reachable(c.w, c.h, goal)
-				if want := refFact(n) / 2; uint64(len(reach)) != want {
+				reach := pdbtest.Distances(g, goal)
+				if want := pdbtest.RefFactorial(n) / 2; uint64(len(reach)) != want {
 					t.Fatalf("goal %s: BFS reached %d boards, want N!/2 = %d", name, len(reach), want)
 				}
 				// SolvablePositions reads only the goal of the pattern,
 				// so an exact and an additive pattern must both agree.
 				gcs = append(gcs, goalCase{name, goal, reach,
-					mustPattern(t, c.w, c.h, name), mustPattern(t, c.w, c.h, name, 1)})
+					pdbtest.Pattern(t, c.w, c.h, name), pdbtest.Pattern(t, c.w, c.h, name, 1)})
 			}
 			errs, count := 0, 0
 			pos := make([]uint8, n)
@@ -101,13 +56,13 @@ func TestSolvableBFS(t *testing.T) {
 					return
 				}
 				b := puzzle.Board(perm)
-				key := boardKey(perm)
+				key := string(perm)
 				for cell, tile := range b {
 					pos[tile] = uint8(cell)
 				}
 				sample := n < 9 || count%5 == 0 // keep 3x3 fast: some checks on a sample
 				for _, gc := range gcs {
-					want := gc.reach[key]
+					_, want := gc.reach[key]
 					if got := puzzle.Solvable(g, b, gc.goal); got != want {
 						errs++
 						t.Errorf("goal %s: Solvable(%v) = %v, BFS says %v", gc.name, b, got, want)
@@ -130,8 +85,8 @@ func TestSolvableBFS(t *testing.T) {
 					}
 				}
 			})
-			if uint64(count) != refFact(n) {
-				t.Fatalf("enumerated %d boards, want %d", count, refFact(n))
+			if uint64(count) != pdbtest.RefFactorial(n) {
+				t.Fatalf("enumerated %d boards, want %d", count, pdbtest.RefFactorial(n))
 			}
 		})
 	}
@@ -148,7 +103,7 @@ func TestSolvableParityRule(t *testing.T) {
 		w, h int
 		goal string
 	}{{4, 4, "blank-last"}, {4, 4, "blank-first"}, {5, 5, "blank-last"}, {5, 5, "blank-first"}, {4, 3, "blank-last"}, {5, 4, "blank-first"}} {
-		g := mustGeom(t, c.w, c.h)
+		g := pdbtest.Geometry(t, c.w, c.h)
 		goal, _ := puzzle.ParseGoal(c.goal, g)
 		n := g.N()
 		goalBlankRow := goal.Positions()[0] / uint8(c.w)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -28,7 +30,7 @@ var (
 )
 
 func presetPartition(name string) [][]uint8 {
-	pr, err := builder.FindPreset(name)
+	pr, err := preset.Find(name)
 	if err != nil {
 		panic(err)
 	}
@@ -51,27 +53,8 @@ func table(tb testing.TB, w, h int, goal string, tiles ...uint8) *format.Table {
 	key := fmt.Sprintf("%dx%d %s %v", w, h, goal, tiles)
 	e, _ := tableCache.LoadOrStore(key, &tableEntry{})
 	ent := e.(*tableEntry)
+	p := pdbtest.Pattern(tb, w, h, goal, tiles...)
 	ent.once.Do(func() {
-		g, err := puzzle.NewGeometry(w, h)
-		if err != nil {
-			ent.err = err
-			return
-		}
-		gb, err := puzzle.ParseGoal(goal, g)
-		if err != nil {
-			ent.err = err
-			return
-		}
-		if len(tiles) == 0 {
-			for i := 1; i < g.N(); i++ {
-				tiles = append(tiles, uint8(i))
-			}
-		}
-		p, err := puzzle.NewPattern(g, gb, tiles)
-		if err != nil {
-			ent.err = err
-			return
-		}
 		v, err := builder.Build(context.Background(), p, builder.Options{})
 		if err != nil {
 			ent.err = err

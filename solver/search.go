@@ -9,17 +9,6 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// binom[n][r] = C(n, r) for the cellset-order ranking.
-var binom = func() (b [puzzle.MaxCells + 1][puzzle.MaxCells + 1]uint64) {
-	for i := range b {
-		b[i][0] = 1
-		for j := 1; j <= i; j++ {
-			b[i][j] = b[i-1][j-1] + b[i-1][j]
-		}
-	}
-	return b
-}()
-
 // tableInfo is an additive table prepared for the search.
 type tableInfo struct {
 	values []uint8
@@ -29,7 +18,7 @@ type tableInfo struct {
 
 func newTableInfo(t *format.Table) tableInfo {
 	k := len(t.Pattern.Tiles)
-	return tableInfo{values: t.Values, k: k, comb: binom[t.Pattern.Geom.N()][k]}
+	return tableInfo{values: t.Values, k: k, comb: t.Pattern.Combinations()}
 }
 
 // rankState is the index of one table's pattern tiles, kept in parts so
@@ -43,31 +32,16 @@ type rankState struct {
 }
 
 // rank computes the rankState of the placement cells (cells[i] = cell of
-// the i-th pattern tile, tiles ascending): puzzle.RankingCellsetOrder, the
-// same index as Pattern.Rank, written out here so that it does not
-// allocate.
+// the i-th pattern tile, tiles ascending) with the ranking functions of
+// package puzzle: puzzle.RankingCellsetOrder, the same index as
+// Pattern.Rank, without allocating.
 func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
-	k := ti.k
+	c := cells[:ti.k]
 	var mask uint32
-	for i := 0; i < k; i++ {
-		mask |= 1 << cells[i]
+	for _, cell := range c {
+		mask |= 1 << cell
 	}
-	var m uint64
-	j := 1
-	for mm := mask; mm != 0; mm &= mm - 1 {
-		m += binom[bits.TrailingZeros32(mm)][j]
-		j++
-	}
-	var used uint32
-	var r uint64
-	for i := 0; i < k; i++ {
-		c := cells[i]
-		o := uint32(bits.OnesCount32(mask & (1<<c - 1)))
-		d := o - uint32(bits.OnesCount32(used&(1<<o-1)))
-		used |= 1 << o
-		r = r*uint64(k-i) + uint64(d)
-	}
-	return rankState{mask: mask, m: m, ord: r}
+	return rankState{mask: mask, m: puzzle.CombinationRank(mask), ord: puzzle.OrderRank(mask, c)}
 }
 
 // index is the table index of st.
@@ -89,7 +63,7 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 	j := bits.OnesCount32(st.mask&(1<<a-1)) + 1
 	return rankState{
 		mask: st.mask&^(1<<a) | 1<<b,
-		m:    st.m - binom[a][j] + binom[b][j],
+		m:    st.m - puzzle.Binomial(int(a), j) + puzzle.Binomial(int(b), j),
 		ord:  st.ord,
 	}
 }

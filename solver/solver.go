@@ -34,7 +34,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -50,18 +50,13 @@ type Options struct {
 	// blank-last and blank-first goals). It has no effect with an exact
 	// table.
 	Reflect bool
-	// Workers is the number of boards Run solves at the same time; <= 0
-	// means runtime.NumCPU(). Each search is single-threaded and its result
-	// does not depend on Workers.
-	Workers int
-	// JSON makes Run write one JSON object per board instead of a text line.
-	JSON bool
 	// FromBlankFirst says that input boards use the blank-first convention
 	// (blank in cell 0, tile t in cell t: Korf's instances) while the tables
-	// are for the blank-last goal. Each board is rotated by 180 degrees
-	// (cell c -> N-1-c) and relabelled (t -> N-t, blank stays 0), which
-	// preserves distances; the moves are translated back (u<->d, l<->r) so
-	// that they solve the original board to the blank-first goal.
+	// are for the blank-last goal. Each board is converted with
+	// puzzle.BlankFirstToLast (rotated by 180 degrees and relabelled),
+	// which preserves distances; the moves are translated back (u<->d,
+	// l<->r, Direction.Opposite) so that they solve the original board to
+	// the blank-first goal.
 	FromBlankFirst bool
 }
 
@@ -134,22 +129,23 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 		return nil, fmt.Errorf("solver: set goal: %w", err)
 	}
 	s := &Solver{set: set, opt: opt, geom: g, n: n, goal: append(puzzle.Board(nil), set.Goal...)}
-	if s.opt.Workers <= 0 {
-		s.opt.Workers = runtime.NumCPU()
-	}
+	names := make([]string, len(set.Tables))
+	patterns := make([]*puzzle.Pattern, len(set.Tables))
 	for i, t := range set.Tables {
 		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
 			return nil, fmt.Errorf("solver: table %d is incomplete", i+1)
 		}
-		if t.Pattern.Geom != g || !t.Pattern.Goal.Equal(set.Goal) {
-			return nil, fmt.Errorf("solver: table %d (%s) does not match the set's %s board and goal", i+1, t.Pattern, g)
-		}
-		if t.Pattern.Exact {
-			if len(set.Tables) != 1 {
-				return nil, fmt.Errorf("solver: table %d (%s) is exact and must be used alone", i+1, t.Pattern)
-			}
-			s.exact = t
-		}
+		names[i] = "table " + strconv.Itoa(i+1)
+		patterns[i] = t.Pattern
+	}
+	if err := puzzle.CheckAdditive(names, patterns); err != nil {
+		return nil, fmt.Errorf("solver: %w", err)
+	}
+	if p := patterns[0]; p.Geom != g || !p.Goal.Equal(set.Goal) {
+		return nil, fmt.Errorf("solver: table 1 (%s) does not match the set's %s board and goal", p, g)
+	}
+	if patterns[0].Exact {
+		s.exact = set.Tables[0]
 	}
 	if opt.FromBlankFirst && !set.Goal.Equal(puzzle.BlankLastGoal(g)) {
 		return nil, fmt.Errorf("solver: converting blank-first boards needs blank-last tables, but the tables' goal is %s", puzzle.GoalName(g, set.Goal))
@@ -192,10 +188,7 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	}
 	for i, t := range set.Tables {
 		s.tabs = append(s.tabs, newTableInfo(t))
-		for j, tile := range t.Pattern.Tiles {
-			if s.tileTab[tile] >= 0 {
-				return nil, fmt.Errorf("solver: tile %d is in tables %d and %d", tile, s.tileTab[tile]+1, i+1)
-			}
+		for j, tile := range t.Pattern.Tiles { // disjoint: checked above
 			s.tileTab[tile] = int8(i)
 			s.tileIdx[tile] = uint8(j)
 		}
@@ -215,7 +208,7 @@ func (s *Solver) Goal() puzzle.Board {
 	return append(puzzle.Board(nil), s.goal...)
 }
 
-// Options returns the options in force (Workers resolved).
+// Options returns the options of New.
 func (s *Solver) Options() Options { return s.opt }
 
 // Heuristic returns the heuristic value the search uses for b (a board in
@@ -252,7 +245,7 @@ func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (Result, erro
 	res := Result{Board: append(puzzle.Board(nil), b...), Length: -1, Converted: s.opt.FromBlankFirst}
 	work := res.Board
 	if s.opt.FromBlankFirst {
-		work = BlankFirstToLast(b)
+		work = puzzle.BlankFirstToLast(b)
 	}
 	res.Searched = append(puzzle.Board(nil), work...)
 	if !puzzle.Solvable(s.geom, work, s.goal) {
@@ -281,22 +274,6 @@ func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (Result, erro
 	}
 	res.Moves = sb.String()
 	return res, nil
-}
-
-// BlankFirstToLast converts a board of the blank-first convention to the
-// blank-last one: rotated by 180 degrees (cell c -> N-1-c) and relabelled
-// (t -> N-t, blank stays 0). The blank-first goal maps to the blank-last
-// goal, and distances are preserved. The map is its own inverse.
-func BlankFirstToLast(b puzzle.Board) puzzle.Board {
-	n := len(b)
-	out := make(puzzle.Board, n)
-	for c, t := range b {
-		if t != 0 {
-			t = uint8(n) - t
-		}
-		out[n-1-c] = t
-	}
-	return out
 }
 
 // Apply plays the blank moves on b (which is not modified) and returns the

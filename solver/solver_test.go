@@ -7,11 +7,13 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// TestRankMatchesPattern checks the search's inlined ranking against
-// puzzle.Pattern.Rank on random placements.
+// TestRankMatchesPattern checks the search's ranking, and above all its
+// incremental update after a move, against puzzle.Pattern.Rank on random
+// placements.
 func TestRankMatchesPattern(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
@@ -29,12 +31,9 @@ func TestRankMatchesPattern(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ti := tableInfo{k: len(p.Tiles), comb: binom[g.N()][len(p.Tiles)]}
+		ti := tableInfo{k: len(p.Tiles), comb: p.Combinations()}
 		for range 2000 {
-			var b puzzle.Board
-			for _, v := range rng.Perm(g.N()) {
-				b = append(b, uint8(v))
-			}
+			b := pdbtest.RandomSolvable(rng, g, p.Goal)
 			pos := b.Positions()
 			var cells [puzzle.MaxCells]uint8
 			for i, tile := range p.Tiles {
@@ -126,50 +125,6 @@ func TestExact8AllStates(t *testing.T) {
 	}
 }
 
-// bfs returns the true distance of every state of g to goal, by a plain
-// breadth-first search written independently of the builder.
-func bfs(g puzzle.Geometry, goal puzzle.Board) map[string]int {
-	dist := map[string]int{string(goal): 0}
-	queue := []puzzle.Board{goal}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		d := dist[string(b)]
-		blank := slices.Index(b, 0)
-		for _, dir := range puzzle.Directions {
-			to, ok := g.Step(blank, dir)
-			if !ok {
-				continue
-			}
-			nb := slices.Clone(b)
-			nb[blank], nb[to] = nb[to], 0
-			if _, seen := dist[string(nb)]; !seen {
-				dist[string(nb)] = d + 1
-				queue = append(queue, nb)
-			}
-		}
-	}
-	return dist
-}
-
-// randomWalk returns the board reached from goal by steps random blank
-// moves.
-func randomWalk(rng *rand.Rand, g puzzle.Geometry, goal puzzle.Board, steps int) puzzle.Board {
-	b := slices.Clone(goal)
-	blank := slices.Index(b, 0)
-	for range steps {
-		for {
-			to, ok := g.Step(blank, puzzle.Directions[rng.IntN(4)])
-			if ok {
-				b[blank], b[to] = b[to], 0
-				blank = to
-				break
-			}
-		}
-	}
-	return b
-}
-
 // TestAdditive8VsBFS solves random-walk 8-puzzle states with additive
 // tables (with and without reflection, for three goals) and compares the
 // length with a brute-force breadth-first search.
@@ -189,11 +144,11 @@ func TestAdditive8VsBFS(t *testing.T) {
 		{"blank-last", [][]uint8{{1, 3, 5, 7}, {2, 8}}},                // tiles 4 and 6 in no table
 	} {
 		s := set(t, 3, 3, tc.goal, tc.parts...)
-		dist := bfs(g, s.Goal)
+		dist := pdbtest.Distances(g, s.Goal)
 		rng := rand.New(rand.NewPCG(7, 8))
 		boards := make([]puzzle.Board, samples)
 		for i := range boards {
-			boards[i] = randomWalk(rng, g, s.Goal, 5+rng.IntN(60))
+			boards[i] = pdbtest.RandomWalk(rng, g, s.Goal, 5+rng.IntN(60))
 		}
 		for _, refl := range []bool{false, true} {
 			sv := newSolver(t, s, Options{Reflect: refl})
@@ -225,7 +180,7 @@ func TestReflectionHelps(t *testing.T) {
 	var n0, n1 uint64
 	higher := 0
 	for range 100 {
-		b := randomWalk(rng, s.Geom, s.Goal, 100)
+		b := pdbtest.RandomWalk(rng, s.Geom, s.Goal, 100)
 		h0, h1 := plain.Heuristic(b), refl.Heuristic(b)
 		if h1 < h0 {
 			t.Fatalf("%v: reflected max %d below plain %d", b, h1, h0)
@@ -259,6 +214,10 @@ func TestNewRefuses(t *testing.T) {
 		{"blank-first conversion of blank-first tables", set(t, 3, 3, "blank-first", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{FromBlankFirst: true}, "blank-last"},
 		{"nil set", nil, Options{}, "empty"},
 		{"empty set", &format.Set{}, Options{}, "empty"},
+		{"overlapping tables", &format.Set{Tables: []*format.Table{table(t, 3, 3, "blank-last", 1, 2, 3), table(t, 3, 3, "blank-last", 3, 4)},
+			Geom: puzzle.Geometry{W: 3, H: 3}, Goal: puzzle.BlankLastGoal(puzzle.Geometry{W: 3, H: 3})}, Options{}, "not disjoint: both hold tile(s) 3"},
+		{"goal of the set differs", &format.Set{Tables: []*format.Table{table(t, 3, 3, "blank-last", 1, 2, 3)},
+			Geom: puzzle.Geometry{W: 3, H: 3}, Goal: puzzle.BlankFirstGoal(puzzle.Geometry{W: 3, H: 3})}, Options{}, "does not match"},
 	} {
 		_, err := New(tc.set, tc.opt)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -275,10 +234,10 @@ func TestNonSquare(t *testing.T) {
 	g := puzzle.Geometry{W: 3, H: 2}
 	s := set(t, 3, 2, "blank-last", []uint8{1, 2}, []uint8{3, 4, 5})
 	sv := newSolver(t, s, Options{})
-	dist := bfs(g, s.Goal)
+	dist := pdbtest.Distances(g, s.Goal)
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 100 {
-		b := randomWalk(rng, g, s.Goal, rng.IntN(40))
+		b := pdbtest.RandomWalk(rng, g, s.Goal, rng.IntN(40))
 		res, err := sv.Solve(b)
 		if err != nil {
 			t.Fatal(err)
@@ -338,26 +297,15 @@ func TestGoalState(t *testing.T) {
 	}
 }
 
-// TestBlankFirstConversion: the conversion maps the blank-first goal to the
-// blank-last goal, is an involution, and preserves distances (8-puzzle,
-// every state checked against BFS from both goals).
+// TestBlankFirstConversion solves blank-first boards with blank-last
+// tables (Options.FromBlankFirst): the lengths are the blank-first
+// distances of a breadth-first search and the moves replay on the original
+// boards to the blank-first goal. (The conversion itself is tested in
+// package puzzle.)
 func TestBlankFirstConversion(t *testing.T) {
 	g := puzzle.Geometry{W: 3, H: 3}
-	first, last := puzzle.BlankFirstGoal(g), puzzle.BlankLastGoal(g)
-	if !BlankFirstToLast(first).Equal(last) {
-		t.Fatalf("goal maps to %v", BlankFirstToLast(first))
-	}
-	dl, df := bfs(g, last), bfs(g, first)
-	for k, d := range df {
-		b := puzzle.Board(k)
-		c := BlankFirstToLast(b)
-		if !BlankFirstToLast(c).Equal(b) {
-			t.Fatalf("%v: not an involution", b)
-		}
-		if dl[string(c)] != d {
-			t.Fatalf("%v: distance %d to blank-first, converted %v at %d to blank-last", b, d, c, dl[string(c)])
-		}
-	}
+	first := puzzle.BlankFirstGoal(g)
+	df := pdbtest.Distances(g, first)
 	// Solve converted boards with the exact blank-last table and replay the
 	// moves on the original boards to the blank-first goal.
 	sv := newSolver(t, set(t, 3, 3, "blank-last"), Options{FromBlankFirst: true})
@@ -367,13 +315,13 @@ func TestBlankFirstConversion(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
 	for range 200 {
-		b := randomWalk(rng, g, first, rng.IntN(80))
+		b := pdbtest.RandomWalk(rng, g, first, rng.IntN(80))
 		for _, s := range []*Solver{sv, svA} {
 			res, err := s.Solve(b)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !res.Converted || res.Length != df[string(b)] || !res.Board.Equal(b) || !res.Searched.Equal(BlankFirstToLast(b)) {
+			if !res.Converted || res.Length != df[string(b)] || !res.Board.Equal(b) || !res.Searched.Equal(puzzle.BlankFirstToLast(b)) {
 				t.Fatalf("%v: %+v, want length %d", b, res, df[string(b)])
 			}
 			checkReplay(t, g, b, first, res.Moves, res.Length)

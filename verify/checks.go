@@ -41,6 +41,28 @@ func (c *checker) ranking(lo, hi uint64, tl *tally) {
 	}
 }
 
+// entryRules applies the rules on entry i (value v, Manhattan distance md
+// of its pattern tiles) that do not look at neighbours, the same for both
+// kinds of table: the goal entry is 0 (CheckGoal), no entry is
+// puzzle.Unreached (CheckUnreached), and v is at least md and of its
+// parity (CheckManhattan). It reports whether v is a distance, so that the
+// caller goes on to the rules on neighbours.
+func (c *checker) entryRules(i uint64, v uint8, md int, tl *tally) bool {
+	if i == c.goal && v != 0 {
+		tl.addf(CheckGoal, int64(i), "goal entry is %d, want 0", v)
+	}
+	if v == puzzle.Unreached {
+		tl.addf(CheckUnreached, int64(i), "holds 255 (unreached)")
+		return false
+	}
+	if int(v) < md {
+		tl.addf(CheckManhattan, int64(i), "value %d is below the Manhattan distance %d", v, md)
+	} else if (int(v)-md)%2 != 0 {
+		tl.addf(CheckManhattan, int64(i), "value %d has not the parity of the Manhattan distance %d", v, md)
+	}
+	return true
+}
+
 // exactEntries runs the checks on the entries of an exact table. The rules,
 // for V the stored table and d the true distance:
 //
@@ -77,21 +99,12 @@ func (c *checker) exactEntries(lo, hi uint64, tl *tally) {
 			continue // the ranking check reports it
 		}
 		v := c.values[i]
-		if i == c.goal && v != 0 {
-			tl.addf(CheckGoal, int64(i), "goal entry is %d, want 0", v)
-		}
-		if v == unreached {
-			tl.addf(CheckUnreached, int64(i), "holds 255 (unreached)")
-			continue
-		}
 		md := 0
 		for t := 1; t < n; t++ {
 			md += p.Geom.Manhattan(int(pos[t]), int(goalPos[t]))
 		}
-		if int(v) < md {
-			tl.addf(CheckManhattan, int64(i), "value %d is below the Manhattan distance %d", v, md)
-		} else if (int(v)-md)%2 != 0 {
-			tl.addf(CheckManhattan, int64(i), "value %d has not the parity of the Manhattan distance %d", v, md)
+		if !c.entryRules(i, v, md, tl) {
+			continue
 		}
 		for t, x := range pos {
 			board[x] = uint8(t)
@@ -107,7 +120,7 @@ func (c *checker) exactEntries(lo, hi uint64, tl *tally) {
 				continue // the ranking check reports it
 			}
 			w := c.values[r]
-			if w == unreached {
+			if w == puzzle.Unreached {
 				continue
 			}
 			if w+1 == v {
@@ -173,21 +186,12 @@ func (c *checker) additiveEntries(lo, hi uint64, tl *tally) {
 			continue // the ranking check reports it
 		}
 		v := c.values[i]
-		if i == c.goal && v != 0 {
-			tl.addf(CheckGoal, int64(i), "goal entry is %d, want 0", v)
-		}
-		if v == unreached {
-			tl.addf(CheckUnreached, int64(i), "holds 255 (unreached)")
-			continue
-		}
 		md := 0
 		for j, t := range p.Tiles {
 			md += g.Manhattan(int(cells[j]), int(goalPos[t]))
 		}
-		if int(v) < md {
-			tl.addf(CheckManhattan, int64(i), "value %d is below the Manhattan distance %d", v, md)
-		} else if (int(v)-md)%2 != 0 {
-			tl.addf(CheckManhattan, int64(i), "value %d has not the parity of the Manhattan distance %d", v, md)
+		if !c.entryRules(i, v, md, tl) {
+			continue
 		}
 		empty := full &^ occ
 		connected := connectedCells(g, empty)
@@ -204,7 +208,7 @@ func (c *checker) additiveEntries(lo, hi uint64, tl *tally) {
 					continue // the ranking check reports it
 				}
 				w := c.values[r]
-				if w == unreached {
+				if w == puzzle.Unreached {
 					continue
 				}
 				if w < v {
@@ -356,7 +360,7 @@ func (c *checker) symmetry(lo, hi uint64, tl *tally) {
 	for i := lo; i < hi; i++ {
 		p.Unrank(i, cells)
 		v := c.values[i]
-		if v == unreached || !distinctCells(cells, p.Geom.N()) {
+		if v == puzzle.Unreached || !distinctCells(cells, p.Geom.N()) {
 			continue // the ranking check reports bad cells
 		}
 		for _, s := range c.syms {
@@ -373,7 +377,7 @@ func (c *checker) symmetry(lo, hi uint64, tl *tally) {
 			if r >= size || r <= i {
 				continue
 			}
-			if w := c.values[r]; w != unreached && w != v {
+			if w := c.values[r]; w != puzzle.Unreached && w != v {
 				tl.addf(CheckSymmetry, int64(i), "value %d, but its image %d under the %s has %d", v, r, s.name, w)
 			}
 		}

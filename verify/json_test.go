@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 )
 
 // decodeLine checks that the report is one line of JSON and decodes it
@@ -54,7 +55,7 @@ func keys(m map[string]any) string {
 // check in order, statuses, counts against kept findings, indexes only on
 // per-entry findings.
 func TestJSONSchema(t *testing.T) {
-	p := mustPattern(t, 4, 4, "blank-last", 1, 2, 3)
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3)
 	values := mustReference(t, p)
 	goal := p.RankCells(p.GoalCells())
 	for i := range values {
@@ -140,7 +141,7 @@ func TestJSONSchema(t *testing.T) {
 // everything else skipped, no pattern) and the error form.
 func TestJSONFile(t *testing.T) {
 	dir := t.TempDir()
-	p := mustPattern(t, 3, 3, "blank-last", 1, 2)
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2)
 	path := filepath.Join(dir, "good.pdb")
 	if err := format.WriteFile(path, goodTable(t, p), 1); err != nil {
 		t.Fatal(err)

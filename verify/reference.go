@@ -8,10 +8,6 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// unreached is the table value that no valid entry may hold: a builder
-// leaves it in entries it never reached.
-const unreached = 255
-
 // cancelEvery is how many states Reference expands between checks of its
 // context.
 const cancelEvery = 1 << 16
@@ -64,7 +60,7 @@ func referenceExact(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) {
 	nbrs := p.Geom.Neighbors()
 	dist := make([]uint8, size)
 	for i := range dist {
-		dist[i] = unreached
+		dist[i] = puzzle.Unreached
 	}
 	// Every state enters the queue exactly once, so a slice of Size
 	// entries read from the front is the whole FIFO.
@@ -83,8 +79,8 @@ func referenceExact(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) {
 		}
 		idx := uint64(queue[head])
 		d := dist[idx]
-		if d >= unreached-1 {
-			return nil, fmt.Errorf("verify: reference: distance exceeds %d", unreached-1)
+		if d >= puzzle.Unreached-1 {
+			return nil, fmt.Errorf("verify: reference: distance exceeds %d", puzzle.Unreached-1)
 		}
 		p.Unrank(idx, pos)
 		for t, c := range pos {
@@ -96,7 +92,7 @@ func referenceExact(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) {
 			pos[0], pos[t] = c, blank
 			r := p.Rank(pos)
 			pos[0], pos[t] = blank, c
-			if dist[r] == unreached {
+			if dist[r] == puzzle.Unreached {
 				dist[r] = d + 1
 				queue = append(queue, uint32(r))
 			}
@@ -117,7 +113,7 @@ func referenceAdditive(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) 
 	nbrs := p.Geom.Neighbors()
 	dist := make([]uint8, size*n)
 	for i := range dist {
-		dist[i] = unreached
+		dist[i] = puzzle.Unreached
 	}
 	goalPos := p.GoalPositions()
 	start := p.RankCells(p.GoalCells())*n + uint64(goalPos[0])
@@ -129,8 +125,8 @@ func referenceAdditive(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) 
 	var owner [puzzle.MaxCells]int8 // index of the pattern tile in a cell, or -1
 	popped := 0
 	for d := uint8(0); !cur.empty(); d++ {
-		if d >= unreached-1 {
-			return nil, fmt.Errorf("verify: reference: distance exceeds %d", unreached-1)
+		if d >= puzzle.Unreached-1 {
+			return nil, fmt.Errorf("verify: reference: distance exceeds %d", puzzle.Unreached-1)
 		}
 		for !cur.empty() {
 			s := cur.pop()
@@ -180,11 +176,11 @@ func referenceAdditive(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) 
 	// i <= i*n, so no block is overwritten before it is read.
 	missing := uint64(0)
 	for i := uint64(0); i < size; i++ {
-		m := uint8(unreached)
+		m := uint8(puzzle.Unreached)
 		for _, v := range dist[i*n : (i+1)*n] {
 			m = min(m, v)
 		}
-		if m == unreached {
+		if m == puzzle.Unreached {
 			missing++
 		}
 		dist[i] = m

@@ -1,39 +1,17 @@
 package verify
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
-
-// mustPattern builds a pattern or fails the test.
-func mustPattern(t testing.TB, w, h int, goal string, tiles ...uint8) *puzzle.Pattern {
-	t.Helper()
-	g, err := puzzle.NewGeometry(w, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gb, err := puzzle.ParseGoal(goal, g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tiles) == 0 { // exact
-		for i := 1; i < g.N(); i++ {
-			tiles = append(tiles, uint8(i))
-		}
-	}
-	p, err := puzzle.NewPattern(g, gb, tiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // mustReference runs Reference or fails the test.
 func mustReference(t testing.TB, p *puzzle.Pattern) []uint8 {
@@ -45,126 +23,49 @@ func mustReference(t testing.TB, p *puzzle.Pattern) []uint8 {
 	return v
 }
 
-// histogram counts the entries at each value.
+// histogram counts the entries at each value (0..max).
 func histogram(values []uint8) []uint64 {
-	var h []uint64
-	for _, v := range values {
-		for int(v) >= len(h) {
-			h = append(h, 0)
-		}
-		h[v]++
-	}
-	return h
-}
-
-// readCounts reads the numbers of a testdata file, skipping # comments.
-func readCounts(t *testing.T, path string) []uint64 {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var out []uint64
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(strings.TrimSpace(line), "#") {
-			continue
-		}
-		for _, fld := range strings.Fields(line) {
-			v, err := strconv.ParseUint(fld, 10, 64)
-			if err != nil {
-				t.Fatalf("%s: %v", path, err)
-			}
-			out = append(out, v)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func equalCounts(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	c := format.CountValues(values)
+	return c.Histogram()
 }
 
 // TestReferenceEightPuzzle compares the exact 3x3 table with the published
 // distance counts (OEIS A089473), for both corner-blank goals.
 func TestReferenceEightPuzzle(t *testing.T) {
-	want := readCounts(t, "testdata/a089473.txt")
+	want := pdbtest.ReadCounts(t, "testdata/a089473.txt")
 	if len(want) != 32 {
 		t.Fatalf("testdata/a089473.txt: %d counts, want 32", len(want))
 	}
 	for _, goal := range []string{puzzle.GoalBlankLast, puzzle.GoalBlankFirst} {
-		p := mustPattern(t, 3, 3, goal)
+		p := pdbtest.Pattern(t, 3, 3, goal)
 		got := histogram(mustReference(t, p))
-		if !equalCounts(got, want) {
+		if !slices.Equal(got, want) {
 			t.Errorf("%s: histogram\n got %v\nwant %v", p, got, want)
 		}
 	}
 }
 
-// bruteExact is an independent breadth-first search over boards keyed by
-// their string form; it uses neither ranking nor solvability.
-func bruteExact(g puzzle.Geometry, goal puzzle.Board) map[string]int {
-	nbrs := g.Neighbors()
-	dist := map[string]int{goal.String(): 0}
-	queue := []puzzle.Board{goal}
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		d := dist[b.String()]
-		blank := 0
-		for c, t := range b {
-			if t == 0 {
-				blank = c
-			}
-		}
-		for _, c := range nbrs[blank] {
-			nb := append(puzzle.Board(nil), b...)
-			nb[blank], nb[c] = nb[c], nb[blank]
-			if _, ok := dist[nb.String()]; !ok {
-				dist[nb.String()] = d + 1
-				queue = append(queue, nb)
-			}
-		}
-	}
-	return dist
-}
-
 // TestReferenceExactBrute checks every entry of small exact tables against
-// bruteExact.
+// pdbtest.Distances, a brute-force breadth-first search over whole boards
+// that uses neither ranking nor solvability.
 func TestReferenceExactBrute(t *testing.T) {
 	for _, c := range []struct {
 		w, h int
 		goal string
 	}{{2, 2, "blank-last"}, {2, 3, "blank-last"}, {3, 2, "blank-first"}, {2, 3, "1 0 2 3 4 5"}} {
-		p := mustPattern(t, c.w, c.h, c.goal)
+		p := pdbtest.Pattern(t, c.w, c.h, c.goal)
 		got := mustReference(t, p)
-		want := bruteExact(p.Geom, p.Goal)
+		want := pdbtest.Distances(p.Geom, p.Goal)
 		if uint64(len(want)) != p.Size() {
 			t.Fatalf("%s: brute force reached %d states, Size %d", p, len(want), p.Size())
 		}
 		wantHist := make([]uint64, 0)
 		bad := 0
 		for s, d := range want {
-			b, err := puzzle.ParseBoard(s, p.Geom.N())
-			if err != nil {
-				t.Fatal(err)
-			}
+			b := puzzle.Board(s)
 			if v := got[p.Rank(b.Positions())]; int(v) != d {
 				if bad++; bad <= 5 {
-					t.Errorf("%s: state %s: reference %d, brute force %d", p, s, v, d)
+					t.Errorf("%s: state %v: reference %d, brute force %d", p, b, v, d)
 				}
 			}
 			for d >= len(wantHist) {
@@ -172,7 +73,7 @@ func TestReferenceExactBrute(t *testing.T) {
 			}
 			wantHist[d]++
 		}
-		if gotHist := histogram(got); !equalCounts(gotHist, wantHist) {
+		if gotHist := histogram(got); !slices.Equal(gotHist, wantHist) {
 			t.Errorf("%s: histogram %v, brute force %v", p, gotHist, wantHist)
 		}
 	}
@@ -270,7 +171,7 @@ func TestReferenceAdditiveBrute(t *testing.T) {
 		{3, 3, "blank-first", []uint8{4}},
 		{3, 3, "blank-last", []uint8{2, 4, 6, 8}},
 	} {
-		p := mustPattern(t, c.w, c.h, c.goal, c.tiles...)
+		p := pdbtest.Pattern(t, c.w, c.h, c.goal, c.tiles...)
 		got := mustReference(t, p)
 		want := bruteAdditive(p)
 		if uint64(len(want)) != p.Size() {
@@ -327,7 +228,7 @@ func manhattanSum(p *puzzle.Pattern, pos []uint8, tiles []uint8) int {
 // exact distance, and that singleton PDBs sum to the Manhattan distance.
 func TestReferenceAdmissible(t *testing.T) {
 	for _, goal := range []string{puzzle.GoalBlankLast, puzzle.GoalBlankFirst} {
-		exact := mustPattern(t, 3, 3, goal)
+		exact := pdbtest.Pattern(t, 3, 3, goal)
 		dist := mustReference(t, exact)
 		all := []uint8{1, 2, 3, 4, 5, 6, 7, 8}
 		for _, part := range [][][]uint8{
@@ -340,7 +241,7 @@ func TestReferenceAdmissible(t *testing.T) {
 			var pats []*puzzle.Pattern
 			var tables [][]uint8
 			for _, tiles := range part {
-				p := mustPattern(t, 3, 3, goal, tiles...)
+				p := pdbtest.Pattern(t, 3, 3, goal, tiles...)
 				pats = append(pats, p)
 				tables = append(tables, mustReference(t, p))
 			}
@@ -381,7 +282,7 @@ func TestReferenceAdmissible(t *testing.T) {
 func TestReferenceCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, p := range []*puzzle.Pattern{mustPattern(t, 3, 3, "blank-last"), mustPattern(t, 4, 4, "blank-last", 1, 2, 3, 4)} {
+	for _, p := range []*puzzle.Pattern{pdbtest.Pattern(t, 3, 3, "blank-last"), pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3, 4)} {
 		if _, err := Reference(ctx, p); err == nil {
 			t.Errorf("%s: no error with a cancelled context", p)
 		}

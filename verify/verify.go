@@ -24,7 +24,6 @@ package verify
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -94,11 +93,9 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	defer func() { r.Wall = time.Since(start) }()
 	t, problems, err := format.Inspect(path)
 	if err != nil {
-		// format.Inspect wraps ErrFormat, ErrChecksum or returns an
-		// UnsupportedVersionError for bad data; anything else (I/O) is
+		// Bad data is an integrity finding; anything else (I/O) is
 		// trouble running.
-		var uv *format.UnsupportedVersionError
-		if !errors.Is(err, format.ErrFormat) && !errors.Is(err, format.ErrChecksum) && !errors.As(err, &uv) {
+		if !format.IsBadData(err) {
 			return nil, err
 		}
 		problems = append(problems, err)
@@ -263,30 +260,9 @@ func checkHeader(t *format.Table, recount bool, tl *tally) bool {
 		return false
 	}
 	if recount {
-		var hist [256]uint64
-		for _, v := range t.Values {
-			hist[v]++
-		}
-		maxv := 0
-		for v := range hist {
-			if hist[v] > 0 {
-				maxv = v
-			}
-		}
-		if h.MaxValue != maxv {
-			tl.addf(c, -1, "max value %d, values reach %d", h.MaxValue, maxv)
-		}
-		for v := range hist {
-			var stored uint64
-			if v < len(h.Histogram) {
-				stored = h.Histogram[v]
-			}
-			if stored != hist[v] {
-				tl.addf(c, -1, "histogram[%d] = %d, values have %d", v, stored, hist[v])
-			}
-		}
-		if len(h.Histogram) > 256 {
-			tl.addf(c, -1, "histogram has %d buckets", len(h.Histogram))
+		counts := format.CountValues(t.Values)
+		for _, m := range counts.Mismatches(h) {
+			tl.addf(c, -1, "%s", m)
 		}
 	}
 	return true

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -77,7 +78,7 @@ var testPatterns = []struct {
 // check, including the deep comparison.
 func TestCorrectTablesPass(t *testing.T) {
 	for _, c := range testPatterns {
-		p := mustPattern(t, c.w, c.h, c.goal, c.tiles...)
+		p := pdbtest.Pattern(t, c.w, c.h, c.goal, c.tiles...)
 		r := mustVerify(t, goodTable(t, p), Options{Deep: true})
 		if !r.OK() {
 			t.Errorf("%s: %d findings on a correct table:\n%s", p, r.Total(), reportText(r))
@@ -154,9 +155,9 @@ func indexWithValue(t *testing.T, p *puzzle.Pattern, values []uint8, v uint8) ui
 // builder or file would and checks that the right check reports it, and
 // that the deep comparison counts exactly the entries changed.
 func TestCorruptionsCaught(t *testing.T) {
-	exact := mustPattern(t, 3, 3, "blank-last")
-	additive := mustPattern(t, 3, 3, "blank-last", 1, 2, 3, 4)
-	symmetric := mustPattern(t, 3, 3, "1 2 3 4 0 5 6 7 8", 1, 3, 6, 8)
+	exact := pdbtest.Pattern(t, 3, 3, "blank-last")
+	additive := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3, 4)
+	symmetric := pdbtest.Pattern(t, 3, 3, "1 2 3 4 0 5 6 7 8", 1, 3, 6, 8)
 	ref := map[*puzzle.Pattern][]uint8{}
 	for _, p := range []*puzzle.Pattern{exact, additive, symmetric} {
 		ref[p] = mustReference(t, p)
@@ -233,7 +234,7 @@ func TestCorruptionsCaught(t *testing.T) {
 // each of several amounts: the fast checks are complete for exact tables,
 // so every corruption must be found without the deep comparison.
 func TestExactComplete(t *testing.T) {
-	p := mustPattern(t, 3, 2, "blank-last")
+	p := pdbtest.Pattern(t, 3, 2, "blank-last")
 	good := mustReference(t, p)
 	for i := range good {
 		for _, d := range []int{-2, -1, 1, 2, 5} {
@@ -255,7 +256,7 @@ func TestExactComplete(t *testing.T) {
 // but not kept, the first ones in index order are kept, and the report
 // does not depend on the number of workers.
 func TestFindingCap(t *testing.T) {
-	p := mustPattern(t, 4, 4, "blank-last", 1, 2, 3)
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3)
 	values := mustReference(t, p)
 	goal := p.RankCells(p.GoalCells())
 	for i := range values {
@@ -299,7 +300,7 @@ func TestFindingCap(t *testing.T) {
 // TestHeaderCheck checks that header fields disagreeing with the pattern or
 // the values are reported.
 func TestHeaderCheck(t *testing.T) {
-	p := mustPattern(t, 3, 3, "blank-last", 1, 2)
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2)
 	tb := goodTable(t, p)
 	tb.Header.Tiles = []int{1, 3}
 	tb.Header.Histogram[0] = 5
@@ -357,14 +358,14 @@ func TestSymmetries(t *testing.T) {
 		p    *puzzle.Pattern
 		want int
 	}{
-		{mustPattern(t, 3, 3, "blank-first"), 1},
-		{mustPattern(t, 3, 3, "blank-last"), 1},
-		{mustPattern(t, 3, 3, "1 2 3 4 0 5 6 7 8"), 7},
-		{mustPattern(t, 3, 3, "1 2 3 4 0 5 6 7 8", 1, 2), 0},
-		{mustPattern(t, 3, 3, "1 2 3 4 0 5 6 7 8", 2, 4, 5, 7), 7},
-		{mustPattern(t, 3, 3, "1 2 3 4 0 5 6 7 8", 2, 7), 3},
-		{mustPattern(t, 4, 4, "blank-first", 1, 2, 3), 0},
-		{mustPattern(t, 3, 2, "blank-first"), 0},
+		{pdbtest.Pattern(t, 3, 3, "blank-first"), 1},
+		{pdbtest.Pattern(t, 3, 3, "blank-last"), 1},
+		{pdbtest.Pattern(t, 3, 3, "1 2 3 4 0 5 6 7 8"), 7},
+		{pdbtest.Pattern(t, 3, 3, "1 2 3 4 0 5 6 7 8", 1, 2), 0},
+		{pdbtest.Pattern(t, 3, 3, "1 2 3 4 0 5 6 7 8", 2, 4, 5, 7), 7},
+		{pdbtest.Pattern(t, 3, 3, "1 2 3 4 0 5 6 7 8", 2, 7), 3},
+		{pdbtest.Pattern(t, 4, 4, "blank-first", 1, 2, 3), 0},
+		{pdbtest.Pattern(t, 3, 2, "blank-first"), 0},
 	} {
 		if got := symmetries(c.p); len(got) != c.want {
 			var names []string
@@ -381,7 +382,7 @@ func TestSymmetries(t *testing.T) {
 // table at all is bad data too, while a missing file is an error.
 func TestFile(t *testing.T) {
 	dir := t.TempDir()
-	p := mustPattern(t, 4, 3, "blank-last", 1, 2, 3, 4)
+	p := pdbtest.Pattern(t, 4, 3, "blank-last", 1, 2, 3, 4)
 	tb := goodTable(t, p)
 	tb.Header.FrameSize = format.MinFrameSize * 4 // several frames
 	path := filepath.Join(dir, "good.pdb")
@@ -444,7 +445,7 @@ func TestFile(t *testing.T) {
 func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	p := mustPattern(t, 4, 4, "blank-last", 1, 2, 3)
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3)
 	if _, err := Table(ctx, goodTable(t, p), Options{}); err == nil {
 		t.Errorf("no error with a cancelled context")
 	}

@@ -44,7 +44,7 @@ func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, want *ma
 	}
 	h, err := format.ReadHeaderFile(path)
 	if err != nil {
-		if !manifest.IsBadData(err) {
+		if !format.IsBadData(err) {
 			return existingTable{}, err
 		}
 		return existingTable{reason: "its header does not read: " + strings.TrimPrefix(oneLine(err), path+": ")}, nil

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/manifest"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -14,19 +14,19 @@ import (
 // --preset nor --board is given: the table each line names, in manifest
 // order. A name that no preset or board produces is bad data (exit 1)
 // named by manifest file and line.
-func manifestTargets(m *manifest.Manifest) ([]job, error) {
-	var out []job
+func manifestTargets(m *manifest.Manifest) ([]plannedTable, error) {
+	var out []plannedTable
 	for _, e := range m.Entries {
 		p, err := patternOfName(e.Name)
 		if err != nil {
 			return nil, dataErr(fmt.Errorf("manifest %s: %v", m.Where(e), err))
 		}
-		out = append(out, job{pattern: p, file: e.Name})
+		out = append(out, plannedTable{pattern: p, file: e.Name})
 	}
 	return out, nil
 }
 
-// patternOfName inverts builder.FileName: the pattern of the table called
+// patternOfName inverts preset.FileName: the pattern of the table called
 // name ("<prefix>[-bf|-goalC.C...][_t-t-...].pdb", the prefix a preset
 // name or a board size WxH). A preset prefix must name one of the preset's
 // tables; any name must be the canonical one of its pattern.
@@ -43,14 +43,14 @@ func patternOfName(name string) (*puzzle.Pattern, error) {
 		prefix, goal = p, puzzle.GoalBlankFirst
 	}
 
-	if pr, err := builder.FindPreset(prefix); err == nil {
+	if pr, err := preset.Find(prefix); err == nil {
 		ps, err := pr.Patterns(goal)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
 		var names []string
 		for _, p := range ps {
-			fn := builder.FileName(pr.Name, p)
+			fn := preset.FileName(pr.Name, p)
 			if fn == name {
 				return p, nil
 			}
@@ -61,7 +61,7 @@ func patternOfName(name string) (*puzzle.Pattern, error) {
 	g, err := puzzle.ParseGeometry(prefix)
 	if err != nil {
 		var known []string
-		for _, pr := range builder.Presets {
+		for _, pr := range preset.All {
 			known = append(known, pr.Name)
 		}
 		return nil, fmt.Errorf("%s names preset %q, which does not exist (known: %s; or a board size such as 4x4)", name, prefix, strings.Join(known, ", "))
@@ -88,7 +88,7 @@ func patternOfName(name string) (*puzzle.Pattern, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if fn := builder.FileName(g.String(), p); fn != name {
+	if fn := preset.FileName(g.String(), p); fn != name {
 		return nil, fmt.Errorf("%s is not the conventional name of its table (%s)", name, fn)
 	}
 	return p, nil

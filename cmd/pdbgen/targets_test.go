@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -13,21 +13,21 @@ import (
 // unknown names get a one-line error saying why.
 func TestPatternOfName(t *testing.T) {
 	var names []string
-	for _, pr := range builder.Presets {
+	for _, pr := range preset.All {
 		for _, goal := range []string{puzzle.GoalBlankLast, puzzle.GoalBlankFirst} {
 			ps, err := pr.Patterns(goal)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, p := range ps {
-				n := builder.FileName(pr.Name, p)
+				n := preset.FileName(pr.Name, p)
 				names = append(names, n)
 				got, err := patternOfName(n)
 				if err != nil {
 					t.Errorf("%s: %v", n, err)
 					continue
 				}
-				if got.String() != p.String() || builder.FileName(pr.Name, got) != n {
+				if got.String() != p.String() || preset.FileName(pr.Name, got) != n {
 					t.Errorf("%s: pattern %s, want %s", n, got, p)
 				}
 			}

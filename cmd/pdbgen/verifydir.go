@@ -101,7 +101,7 @@ func verifyFolder(ctx context.Context, e *env, manPath, dir string, opts verify.
 	}
 	switch {
 	case trouble > 0:
-		return &exitError{code: 2, err: fmt.Errorf("%d of %d listed table(s) could not be checked%s", trouble, listed, note)}
+		return &exitError{code: exitTrouble, err: fmt.Errorf("%d of %d listed table(s) could not be checked%s", trouble, listed, note)}
 	case bad > 0:
 		return dataErr(fmt.Errorf("%d of %d listed table(s) missing, different, corrupt or failing verification%s", bad, listed, note))
 	}

@@ -1,0 +1,13 @@
+package builder
+
+// WithUsePull returns opt with the rule that chooses the kernel of every
+// level of the additive search replaced: tests force push-only or
+// pull-only levels with it. The rule is called once per level, in order,
+// from one goroutine.
+func WithUsePull(opt Options, rule func(level int, frontier, unvisited uint64) bool) Options {
+	opt.usePull = rule
+	return opt
+}
+
+// DefaultUsePull is the rule Build uses.
+var DefaultUsePull = defaultUsePull

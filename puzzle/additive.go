@@ -1,0 +1,61 @@
+package puzzle
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// CheckAdditive checks that patterns can be used together as one
+// heuristic, the sum of their table values, which is admissible when the
+// tile sets are disjoint (Korf & Felner 2002, "Disjoint pattern database
+// heuristics"): every pattern is on the geometry and goal of the first, an
+// exact pattern is used alone, and the tile sets are pairwise disjoint.
+// This is the one place the rule is written; table sets, the solver and the
+// build command call it.
+//
+// names[i] names patterns[i] in errors (for example "table 2" or a file
+// path); len(names) must equal len(patterns) and no pattern may be nil. An
+// error names the two patterns in conflict, each followed by its
+// description in parentheses, and for overlapping tile sets the shared
+// tiles. No patterns at all is not an error here; callers that need at
+// least one say so in their own words.
+func CheckAdditive(names []string, patterns []*Pattern) error {
+	if len(names) != len(patterns) {
+		return fmt.Errorf("CheckAdditive: %d names for %d patterns", len(names), len(patterns))
+	}
+	if len(patterns) == 0 {
+		return nil
+	}
+	first := patterns[0]
+	var owner [MaxCells]int // 1 + index of the pattern holding tile t, 0 for none
+	for i, p := range patterns {
+		desc := fmt.Sprintf("%s (%s)", names[i], p)
+		if p.Geom != first.Geom {
+			return fmt.Errorf("%s is for a %s board, %s (%s) for %s", desc, p.Geom, names[0], first, first.Geom)
+		}
+		if !p.Goal.Equal(first.Goal) {
+			return fmt.Errorf("%s has goal %q, %s has goal %q", desc, p.Goal, names[0], first.Goal)
+		}
+		if p.Exact && len(patterns) > 1 {
+			return fmt.Errorf("%s is an exact table and must be used alone, not in a set of %d", desc, len(patterns))
+		}
+		var shared []string
+		other := -1
+		for _, t := range p.Tiles {
+			if j := owner[t] - 1; j >= 0 {
+				shared = append(shared, strconv.Itoa(int(t)))
+				if other < 0 {
+					other = j
+				}
+			}
+		}
+		if len(shared) > 0 {
+			return fmt.Errorf("%s and %s (%s) are not disjoint: both hold tile(s) %s", desc, names[other], patterns[other], strings.Join(shared, ","))
+		}
+		for _, t := range p.Tiles {
+			owner[t] = i + 1
+		}
+	}
+	return nil
+}
