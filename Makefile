@@ -83,6 +83,7 @@ long: build
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./format/
 	$(GO) test -run '^$$' -fuzz FuzzParseBoard -fuzztime 30s ./puzzle/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./manifest/
 
 clean:
 	rm -rf bin data/*.pdb

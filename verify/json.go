@@ -28,7 +28,7 @@ const (
 //	 "checks":[{"name":"integrity","status":"ok","count":0,"findings":[],"seconds":0.009},
 //	           ...,
 //	           {"name":"reference","status":"skipped","count":0,"findings":[],"seconds":0,
-//	            "reason":"not requested (Deep)"}]}
+//	            "reason":"not requested (--deep)"}]}
 type JSONReport struct {
 	Version  int         `json:"version"`           // JSONVersion
 	File     string      `json:"file"`              // the path verified; "" for an in-memory table

@@ -121,7 +121,7 @@ func TestJSONSchema(t *testing.T) {
 		}
 		last = *f.Index
 	}
-	if back.Checks[checkRank(CheckReference)].Reason != "not requested (Deep)" ||
+	if back.Checks[checkRank(CheckReference)].Reason != "not requested (--deep)" ||
 		back.Checks[checkRank(CheckIntegrity)].Reason != "not a file" {
 		t.Errorf("skip reasons: %+v", back.Checks)
 	}

@@ -5,16 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/manifest"
 	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -47,7 +46,7 @@ type plannedTable struct {
 type buildPlan struct {
 	tables []plannedTable
 	want   *manifest.Manifest // the --manifest, nil without one
-	limit  uint64             // memory limit in bytes, 0 = none
+	budget sysmem.Budget      // the memory a search may take
 }
 
 // runBuild builds tables in four steps: plan (read the manifest, resolve
@@ -65,11 +64,10 @@ func runBuild(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
-		return fmt.Errorf("output directory: %w", err)
+	if err := checkTargets(cfg, plan); err != nil {
+		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := e.context()
 	var entries []manifest.Entry // the tables in the folder at the end, for --write-manifest
 	counts := map[string]int{}
 	for _, pt := range plan.tables {
@@ -92,6 +90,9 @@ func runBuild(e *env, args []string) error {
 		if cfg.ifNeeded {
 			fmt.Fprintf(e.stderr, "%d table(s): %d kept, %d built, %d replaced, %d failed\n", len(plan.tables),
 				counts[actionKept], counts[actionBuilt], counts[actionReplaced], counts[actionFailed])
+		}
+		if plan.want != nil && counts[actionFailed] == 0 {
+			fmt.Fprintf(e.stderr, "manifest check passed: all %d table(s) match %s\n", len(plan.tables), cfg.manifest)
 		}
 	}
 	if cfg.writeManifest != "" {
@@ -124,14 +125,14 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.StringVar(&cfg.goal, "goal", puzzle.GoalBlankLast, "goal: blank-last, blank-first, or a board such as '1,2,3,4,5,6,7,8,0'")
 	fs.StringVar(&cfg.manifest, "manifest", "", "check every table against this manifest (name, entries, max, raw SHA-256); a mismatch is written nowhere and exits 1; without --preset or --board, build the tables it lists")
 	fs.StringVar(&cfg.writeManifest, "write-manifest", "", "write a manifest of the tables (built, or kept with --if-needed) to this file")
-	fs.StringVar(&cfg.maxMemory, "max-memory", "", "refuse tables needing more than this many bytes (e.g. 4G); default: available memory")
+	fs.StringVar(&cfg.maxMemory, "max-memory", "", maxMemoryHelp)
 	fs.BoolVar(&cfg.ifNeeded, "if-needed", false, "keep each existing table whose header matches the manifest and which passes verify (untouched); build only the missing or bad ones, verified before they are written")
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per table on stdout (file, action, reason, identity, verify report)")
 	if err := noArgs(fs, args); err != nil {
 		return nil, err
 	}
-	if cfg.workers < 1 {
-		return nil, usageErr("-j must be at least 1")
+	if err := checkWorkers(cfg.workers); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }
@@ -159,8 +160,8 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 	} else if plan.tables, err = resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
-	if plan.limit, err = memoryLimit(cfg.maxMemory); err != nil {
-		return nil, usageErr("%v", err)
+	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
+		return nil, err
 	}
 	for i := range plan.tables {
 		pt := &plan.tables[i]
@@ -174,16 +175,46 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 	return plan, nil
 }
 
-// checkMemory refuses a table that needs more memory than the limit.
+// checkMemory refuses a table whose search needs more memory than the
+// budget (trouble, exit 2).
 func (plan *buildPlan) checkMemory(cfg *buildConfig, pt plannedTable) error {
-	if plan.limit > 0 && pt.memory > plan.limit {
-		what := "the " + humanBytes(plan.limit) + " available (set --max-memory to override)"
-		if cfg.maxMemory != "" {
-			what = "the --max-memory limit of " + humanBytes(plan.limit)
-		}
-		return usageErr("%s needs about %s of memory, more than %s", pt.file, humanBytes(pt.memory), what)
+	if err := plan.budget.Check(pt.file, pt.memory); err != nil {
+		return &exitError{code: exitTrouble, err: err}
 	}
 	return nil
+}
+
+// checkTargets makes the output directory and checks, before any search
+// starts, that every table file and the --write-manifest file can be
+// written there (format.CheckWritable), so that a read-only directory or a
+// bad manifest path fails at once rather than after minutes of search. The
+// errors name the target, not a temporary file.
+func checkTargets(cfg *buildConfig, plan *buildPlan) error {
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return fmt.Errorf("output directory: %w (nothing built)", err)
+	}
+	targets := make([]string, 0, len(plan.tables)+1)
+	for _, pt := range plan.tables {
+		targets = append(targets, filepath.Join(cfg.out, pt.file))
+	}
+	if cfg.writeManifest != "" {
+		targets = append(targets, cfg.writeManifest)
+	}
+	for _, path := range targets {
+		if err := format.CheckWritable(path); err != nil {
+			return fmt.Errorf("cannot write %s: %w (nothing built)", path, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// unwrapPath drops the path of a *PathError that the message already names.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // freeOSMemoryAbove is the memory estimate above which the search's
@@ -199,7 +230,7 @@ func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) 
 			pt.file, pt.pattern, pt.pattern.Size(), humanBytes(pt.memory))
 	}
 	start := time.Now()
-	prog := newProgress(e.stderr, pt.file, e.stderrIsTTY, cfg.quiet)
+	prog := newProgress(e.stderr, pt.file, pt.pattern.Size(), e.stderrIsTTY, cfg.quiet)
 	values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.workers, Progress: prog.event})
 	prog.done()
 	if err != nil {

@@ -60,6 +60,11 @@ func buildOne(ctx context.Context, e *env, cfg *buildConfig, plan *buildPlan, pt
 	vopts := verify.Options{Workers: cfg.workers}
 	action, why := actionBuilt, ""
 	if cfg.ifNeeded {
+		// Verifying the file there must fit in memory too (nil when the
+		// header does not read: checkExisting then says why).
+		if err := checkVerifyMemory(plan.budget, path, vopts); err != nil {
+			return nil, &exitError{code: exitTrouble, err: err}
+		}
 		ex, err := checkExisting(ctx, path, pt.pattern, want, res.Manifest, vopts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w (left as it is)", path, err)

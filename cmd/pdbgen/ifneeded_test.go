@@ -244,18 +244,23 @@ func TestBuildIfNeededBadInput(t *testing.T) {
 }
 
 // TestBuildIfNeededMemory: tables that are kept need no memory for a
-// search, so --max-memory only stops a build that has to happen.
+// search (only for their verification), so a --max-memory below a search's
+// need stops only a build that has to happen; one below a verification's
+// need stops the check of a file already there.
 func TestBuildIfNeededMemory(t *testing.T) {
 	_, man, out := smallSet(t)
-	args := []string{"build", "--if-needed", "--quiet", "--manifest", man, "-o", out, "--max-memory", "1K"}
+	args := []string{"build", "--if-needed", "--quiet", "--manifest", man, "-o", out, "--max-memory", "16M"}
 	r := pdbgen(t, "", args...)
 	wantCode(t, r, 2)
-	oneErrorLine(t, r, "build", "3x3_1-2-3.pdb needs about")
+	oneErrorLine(t, r, "build", "3x3_1-2-3.pdb needs ")
 	if r := pdbgen(t, "", "build", "--if-needed", "--quiet", "--manifest", man, "-o", out); r.code != 0 {
 		t.Fatalf("%v", r)
 	}
 	r = pdbgen(t, "", args...)
 	wantCode(t, r, 0)
+	r = pdbgen(t, "", "build", "--if-needed", "--quiet", "--manifest", man, "-o", out, "--max-memory", "1M")
+	wantCode(t, r, 2)
+	oneErrorLine(t, r, "build", "3x3_1-2-3.pdb needs ")
 }
 
 // TestBuildIfNeededWriteManifest: a manifest for a custom set, written

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/verify"
 )
@@ -13,47 +11,91 @@ import (
 // runVerify checks each file with verify.File and prints its report (text,
 // or one JSON object per file with --json); with --manifest it checks a
 // folder against the manifest instead (verifyFolder). Exit 0 all good, 1
-// when a file failed a check (or, with --manifest, a listed table is
-// missing or different), 2 when one could not be checked.
+// when a file failed a check (with --manifest also: a listed table is
+// missing, different or corrupt), 2 when one could not be checked.
 func runVerify(e *env, args []string) error {
 	fs := newFlags(e, "verify")
 	deep := fs.Bool("deep", false, "also rebuild each table with the simple reference BFS and compare every entry")
 	workers := fs.Int("j", runtime.NumCPU(), "worker goroutines")
 	maxFind := fs.Int("max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
+	maxMem := fs.String("max-memory", "", maxMemoryHelp)
 	asJSON := fs.Bool("json", false, "print one JSON object per file (schema in README.md, 'JSON reports') instead of the text report")
 	man := fs.String("manifest", "", "check the folder DIR against this manifest: every listed table present, with the listed identity, passing verify; unlisted tables reported")
-	args, err := parseFlags(fs, args)
+	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if *workers < 1 || *maxFind < 1 {
-		return usageErr("-j and --max-findings must be at least 1")
-	}
-	opts := verify.Options{Deep: *deep, Workers: *workers, MaxFindingsPerCheck: *maxFind}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if *man != "" {
-		if len(args) != 1 {
-			return usageErr("--manifest takes one data folder (usage: pdbgen verify --manifest FILE DIR)")
-		}
-		return verifyFolder(ctx, e, *man, args[0], opts, *asJSON)
-	}
-	files := args
-	if len(files) == 0 {
+	switch {
+	case *man != "" && len(files) != 1:
+		return usageErr("--manifest takes one data folder (usage: pdbgen verify --manifest FILE DIR)")
+	case len(files) == 0:
 		return usageErr("no table files given (usage: pdbgen verify [--deep] [--json] FILE... or pdbgen verify --manifest FILE DIR)")
+	}
+	if err := checkWorkers(*workers); err != nil {
+		return err
+	}
+	if *maxFind < 1 {
+		return usageErr("--max-findings must be at least 1")
+	}
+	budget, err := memoryBudget(*maxMem)
+	if err != nil {
+		return err
+	}
+	ctx := e.context()
+	// On a terminal, a bar follows each pass over the entries.
+	var pass atomic.Pointer[string]
+	var done, total atomic.Int64
+	var current atomic.Pointer[string]
+	status := startStatus(e, func() (string, int64, int64) {
+		f, p := current.Load(), pass.Load()
+		if f == nil || p == nil {
+			return "", 0, 0
+		}
+		return fmt.Sprintf("verifying %s: %s", *f, *p), done.Load(), total.Load()
+	})
+	defer status.stop()
+	opts := verify.Options{Deep: *deep, Workers: *workers, MaxFindingsPerCheck: *maxFind,
+		Progress: func(p string, d, t uint64) {
+			if cur := pass.Load(); cur == nil || *cur != p {
+				pass.Store(&p)
+			}
+			done.Store(int64(d))
+			total.Store(int64(t))
+		}}
+	// verifyOne checks that f fits in memory, then verifies it. The error
+	// names f; it is trouble (or ctx's error when interrupted).
+	verifyOne := func(f string) (*verify.Report, error) {
+		if err := checkVerifyMemory(budget, f, opts); err != nil {
+			return nil, err
+		}
+		current.Store(&f)
+		pass.Store(nil)
+		rep, err := verify.File(ctx, f, opts)
+		current.Store(nil)
+		status.clear()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		return rep, nil
+	}
+	if *man != "" {
+		return verifyFolder(e, *man, files[0], verifyOne, *asJSON)
 	}
 	bad, trouble := 0, 0
 	for _, f := range files {
-		rep, err := verify.File(ctx, f, opts)
+		rep, err := verifyOne(f)
 		if err != nil {
 			if ctx.Err() != nil {
-				return err
+				return err // interrupted: the reports printed so far stand
 			}
-			fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
+			fmt.Fprintf(e.stderr, "%v\n", err)
 			trouble++
 			if *asJSON {
 				if err := writeJSONLine(e.stdout, verify.ErrorJSON(f, err)); err != nil {
-					return fmt.Errorf("writing output: %w", err)
+					return err
 				}
 			}
 			continue
@@ -64,7 +106,7 @@ func runVerify(e *env, args []string) error {
 			err = rep.WriteText(e.stdout)
 		}
 		if err != nil {
-			return fmt.Errorf("writing output: %w", err)
+			return err
 		}
 		if !rep.OK() {
 			bad++

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,11 +22,13 @@ type folderJSON struct {
 
 // verifyFolder checks the folder dir against the manifest at manPath:
 // every listed table present with the listed identity (manifest.CheckDir)
-// and passing verify.File; unlisted tables are reported but do not fail.
+// and passing verifyOne (runVerify's memory check and verify.File);
+// unlisted tables are reported but do not fail.
 // Exit 1 when a listed table is missing, different, corrupt or fails a
 // check, or the manifest is malformed; 2 when the manifest or the folder
 // cannot be read or a table cannot be checked.
-func verifyFolder(ctx context.Context, e *env, manPath, dir string, opts verify.Options, asJSON bool) error {
+func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.Report, error), asJSON bool) error {
+	ctx := e.context()
 	m, err := readManifestFile(manPath)
 	if err != nil {
 		return err
@@ -46,12 +47,12 @@ func verifyFolder(ctx context.Context, e *env, manPath, dir string, opts verify.
 		var rep *verify.Report
 		switch fs.Status {
 		case manifest.OK:
-			rep, err = verify.File(ctx, fs.Path, opts)
+			rep, err = verifyOne(fs.Path)
 			if err != nil {
 				if ctx.Err() != nil {
 					return err
 				}
-				fmt.Fprintf(e.stderr, "%s: %v\n", fs.Path, err)
+				fmt.Fprintf(e.stderr, "%v\n", err)
 				trouble++
 				out.JSONReport = verify.ErrorJSON(fs.Path, err)
 				out.Status, out.Reason = string(manifest.Unreadable), oneLine(err)
