@@ -87,30 +87,48 @@ available (Linux) or --max-memory; tables that do not fit are refused.`
 
 func init() {
 	commands = []*command{
-		{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--max-memory SIZE]",
-			short: "build tables into a directory",
+		{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--max-memory SIZE]",
+			short: "build tables into a directory (--if-needed: only the missing or bad ones)",
 			help: `Writes one .pdb file per table into the output directory and prints each
 path on stdout when it is written. Before the first search, build checks
 that every table fits in memory and that the output directory and the
 manifest paths can be written. A file is written to a temporary file and
 renamed, so an interrupted build never leaves a partial table; temporaries
 left by a killed build are removed by the next build into that directory.
+With --manifest and neither --preset nor --board, the tables are the ones
+the manifest lists.
 
-Exit status: 0 success; 1 a built table differs from --manifest (it is not
-written); 2 usage or I/O trouble, or not enough memory; 130 on Ctrl-C and
-143 on SIGTERM (tables already written stay).`,
+--if-needed keeps each table already in the directory whose header
+matches the manifest and which passes verify (the file is not touched),
+and builds only the missing or bad ones; a table built is compared with
+the manifest and verified before it is written. One line per table on
+stdout: "kept PATH: ...", "built PATH: missing", "replaced PATH because
+...", "failed PATH: ...". --json prints one JSON object per table instead
+(README.md, "JSON reports").
+
+Exit status: 0 success; 1 a malformed manifest, or a built table differs
+from --manifest or fails verify (it is not written); 2 usage or I/O
+trouble, or not enough memory; 130 on Ctrl-C and 143 on SIGTERM (tables
+already written stay).`,
 			run: runBuild},
-		{name: "verify", usage: "[--deep] [-j N] [--max-memory SIZE] FILE...",
-			short: "check table files (exit 0 all good, 1 bad data, 2 trouble)",
+		{name: "verify", usage: "[--deep] [-j N] [--max-memory SIZE] [--json] FILE... | --manifest FILE DIR",
+			short: "check table files, or a folder against its manifest (exit 0 all good, 1 bad data, 2 trouble)",
 			help: `Checks each file's integrity (checksums, structure, histogram), the ranking
 (a round trip over every entry) and rules every correct table satisfies
 (goal 0, Manhattan bound and parity, a closer neighbour for every entry,
 symmetry); --deep also rebuilds the table with a simple reference search
-and compares every entry. One report per file on stdout.
+and compares every entry. One report per file on stdout; --json prints one
+JSON object per file instead (README.md, "JSON reports").
 
-Exit status: 0 all files good; 1 a file failed a check; 2 a file could not
-be checked (missing, unreadable, too large for the memory); 130 on Ctrl-C
-and 143 on SIGTERM (reports of files already checked stand).`,
+--manifest FILE DIR checks the folder DIR against the manifest: every
+listed table present, with the listed identity, passing verify; table
+files the manifest does not list are reported, not fatal.
+
+Exit status: 0 all files good; 1 a file failed a check (with --manifest:
+a listed table missing, different or corrupt, or a malformed manifest);
+2 a file could not be checked (missing, unreadable, too large for the
+memory; with --manifest: the manifest or the folder cannot be read); 130
+on Ctrl-C and 143 on SIGTERM (reports of files already checked stand).`,
 			run: runVerify},
 		{name: "info", usage: "[--json] FILE...", short: "print header and value histogram of table files",
 			help: `Reads only each file's header (cheap). Exit status: 0 success; 1 a corrupt
