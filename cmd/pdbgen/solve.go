@@ -414,7 +414,10 @@ func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 			err = fmt.Errorf("IDA*: %w: %v", solver.ErrTimeLimit, r.cfg.lim.TimeLimit)
 		}
-		out = solver.Bounded{Board: b, Solvable: true, Length: -1, Lower: -1}
+		out = solver.Bounded{Board: b, Searched: b, Converted: r.s.Options().FromBlankFirst, Solvable: true, Length: -1, Lower: -1}
+		if out.Converted {
+			out.Searched = puzzle.BlankFirstToLast(b)
+		}
 	case algWA:
 		out, err = r.s.SolveWeighted(ctx, b, r.cfg.weight, r.cfg.lim)
 	case algARA:
@@ -510,7 +513,7 @@ func (r *solveRun) format(b solver.Bounded, stopped string, final bool) string {
 // solveText is the text line of wastar, anytime and bidirectional:
 //
 //	<board> : [improved ]length L moves M nodes K [weight W ]lower LB bound B[ optimal][ stopped REASON][ converted-from blank-first]
-//	<board> : stopped REASON[ lower LB] nodes K[ converted-from blank-first]
+//	<board> : stopped REASON[ lower LB][ nodes K][ converted-from blank-first]
 //	<board> : unsolvable[ converted-from blank-first]
 //
 // "improved" marks an --anytime improvement printed before the final line;
@@ -530,7 +533,9 @@ func solveText(b solver.Bounded, alg, stopped string, final bool) string {
 		if b.Lower >= 0 {
 			fmt.Fprintf(&sb, " lower %d", b.Lower)
 		}
-		fmt.Fprintf(&sb, " nodes %d", b.Stats.Generated)
+		if alg != algIDA { // IDA* stopped says nothing about its nodes
+			fmt.Fprintf(&sb, " nodes %d", b.Stats.Generated)
+		}
 	default:
 		if !final {
 			sb.WriteString("improved ")
