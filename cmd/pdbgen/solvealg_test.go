@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -696,5 +697,44 @@ func TestSolveAlgorithmErrors(t *testing.T) {
 		if r.stdout != "" || !strings.Contains(r.stderr, "line 1: ") || !strings.Contains(r.stderr, "16 cells, want 9") {
 			t.Errorf("%s: a 4x4 board for 3x3 tables:\n%v", alg, r)
 		}
+	}
+}
+
+// TestSolveAnytimeStreamsAndInterrupt: --anytime prints its first solution
+// while the search goes on (weak tables on Korf's instance 1: the optimum
+// takes minutes), and Ctrl-C then prints what the search had proven, says
+// "interrupted" and exits 130.
+func TestSolveAnytimeStreamsAndInterrupt(t *testing.T) {
+	dir := t.TempDir()
+	r := pdbgen(t, "", "build", "--quiet", "-j", "2", "-o", dir, "--board", "4x4", "--tiles", "1-4", "--tiles", "5-8", "--tiles", "9-12", "--tiles", "13-15")
+	wantCode(t, r, 0)
+	k := korf10(t)[0]
+	for _, j := range []string{"1", "2"} {
+		t.Run("-j "+j, func(t *testing.T) {
+			cmd, stdin, stdout, stderr := startPdbgen(t, append([]string{"solve", "--anytime", "-j", j, "--from", "blank-first"}, lines(r.stdout)...)...)
+			if _, err := io.WriteString(stdin, k.board+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			// stdin stays open: the answer cannot wait for the end of the input.
+			defer stdin.Close()
+			line := readLineWithin(t, stdout, 60*time.Second)
+			b := parseBounded(t, strings.TrimSuffix(line, "\n"), false)
+			if !b.improved || b.board != k.board {
+				t.Fatalf("first line %q, want an improvement", line)
+			}
+			geom, _ := puzzle.NewGeometry(4, 4)
+			checkBounded(t, b, k.opt, 2.5, puzzle.BlankFirstGoal(geom), false)
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				t.Fatal(err)
+			}
+			if code := waitExit(t, cmd, 10*time.Second); code != 130 {
+				t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr)
+			}
+			el := lines(stderr.String())
+			if len(el) != 2 || !strings.HasPrefix(el[0], "pdbgen solve: interrupted while solving "+k.board+": best solution ") ||
+				!strings.Contains(el[0], "proven optimum >= ") || el[1] != "pdbgen solve: interrupted" {
+				t.Errorf("stderr %q", stderr.String())
+			}
+		})
 	}
 }
