@@ -275,10 +275,12 @@ func runSolve(e *env, args []string) error {
 	}
 	sv := &solveRun{cfg: cfg, s: s, json: *asJSON}
 	err = answerBoardsStream(e.context(), e.stdin, stdout, stderr, geom.N(), *workers, cfg.alg == algARA, func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
-		if !sv.enter() {
-			return "", ctx.Err()
+		if cfg.alg != algIDA { // IDA* proves nothing worth reporting when interrupted
+			if !sv.enter() {
+				return "", ctx.Err()
+			}
+			defer sv.wg.Done()
 		}
-		defer sv.wg.Done()
 		if started.Add(1)-finished.Load() == 1 {
 			lastAnswer.Store(int64(time.Since(begin))) // the clock starts when a search does
 		}
@@ -450,8 +452,11 @@ func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)
 		return "", err // bad input: the line's problem
 	}
 	if reason == "interrupted" {
+		if r.cfg.alg == algIDA {
+			return "", err
+		}
 		r.mu.Lock()
-		r.interrupted = append(r.interrupted, proven(out, err))
+		r.interrupted = append(r.interrupted, proven(out))
 		r.mu.Unlock()
 		return "", err
 	}
@@ -469,7 +474,7 @@ func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)
 }
 
 // proven describes what an interrupted search had proven.
-func proven(b solver.Bounded, err error) string {
+func proven(b solver.Bounded) string {
 	var sb strings.Builder
 	sb.WriteString(b.Board.String())
 	switch {
@@ -478,7 +483,7 @@ func proven(b solver.Bounded, err error) string {
 	case b.Lower >= 0:
 		fmt.Fprintf(&sb, ": no solution yet, proven optimum >= %d", b.Lower)
 	default:
-		fmt.Fprintf(&sb, " (%v)", err)
+		sb.WriteString(": no solution yet, nothing proven")
 	}
 	return sb.String()
 }

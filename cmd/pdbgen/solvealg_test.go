@@ -508,6 +508,10 @@ func TestSolveKorf(t *testing.T) {
 				excess += b.length - ks[i].opt
 			}
 			t.Logf("w=%s: %d moves over the optima in all", w, excess)
+			r1 := pdbgen(t, all.String(), append([]string{"solve", "--weight", w, "--reflect", "--from", "blank-first", "-j", "1"}, tabs...)...)
+			if r1.stdout != r.stdout {
+				t.Errorf("-j 1 and -j 2 differ:\n%s\n%s", r1.stdout, r.stdout)
+			}
 		})
 	}
 	t.Run("anytime", func(t *testing.T) {
