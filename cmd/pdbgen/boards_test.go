@@ -238,25 +238,19 @@ func FuzzAnswerBoards(f *testing.F) {
 	})
 }
 
-// notifyWriter collects what is written and signals each write.
-type notifyWriter struct {
-	mu    sync.Mutex
-	buf   bytes.Buffer
-	wrote chan struct{}
+// syncWriter collects what is written, safe for concurrent reads.
+type syncWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
-func (w *notifyWriter) Write(p []byte) (int, error) {
+func (w *syncWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.buf.Write(p)
-	select {
-	case w.wrote <- struct{}{}:
-	default:
-	}
-	return len(p), nil
+	return w.buf.Write(p)
 }
 
-func (w *notifyWriter) String() string {
+func (w *syncWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()
@@ -270,7 +264,7 @@ func TestAnswerBoardsStream(t *testing.T) {
 	const in = "1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 0 7 8\n"
 	for _, workers := range []int{1, 2, 3} {
 		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
-			w := &notifyWriter{wrote: make(chan struct{}, 1)}
+			w := &syncWriter{}
 			var errOut bytes.Buffer
 			err := answerBoardsStream(context.Background(), strings.NewReader(in), w, &errOut, 9, workers, true,
 				func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
@@ -283,13 +277,12 @@ func TestAnswerBoardsStream(t *testing.T) {
 					emit("early again " + h)
 					// The emitted lines come out before this answer is made,
 					// once the first board's answer is written.
-					deadline := time.After(10 * time.Second)
+					deadline := time.Now().Add(10 * time.Second)
 					for !strings.Contains(w.String(), "early again "+h) {
-						select {
-						case <-w.wrote:
-						case <-deadline:
+						if time.Now().After(deadline) {
 							return "", errors.New("emitted lines not written while answering")
 						}
+						time.Sleep(time.Millisecond)
 					}
 					return h, nil
 				})
