@@ -140,7 +140,7 @@ prints a first solution at once and each improvement as its own line
 proven optimum, or after the last weight when it is above 1.
 bidirectional: breadth-first from both ends, optimal, no table needed:
 "pdbgen solve --algorithm bidirectional --board 4x4 [--goal G]" (files
-given: their board and goal are used). Besides IDA*, each line adds
+given: their board and goal are used; --reflect does not apply). Besides IDA*, each line adds
 "[weight W] lower <LB> bound <B> [optimal] [stopped <reason>]": LB is a
 proven lower bound on the optimal length, B = L/LB rounded up (the proven
 factor over the optimum), "optimal" when L = LB.
