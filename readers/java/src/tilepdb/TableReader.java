@@ -30,7 +30,7 @@ import java.util.Map;
  * Table t = TableReader.readFile("data/8puzzle.pdb");
  * int moves = t.lookup(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 0});
  * TableSet set = TableReader.openSet(List.of("a.pdb", "b.pdb", "c.pdb"));
- * int h = set.heuristicBoard(board);
+ * int h = set.lookup(board); // UnsolvableException for the other parity class
  * </pre>
  */
 public final class TableReader {
