@@ -59,7 +59,15 @@ function parseArgs(cmd, args) {
 // fileErr maps a reading error to an exit status: 1 for bad data, 2 otherwise.
 function fileErr(e) {
   if (e instanceof TilepdbError) return new ExitError(1, e.message);
-  return new ExitError(2, e.message);
+  return new ExitError(2, systemMessage(e));
+}
+
+// systemMessage words a Node system error as Go's *os.PathError does
+// ("open PATH: no such file or directory"), so the final error line is
+// pdbgen's; other errors keep their message.
+function systemMessage(e) {
+  const m = e && e.code && e.syscall && e.path !== undefined ? /^[A-Z0-9_]+: (.*), [a-z_]+ '.*'$/s.exec(e.message) : null;
+  return m ? `${e.syscall} ${e.path}: ${m[1]}` : e.message;
 }
 
 // interrupted stops the command on SIGINT/SIGTERM as pdbgen does: what was

@@ -138,7 +138,7 @@ public final class Cli {
         } catch (LimitException | TableSet.SetException e) {
             throw new Exit(2, e.getMessage());
         } catch (IOException e) {
-            throw new Exit(2, e.toString());
+            throw new Exit(2, systemMessage(e));
         }
         int n = set.n;
         byte[] pos = new byte[n];
@@ -186,6 +186,22 @@ public final class Cli {
         }
         flush(o);
         if (bad > 0) throw new Exit(1, bad + " bad line(s)");
+    }
+
+    /**
+     * An I/O error worded as Go's *os.PathError ("open PATH: no such file or
+     * directory"), so the final error line is pdbgen's; others keep their message.
+     */
+    static String systemMessage(IOException e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        if (e instanceof java.io.FileNotFoundException) {
+            java.util.regex.Matcher x = java.util.regex.Pattern.compile("(?s)(.*) \\((.+)\\)").matcher(m);
+            if (x.matches()) {
+                String why = x.group(2);
+                return "open " + x.group(1) + ": " + Character.toLowerCase(why.charAt(0)) + why.substring(1);
+            }
+        }
+        return m;
     }
 
     interface IOAction {

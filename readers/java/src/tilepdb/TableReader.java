@@ -66,6 +66,8 @@ public final class TableReader {
 
     /** Reads and verifies the table file at path; errors name the path. */
     public static Table readFile(String path) throws IOException, TilepdbException, LimitException {
+        java.nio.file.Path p = java.nio.file.Path.of(path);
+        if (java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p)) throw new IOException(path + ": not a regular file");
         try (RandomAccessFile f = new RandomAccessFile(path, "r")) {
             final long size = f.length();
             Source src = new Source() {
