@@ -6,11 +6,20 @@
 #     (in format 1 too when pdbgen can write both formats),
 #     with BOARDS random boards per table and per set (readers/testdata/gen-boards.mjs:
 #     valid, unsolvable, in every accepted syntax, and bad lines): stdout, the
-#     "line N: ..." errors and the exit status must be identical;
-#  2. every file of the readers kit (readers/testdata/kit) and, once merged, of the
+#     "line N: ..." errors, the final error line ("<prog> lookup: ..." without
+#     the program name and any "(usage: ...)") and the exit status must be
+#     identical;
+#  2. the input rules of `pdbgen lookup` (cmd/pdbgen/boards.go): unsolvable
+#     boards answered "unsolvable" with exit 0 for exact tables and additive
+#     tables and sets, lines over 4096 bytes of any length (over 1 MiB too)
+#     reported and skipped, a UTF-8 byte-order mark at the start skipped,
+#     the lines after a bad line still answered, lines parsed untrimmed;
+#     answers written as they come (an answer is out before the next line is
+#     typed); SIGTERM: "interrupted", exit 143, what was answered kept;
+#  3. every file of the readers kit (readers/testdata/kit) and, once merged, of the
 #     conformance kit (format/testdata/conformance): all three give the same
 #     outcome (ok, or the same error class) and exit status;
-#  3. usage and I/O errors: same exit status.
+#  4. set, usage and I/O errors: same exit status and final error line.
 #
 # Needs bin/pdbgen and data/*.pdb (make data), node >= 18 with `npm ci` done in
 # readers/js, and a JDK 17 with Debian's libzstd-jni-java. Fails on any difference.
@@ -50,6 +59,7 @@ compare() {
 		codes[i]=$?
 		set -e
 		grep '^line ' "$tmp/$prog.err" >"$tmp/$prog.lines" || true
+		final_line "$prog" <"$tmp/$prog.err" >"$tmp/$prog.final"
 		i=$((i + 1))
 	done
 	checks=$((checks + 1))
@@ -61,15 +71,29 @@ compare() {
 		if ! cmp -s "$tmp/pdbgen.lines" "$tmp/$prog.lines"; then
 			echo "FAIL $name: $prog 'line N:' errors differ from pdbgen:"; diff "$tmp/pdbgen.lines" "$tmp/$prog.lines" | head -5; ok=0
 		fi
+		if ! cmp -s "$tmp/pdbgen.final" "$tmp/$prog.final"; then
+			echo "FAIL $name: $prog final error line differs from pdbgen:"; diff "$tmp/pdbgen.final" "$tmp/$prog.final" | head -5; ok=0
+		fi
 	done
 	if [ "${codes[0]}" != "${codes[1]}" ] || [ "${codes[0]}" != "${codes[2]}" ]; then
 		echo "FAIL $name: exit status pdbgen ${codes[0]}, js ${codes[1]}, java ${codes[2]}"; ok=0
 	fi
+	if [ -n "${WANT_UNSOLVABLE:-}" ] && { [ "${codes[0]}" != 0 ] || ! grep -q "	unsolvable\$" "$tmp/pdbgen.out"; }; then
+		echo "FAIL $name: pdbgen should answer 'unsolvable' and exit 0 (exit ${codes[0]}); the check compares nothing"; ok=0
+	fi
 	if [ $ok = 1 ]; then
-		echo "ok   $name: $(wc -l <"$tmp/pdbgen.out") values, $(wc -l <"$tmp/pdbgen.lines") bad lines, exit ${codes[0]}"
+		echo "ok   $name: $(wc -l <"$tmp/pdbgen.out") values ($(grep -c "	unsolvable\$" "$tmp/pdbgen.out") unsolvable), $(wc -l <"$tmp/pdbgen.lines") bad lines, exit ${codes[0]}$([ -s "$tmp/pdbgen.final" ] && printf ', "%s"' "$(cat "$tmp/pdbgen.final")")"
 	else
 		fail=$((fail + 1))
 	fi
+}
+
+# final_line PROG < STDERR: the last "<prog> lookup: ..." line without that
+# prefix and without a "(usage: ...)" (usage texts differ), or nothing.
+final_line() {
+	local name
+	case $1 in pdbgen) name=pdbgen ;; js) name=tilepdb-js ;; java) name=tilepdb-java ;; esac
+	{ grep "^$name lookup: " || true; } | tail -n 1 | sed -e "s/^$name lookup: //" -e 's/ (usage: [^)]*)$//'
 }
 
 # class FILE PROG: the outcome of opening FILE (ok, format, checksum, unsupported, io).
@@ -92,11 +116,10 @@ outcome() {
 	esac
 }
 
-seed=1
-boards() { # N -> file of BOARDS lines
-	seed=$((seed + 1))
-	node readers/testdata/gen-boards.mjs "$1" "$BOARDS" "$seed" >"$tmp/boards.txt"
-	echo "$tmp/boards.txt"
+boards() { # N [unsolvable|valid] -> file of BOARDS lines (a new seed for each check: boards runs in a subshell)
+	seed=$((checks + 2))
+	node readers/testdata/gen-boards.mjs "$1" "$BOARDS" "$seed" ${2:-} >"$tmp/boards.$seed.txt"
+	echo "$tmp/boards.$seed.txt"
 }
 
 echo "== building blank-first and custom-goal tables into $tmp"
@@ -131,11 +154,78 @@ done
 printf '1 2 3 4 5 6 7 0 8' >"$tmp/nonl.txt"
 compare "no newline at the end" "$tmp/nonl.txt" "$DATA/8puzzle.pdb"
 
-echo "== set and usage errors (exit status)"
+echo "== lookup: input rules (unsolvable boards, long lines, BOM, lines after a bad line)"
+WANT_UNSOLVABLE=1
+compare "unsolvable boards, exact 8puzzle" "$(boards 9 unsolvable)" "$DATA/8puzzle.pdb"
+compare "unsolvable boards, additive table 15-663_2-3-4" "$(boards 16 unsolvable)" "$DATA/15-663_2-3-4.pdb"
+compare "unsolvable boards, additive set 15-555" "$(boards 16 unsolvable)" "$DATA"/15-555_*.pdb
+compare "unsolvable boards, additive set 15-663" "$(boards 16 unsolvable)" "$DATA"/15-663_*.pdb
+compare "unsolvable boards, additive set 15-555 blank-first" "$(boards 16 valid)" "$tmp"/bf/15-555*.pdb
+compare "unsolvable boards, exact custom goal" "$(boards 9 valid)" "$tmp"/custom/3x3*.pdb
+WANT_UNSOLVABLE=
+bom=$'\xef\xbb\xbf'
+x4096=$(head -c 4096 /dev/zero | tr '\0' ' ')
+# case NAME: lines of the input (printf format), checked on the 8-puzzle table
+input_case() {
+	local name=$1
+	shift
+	printf "$@" >"$tmp/case.txt"
+	compare "$name" "$tmp/case.txt" "$DATA/8puzzle.pdb"
+}
+input_case "line of 3 MiB, then more lines" '1 2 3 4 5 6 7 8 0\n%s\n2 1 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 0 8\n' "$(head -c 3145728 /dev/zero | tr '\0' '7')"
+input_case "line of 3 MiB without a newline at the end" '1 2 3 4 5 6 7 8 0\n%s' "$(head -c 3145728 /dev/zero | tr '\0' '7')"
+input_case "blank and comment lines over 4096 bytes" '%s\n#%s\n1 2 3 4 5 6 7 8 0\n' "$x4096 " "$x4096"
+input_case "lines of 4096 bytes (with CRLF) and 4097 bytes" '1 2 3 4 5 6 7 8 0%s\r\n1 2 3 4 5 6 7 8 0%s\r\n1 2 3 4 5 6 7 0 8\n' "${x4096:17}" "${x4096:16}"
+input_case "byte-order mark before a board" '%s1 2 3 4 5 6 7 8 0\r\n2 1 3 4 5 6 7 8 0\n' "$bom"
+input_case "byte-order mark before a comment" '%s# boards\n1 2 3 4 5 6 7 0 8\n' "$bom"
+input_case "byte-order mark alone" '%s' "$bom"
+input_case "byte-order mark on line 2 (a bad board)" '1 2 3 4 5 6 7 8 0\n%s1 2 3 4 5 6 7 0 8\n' "$bom"
+input_case "byte-order mark and a line of 4094 bytes" '%s1 2 3 4 5 6 7 8 0%s\n' "$bom" "${x4096:19}"
+input_case "byte-order mark and a line of 4095 bytes" '%s1 2 3 4 5 6 7 8 0%s\n' "$bom" "${x4096:18}"
+input_case "lines after bad lines" '1 2 3 4 5 6 7 8 0\n1 2 3\n1 2 3 4 5 6 7 0 8\n%s\n2 1 3 4 5 6 7 8 0\nx x\n1 2 3 4 5 6 0 7 8\n\n# end\n1 2 3 4 5 6 7 8 9\n1 2 3 4 5 6 7 8 0\n' "$x4096 1"
+input_case "lines parsed untrimmed (no-break space, vertical tab)" '\xc2\xa01 2 3 4 5 6 7 8 0\n\v1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8 0\f\n\t1 2 3 4 5 6 7 8 0 \n'
+input_case "empty input" ''
+
+echo "== lookup: answers as they come, and SIGTERM"
+# live PROG: feeds one board through a FIFO and waits (up to 20 s) for its
+# answer while the input is still open; then a second board, then SIGTERM.
+live() {
+	local prog=$1 cmd pid i fifo="$tmp/fifo"
+	case $prog in pdbgen) cmd=("$PDBGEN" lookup) ;; js) cmd=("${JS[@]}" lookup) ;; java) cmd=("${JAVA[@]}" lookup) ;; esac
+	rm -f "$fifo"
+	mkfifo "$fifo"
+	"${cmd[@]}" "$DATA/8puzzle.pdb" <"$fifo" >"$tmp/live.out" 2>"$tmp/live.err" &
+	pid=$!
+	exec 3>"$fifo"
+	printf '1 2 3 4 5 6 7 8 0\n' >&3
+	for i in $(seq 200); do [ -s "$tmp/live.out" ] && break; sleep 0.1; done
+	local first
+	first=$(cat "$tmp/live.out")
+	printf '2 1 3 4 5 6 7 8 0\n' >&3
+	for i in $(seq 100); do [ "$(wc -l <"$tmp/live.out")" -ge 2 ] && break; sleep 0.1; done
+	kill -TERM "$pid"
+	set +e
+	wait "$pid"
+	local code=$?
+	set -e
+	exec 3>&-
+	checks=$((checks + 1))
+	local want=$'1 2 3 4 5 6 7 8 0\t0\n2 1 3 4 5 6 7 8 0\tunsolvable'
+	if [ "$first" != $'1 2 3 4 5 6 7 8 0\t0' ]; then
+		echo "FAIL live $prog: no answer while the input is open (got '$first')"; fail=$((fail + 1))
+	elif [ "$(cat "$tmp/live.out")" != "$want" ] || [ $code != 143 ] || [[ $(tail -n 1 "$tmp/live.err") != *" lookup: interrupted" ]]; then
+		echo "FAIL live $prog: after SIGTERM: exit $code, stdout '$(cat "$tmp/live.out")', stderr '$(cat "$tmp/live.err")'"; fail=$((fail + 1))
+	else
+		echo "ok   live $prog: each answer out before the next line; SIGTERM: exit 143, 'interrupted'"
+	fi
+}
+for prog in pdbgen js java; do live $prog; done
+
+echo "== set and usage errors (exit status, final error line)"
 compare "overlapping tables" "$tmp/one.txt" "$DATA"/15-555_1-2-3-4-7.pdb "$DATA"/15-555_1-2-3-4-7.pdb
 compare "exact table in a set" "$tmp/one.txt" "$DATA"/8puzzle.pdb "$DATA"/15-663_2-3-4.pdb
 compare "different boards" "$tmp/one.txt" "$DATA"/15-663_2-3-4.pdb "$tmp"/custom/4x3*.pdb
-compare "different goals" "$tmp/one.txt" "$DATA"/15-555_1-2-3-4-7.pdb "$tmp"/bf/15-555_*11-12-13-14*.pdb
+compare "different goals" "$tmp/one.txt" "$DATA"/15-555_1-2-3-4-7.pdb "$tmp"/bf/15-555-bf_*13-14*.pdb
 compare "missing file" "$tmp/one.txt" "$tmp/nonexistent.pdb"
 compare "no files" "$tmp/one.txt"
 compare "directory" "$tmp/one.txt" "$DATA"

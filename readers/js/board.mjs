@@ -6,11 +6,94 @@
 // and/or commas; "0", "x", "X" or "_" is the blank. Lines are bytes
 // (UTF-8, possibly invalid); quoting in messages follows Go's %q.
 
-/** Longest board line accepted after trimming (bytes), solver.MaxLineLen. */
+/**
+ * Longest board line accepted, in bytes, measured without its "\n" or
+ * "\r\n" (and without a byte-order mark on line 1): maxLineLen of
+ * cmd/pdbgen/boards.go. A longer line, of any length, is reported as
+ * "line longer than 4096 bytes" and skipped.
+ */
 export const MAX_LINE_LEN = 4096;
 
-/** Longest input line a Go bufio.Scanner with a 1 MiB buffer returns. */
-export const MAX_SCAN_LEN = 1 << 20;
+// pdbgen reads lines through a bufio.Reader of MAX_LINE_LEN + 2 bytes: a
+// line whose raw bytes (before "\n", with any "\r" and the byte-order mark)
+// fill it is too long even when what remains after removing them would fit
+// (a BOM line 1 of 4095 or 4096 bytes). Mirrored here byte for byte.
+const READ_BUF_LEN = MAX_LINE_LEN + 2;
+
+const BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Splits board input (bytes, in chunks of any size) into numbered lines as
+ * `pdbgen lookup` reads them (cmd/pdbgen/boards.go readBoards): lines end
+ * at "\n", one trailing "\r" is dropped, a last line without "\n" counts,
+ * a UTF-8 byte-order mark at the start of the input is skipped, and lines
+ * are numbered from 1. Memory stays bounded whatever a line's length: at
+ * most READ_BUF_LEN bytes of a line are kept.
+ *
+ * push(chunk) and end() are generators of { no, text } (text: Uint8Array,
+ * valid only until the generator resumes) or { no, tooLong: true }.
+ */
+export class LineSplitter {
+  constructor() {
+    this.no = 0;
+    this.buf = new Uint8Array(READ_BUF_LEN);
+    this.len = 0;
+    this.over = false;
+  }
+
+  /** Lines completed by chunk (a Uint8Array). */
+  *push(chunk) {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl < 0 ? chunk.length : nl;
+      if (!this.over) {
+        const take = Math.min(end - start, READ_BUF_LEN - this.len);
+        this.buf.set(chunk.subarray(start, start + take), this.len);
+        this.len += take;
+        if (this.len === READ_BUF_LEN) this.over = true;
+      }
+      if (nl < 0) return;
+      yield this.take();
+      start = nl + 1;
+    }
+  }
+
+  /** The last line, when the input does not end with "\n". */
+  *end() {
+    if (this.len > 0 || this.over) yield this.take();
+  }
+
+  take() {
+    const no = ++this.no;
+    const over = this.over;
+    let text = this.buf.subarray(0, this.len);
+    this.len = 0;
+    this.over = false;
+    if (over) return { no, tooLong: true };
+    if (no === 1 && text.length >= 3 && text[0] === BOM[0] && text[1] === BOM[1] && text[2] === BOM[2]) text = text.subarray(3);
+    if (text.length > 0 && text[text.length - 1] === 0x0d) text = text.subarray(0, text.length - 1);
+    if (text.length > MAX_LINE_LEN) return { no, tooLong: true };
+    return { no, text };
+  }
+}
+
+/** The problem reported for a line over MAX_LINE_LEN. */
+export const LINE_TOO_LONG = `line longer than ${MAX_LINE_LEN} bytes`;
+
+/**
+ * What `pdbgen lookup` does with one line of LineSplitter: null for a line
+ * it skips (blank, or a comment: first non-space character '#'), else
+ * parseBoardBytes of the line as it is (puzzle.ParseBoard is given the
+ * untrimmed line: a leading no-break space is part of the first cell), or
+ * { error: LINE_TOO_LONG }.
+ */
+export function boardOfLine(line, n) {
+  if (line.tooLong) return { error: LINE_TOO_LONG };
+  const t = trimSpace(line.text);
+  if (t.length === 0 || t[0] === 0x23) return null;
+  return parseBoardBytes(line.text, n);
+}
 
 // decodeRune returns [rune, width] like Go's utf8.DecodeRune: invalid or
 // truncated sequences give [0xFFFD, 1]; empty input gives [0xFFFD, 0].
@@ -139,7 +222,9 @@ function isSep(c) {
 }
 
 /**
- * puzzle.ParseBoard(line, n) on a trimmed byte line with n > 0 cells:
+ * puzzle.ParseBoard(line, n) on a byte line with n > 0 cells (fields are
+ * split at spaces, tabs, commas and "\r" only; pdbgen passes the line
+ * untrimmed, the blank-or-comment test aside):
  * returns { board: Uint8Array } or { error: message } (the message pdbgen
  * prints after "line N: ").
  */

@@ -1,19 +1,25 @@
 #!/usr/bin/env node
 // Command-line entry point of the JavaScript reader, with the contract of
-// `pdbgen lookup` (cmd/pdbgen):
+// `pdbgen lookup` (cmd/pdbgen/lookup.go, boards.go):
 //
 //   node readers/js/cli.mjs lookup FILE... < boards
 //
-// reads boards from stdin, one per line (blank lines and lines starting with
-// '#' are skipped), and prints "<board>\t<value>" for each, the value being
-// the sum over the tables (or the exact distance). A bad line prints
-// "line N: <error>" to stderr and is skipped. Exit status: 0 all good; 1 bad
-// data (a bad line, a corrupt table); 2 usage or I/O trouble.
+// reads boards from stdin, one per line, and prints "<board>\t<value>" for
+// each as soon as it is known, the value being the sum over the tables (or
+// the exact distance), or "<board>\tunsolvable" for a board that cannot
+// reach the goal (exact and additive tables alike; not an error). Blank
+// lines, lines whose first non-space character is '#' and a UTF-8
+// byte-order mark at the start are skipped. A bad line, one longer than
+// 4096 bytes included (of any length), prints "line N: <problem>" to
+// stderr and is skipped; the others are answered. Exit status: 0 every line
+// answered; 1 bad data (some bad lines, a corrupt table); 2 usage or I/O
+// trouble (a missing file, a write error on stdout); 130/143 interrupted by
+// SIGINT/SIGTERM.
 //
 //   node readers/js/cli.mjs verify FILE...   reads and verifies each table (exit 0, 1 bad data, 2 trouble)
 
 import { openSet, TilepdbError, SetError, LimitError, readFile } from './tilepdb.mjs';
-import { trimSpace, parseBoardBytes, MAX_LINE_LEN, MAX_SCAN_LEN } from './board.mjs';
+import { LineSplitter, boardOfLine } from './board.mjs';
 import { positions } from './rank.mjs';
 
 const PROG = 'tilepdb-js';
@@ -53,43 +59,49 @@ function parseArgs(cmd, args) {
 // fileErr maps a reading error to an exit status: 1 for bad data, 2 otherwise.
 function fileErr(e) {
   if (e instanceof TilepdbError) return new ExitError(1, e.message);
-  return new ExitError(2, e.message);
+  return new ExitError(2, systemMessage(e));
 }
 
-async function* stdinLines() {
-  // Lines as Go's bufio.Scanner with ScanLines yields them: split on '\n',
-  // one trailing '\r' dropped, a last line without newline included; a line
-  // of MAX_SCAN_LEN bytes or more ends the input with an error.
-  let pending = new Uint8Array(0);
-  for await (const chunk of process.stdin) {
-    let buf = pending.length ? concat(pending, chunk) : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
-    let start = 0;
-    for (;;) {
-      const nl = buf.indexOf(0x0a, start);
-      if (nl < 0) break;
-      if (nl - start >= MAX_SCAN_LEN) throw new ExitError(2, 'reading boards: bufio.Scanner: token too long');
-      yield dropCR(buf.subarray(start, nl));
-      start = nl + 1;
-    }
-    pending = buf.slice(start);
-    if (pending.length >= MAX_SCAN_LEN) throw new ExitError(2, 'reading boards: bufio.Scanner: token too long');
+// systemMessage words a Node system error as Go's *os.PathError does
+// ("open PATH: no such file or directory"), so the final error line is
+// pdbgen's; other errors keep their message.
+function systemMessage(e) {
+  const m = e && e.code && e.syscall && e.path !== undefined ? /^[A-Z0-9_]+: (.*), [a-z_]+ '.*'$/s.exec(e.message) : null;
+  return m ? `${e.syscall} ${e.path}: ${m[1]}` : e.message;
+}
+
+// interrupted stops the command on SIGINT/SIGTERM as pdbgen does: what was
+// answered is already written (each answer goes out as it is known); exit
+// 130 or 143 with "interrupted".
+function onSignals(cmd) {
+  for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+    process.on(sig, () => {
+      process.stderr.write(`${PROG} ${cmd}: interrupted\n`);
+      process.exit(code);
+    });
   }
-  if (pending.length > 0) yield dropCR(pending);
 }
 
-function concat(a, b) {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
+// writeOut writes text to stdout; a write error (a full disk, a closed
+// pipe) ends the command with exit 2, as pdbgen's "writing output: ...".
+let writeFailed = null;
+function writeOut(text) {
+  if (writeFailed) throw writeFailed;
+  process.stdout.write(text);
 }
-
-function dropCR(b) {
-  return b.length > 0 && b[b.length - 1] === 0x0d ? b.subarray(0, b.length - 1) : b;
+function watchStdout(cmd) {
+  process.stdout.on('error', (e) => {
+    if (writeFailed) return;
+    writeFailed = new ExitError(2, `writing output: ${e.message}`);
+    process.stderr.write(`${PROG} ${cmd}: ${writeFailed.message}\n`);
+    process.exit(2);
+  });
 }
 
 async function lookup(args) {
   const files = parseArgs('lookup', args);
+  onSignals('lookup');
+  watchStdout('lookup');
   let set;
   try {
     set = await openSet(files);
@@ -100,50 +112,43 @@ async function lookup(args) {
   const n = set.n;
   const pos = new Uint8Array(n);
   const pattern0 = set.tables[0].pattern;
-  let out = [];
-  let outLen = 0;
+  // Answers of the lines of one input chunk are written together, before
+  // the next chunk is awaited: an answer never waits for more input
+  // (pdbgen flushes when no later answer is ready).
+  let out = '';
   const flush = () => {
-    if (out.length) {
-      process.stdout.write(out.join(''));
-      out = [];
-      outLen = 0;
+    if (out) {
+      writeOut(out);
+      out = '';
     }
   };
   let bad = 0;
-  let lineNo = 0;
-  try {
-    for await (const raw of stdinLines()) {
-      lineNo++;
-      const s = trimSpace(raw);
-      if (s.length === 0 || s[0] === 0x23) continue;
-      if (s.length > MAX_LINE_LEN) {
-        flush();
-        process.stderr.write(`line ${lineNo}: line longer than ${MAX_LINE_LEN} bytes\n`);
-        bad++;
-        continue;
-      }
-      const r = parseBoardBytes(s, n);
-      let err = r.error;
-      let h = 0;
-      if (!err) {
-        positions(r.board, pos);
-        if (pattern0.solvablePositions(pos) || !set.exact) h = set.heuristic(pos);
-        else err = `board is not solvable for goal ${pattern0.goalName}; the exact table has no entry for it`;
-      }
-      if (err) {
-        flush();
-        process.stderr.write(`line ${lineNo}: ${err}\n`);
-        bad++;
-        continue;
-      }
-      const text = `${r.board.join(' ')}\t${h}\n`;
-      out.push(text);
-      outLen += text.length;
-      if (outLen > 1 << 16) flush();
+  const answer = (line) => {
+    const r = boardOfLine(line, n);
+    if (r === null) return;
+    if (r.error) {
+      flush();
+      process.stderr.write(`line ${line.no}: ${r.error}\n`);
+      bad++;
+      return;
     }
-  } finally {
-    flush();
+    positions(r.board, pos);
+    // format.Set.Lookup's rule (TableSet.lookup), on the fast path.
+    const value = pattern0.solvablePositions(pos) ? set.heuristic(pos) : 'unsolvable';
+    out += `${r.board.join(' ')}\t${value}\n`;
+  };
+  const lines = new LineSplitter();
+  try {
+    for await (const chunk of process.stdin) {
+      for (const line of lines.push(chunk)) answer(line);
+      flush();
+    }
+  } catch (e) {
+    if (e instanceof ExitError) throw e;
+    throw new ExitError(2, `reading boards: ${e.message}`);
   }
+  for (const line of lines.end()) answer(line);
+  flush();
   if (bad > 0) throw new ExitError(1, `${bad} bad line(s)`);
 }
 

@@ -11,7 +11,7 @@
 //   const t = await readFile('data/8puzzle.pdb');
 //   t.lookup([1, 2, 3, 4, 5, 6, 7, 8, 0]);                    // 0
 //   const set = await openSet(['data/15-663_1-5-6-9-10-13.pdb', ...]);
-//   set.heuristicBoard(board);
+//   set.lookup(board);     // throws UnsolvableError for the other parity class
 //
 //   import { readBytes } from './tilepdb.mjs';                // browser
 //   const t = await readBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
@@ -22,7 +22,9 @@
 // checksum or raw_sha256), UnsupportedError ('unsupported': ranking_version,
 // bits_per_entry or encoding not implemented), UnsupportedVersionError
 // ('unsupported-version': a major version other than 1 and 2). LimitError
-// when a valid table is too large for one typed array here.
+// when a valid table is too large for one typed array here. Lookups throw
+// BoardError (a malformed board) or UnsolvableError (a board that cannot
+// reach the goal: format.ErrUnsolvable).
 
 import { Decompress } from 'fzstd';
 import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION } from './rank.mjs';
@@ -165,18 +167,16 @@ export class Table {
   }
 
   /**
-   * Checked lookup of a board (array-like of N tiles, 0 = blank): throws
-   * BoardError for a malformed board, or one an exact table has no entry
-   * for (not solvable for the file's goal). Additive tables hold every
-   * placement of their tiles, so any valid board has a value.
+   * Checked lookup of a board (array-like of N tiles, 0 = blank), in moves,
+   * with the rule of TableSet.lookup: throws BoardError for a malformed
+   * board and UnsolvableError for one that cannot reach the file's goal,
+   * exact and additive tables alike.
    */
   lookup(board) {
     const err = validateBoard(board, this.pattern.n);
     if (err) throw new BoardError(err);
     const pos = positions(board);
-    if (this.pattern.exact && !this.pattern.solvablePositions(pos)) {
-      throw new BoardError(`board is not solvable for goal ${this.pattern.goalName}; the exact table has no entry for it`);
-    }
+    if (!this.pattern.solvablePositions(pos)) throw new UnsolvableError(this.pattern.goalName);
     return this.value(pos);
   }
 }
@@ -543,6 +543,18 @@ export async function readFile(path, opts) {
 export class SetError extends Error {}
 
 /**
+ * Thrown by the checked lookups for a valid board that cannot reach the
+ * goal (the other parity class): format.ErrUnsolvable. Not a BoardError:
+ * `pdbgen lookup` answers such a board "unsolvable" and exits 0.
+ */
+export class UnsolvableError extends Error {
+  constructor(goalName) {
+    super(`board is not solvable for goal ${goalName}`);
+    this.name = 'UnsolvableError';
+  }
+}
+
+/**
  * A set of tables forming one heuristic: one exact table, or additive
  * tables on the same board and goal with pairwise disjoint tiles (their sum
  * is admissible). names (optional) label the tables in errors.
@@ -586,18 +598,25 @@ export class TableSet {
   }
 
   /**
-   * Checked lookup of a board: throws BoardError for a malformed board and,
-   * for an exact table, for a board not solvable for the goal (as
-   * `pdbgen lookup` does; additive sums are defined for every valid board).
+   * Checked lookup of a board (array-like of N tiles, 0 = blank), in moves,
+   * with the rule of format.Set.Lookup (what `pdbgen lookup` prints): throws
+   * BoardError for a malformed board, and UnsolvableError for a board that
+   * cannot reach the goal, for exact and additive sets alike (an exact
+   * table has no entry for it; additive tables hold every placement of
+   * their tiles, but a sum for a board with no distance would mislead).
+   * Otherwise returns heuristic of the board's positions.
    */
-  heuristicBoard(board) {
+  lookup(board) {
     const err = validateBoard(board, this.n);
     if (err) throw new BoardError(err);
     const pos = positions(board, this._pos);
-    if (this.exact && !this.tables[0].pattern.solvablePositions(pos)) {
-      throw new BoardError(`board is not solvable for goal ${goalName(this.goal)}; the exact table has no entry for it`);
-    }
+    if (!this.tables[0].pattern.solvablePositions(pos)) throw new UnsolvableError(goalName(this.goal));
     return this.heuristic(pos);
+  }
+
+  /** Same as lookup (its former name). */
+  heuristicBoard(board) {
+    return this.lookup(board);
   }
 }
 

@@ -4,8 +4,13 @@
 // is bad in some way (count, range, duplicates, foreign symbols, long
 // lines, comments and blank lines that must be skipped). Used by
 // scripts/check-readers.sh to compare the readers' lookup with pdbgen's.
-//   node readers/testdata/gen-boards.mjs N COUNT SEED
-const [n, count, seed] = process.argv.slice(2).map(Number);
+//   node readers/testdata/gen-boards.mjs N COUNT SEED [unsolvable|valid]
+// With "unsolvable", every line is a board of the other parity class for
+// the blank-last goal: a random walk from it with two tiles swapped; with
+// "valid", every line is a random permutation (either class), no bad line.
+const [n, count, seed] = process.argv.slice(2, 5).map(Number);
+const mode = process.argv[5] ?? '';
+if (!['', 'unsolvable', 'valid'].includes(mode)) throw new Error(`unknown mode ${mode}`);
 let s = seed >>> 0;
 const rnd = () => {
   // mulberry32
@@ -43,7 +48,7 @@ const fmt = (a) => {
 };
 const bad = () => {
   const a = perm();
-  switch (Math.floor(rnd() * 12)) {
+  switch (Math.floor(rnd() * 13)) {
     case 0: return a.slice(1).join(' ');
     case 1: return [...a, 0].join(' ');
     case 2: a[Math.floor(rnd() * n)] = n + Math.floor(rnd() * 5); return a.join(' ');
@@ -55,12 +60,23 @@ const bad = () => {
     case 8: return '   ' + a.join(' ') + '   \r';
     case 9: return a.join(' ').replace(' ', '\u00a0');
     case 10: return a.join(' ') + ' #';
+    case 11: return pick([' '.repeat(4097), '#' + 'x'.repeat(4096), '\u000b' + a.join(' '), a.join(' ') + '\f', '\ufeff' + a.join(' '), a.join(' ') + ' \r\r']);
     default: return a.map(String).join('');
   }
+};
+const swapTwo = (a) => {
+  const tiles = a.map((t, i) => i).filter((i) => a[i] !== 0);
+  const i = pick(tiles);
+  let j = pick(tiles);
+  while (j === i) j = pick(tiles);
+  [a[i], a[j]] = [a[j], a[i]];
+  return a;
 };
 const out = [];
 for (let i = 0; i < count; i++) {
   const r = rnd();
-  out.push(r < 0.05 ? bad() : r < 0.35 ? fmt(walk()) : fmt(perm()));
+  if (mode === 'unsolvable') out.push(fmt(swapTwo(walk())));
+  else if (mode === 'valid') out.push(fmt(perm()));
+  else out.push(r < 0.05 ? bad() : r < 0.35 ? fmt(walk()) : fmt(perm()));
 }
 process.stdout.write(out.join('\n') + '\n');

@@ -3,7 +3,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { readFile, TableSet, BoardError } from '../tilepdb.mjs';
+import { readFile, TableSet, BoardError, UnsolvableError } from '../tilepdb.mjs';
 import { positions } from '../rank.mjs';
 import { root, kitDir, dataDir, tsv, specBlock } from './helpers.mjs';
 
@@ -33,20 +33,60 @@ for (const [name, file] of Object.entries(sources)) {
     for (const [, board, rank, value] of rows) {
       const b = board.split(' ').map(Number);
       assert.equal(t.pattern.rank(positions(b)), Number(rank));
-      assert.equal(t.lookup(b), Number(value));
       assert.equal(t.value(positions(b)), Number(value));
+      // checked lookup: the value, or UnsolvableError for the other parity class (format.Set.Lookup)
+      if (t.pattern.solvablePositions(positions(b))) assert.equal(t.lookup(b), Number(value));
+      else assert.throws(() => t.lookup(b), UnsolvableError);
     }
   });
 }
 
-test('checked lookup refuses bad boards; exact tables refuse unsolvable ones', async () => {
+test('checked lookup refuses bad boards (BoardError) and unsolvable ones (UnsolvableError), exact and additive alike', async () => {
   const t = await readFile(path.join(kitDir, 'good-exact.pdb'));
   assert.equal(t.lookup([1, 2, 3, 4, 5, 0]), 0);
   assert.throws(() => t.lookup([1, 2, 3, 4, 0, 5, 6]), BoardError);
   assert.throws(() => t.lookup([1, 1, 3, 4, 5, 0]), /appears twice/);
-  assert.throws(() => t.lookup([2, 1, 3, 4, 5, 0]), /not solvable for goal blank-last/);
+  assert.throws(() => t.lookup([2, 1, 3, 4, 5, 0]), UnsolvableError);
+  assert.throws(() => t.lookup([2, 1, 3, 4, 5, 0]), { message: 'board is not solvable for goal blank-last' });
   const a = await readFile(path.join(kitDir, 'good-additive.pdb'));
   assert.equal(a.lookup([4, 1, 0, 3, 2, 5, 6, 7, 8]), a.values[92]);
+  // one swap of two tiles changes the parity class: the additive table has a
+  // value for it (every placement), but the checked lookups refuse it
+  const swapped = [1, 4, 0, 3, 2, 5, 6, 7, 8];
+  assert.equal(typeof a.value(positions(swapped)), 'number');
+  assert.throws(() => a.lookup(swapped), UnsolvableError);
+  assert.throws(() => new TableSet([a]).lookup(swapped), UnsolvableError);
+  assert.throws(() => new TableSet([t]).lookup([2, 1, 3, 4, 5, 0]), UnsolvableError);
+  assert.throws(() => new TableSet([a]).lookup([1, 4, 0, 3, 2, 5, 6, 7]), BoardError);
+});
+
+test('checked lookups agree with the parity rule on every 3x2 board', async () => {
+  // exhaustive over the 720 boards of good-exact.pdb (3x2): exactly the 360
+  // solvable ones have a value, the others throw UnsolvableError
+  const t = await readFile(path.join(kitDir, 'good-exact.pdb'));
+  const set = new TableSet([t]);
+  let solvable = 0;
+  const perm = (a, k) => {
+    if (k === a.length) {
+      const pos = positions(a);
+      if (t.pattern.solvablePositions(pos)) {
+        solvable++;
+        assert.equal(set.lookup(a), t.values[t.pattern.rank(pos)]);
+        assert.equal(t.lookup(a), set.lookup(a));
+      } else {
+        assert.throws(() => set.lookup(a), UnsolvableError);
+        assert.throws(() => t.lookup(a), UnsolvableError);
+      }
+      return;
+    }
+    for (let i = k; i < a.length; i++) {
+      [a[k], a[i]] = [a[i], a[k]];
+      perm(a, k + 1);
+      [a[k], a[i]] = [a[i], a[k]];
+    }
+  };
+  perm([0, 1, 2, 3, 4, 5], 0);
+  assert.equal(solvable, 360);
 });
 
 test('TableSet: sums disjoint tables, refuses overlapping, mixed and exact-with-others', async () => {

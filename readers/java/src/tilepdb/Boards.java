@@ -13,10 +13,12 @@ import java.util.List;
 public final class Boards {
     private Boards() {}
 
-    /** Longest board line accepted after trimming (bytes), solver.MaxLineLen. */
+    /**
+     * Longest board line accepted, in bytes, measured without its "\n" or
+     * "\r\n" (and without a byte-order mark on line 1): maxLineLen of
+     * cmd/pdbgen/boards.go. A longer line, of any length, is reported and skipped.
+     */
     public static final int MAX_LINE_LEN = 4096;
-    /** Lines of this many bytes or more end the input (Go bufio.Scanner, 1 MiB buffer). */
-    public static final int MAX_SCAN_LEN = 1 << 20;
 
     /** null, or the message of puzzle.Board.Validate. */
     public static String validate(int[] b, int n) {
@@ -175,7 +177,11 @@ public final class Boards {
     /** Result of {@link #parse}: a board, or the error message. */
     public record Parsed(byte[] board, String error) {}
 
-    /** puzzle.ParseBoard(line, n) on the trimmed bytes b[s..e), n > 0. */
+    /**
+     * puzzle.ParseBoard(line, n) on the bytes b[s..e), n > 0: fields are split
+     * at spaces, tabs, commas and '\r' only (pdbgen passes the line untrimmed,
+     * the blank-or-comment test aside).
+     */
     public static Parsed parse(byte[] b, int s, int e, int n) {
         List<int[]> fields = new ArrayList<>();
         for (int i = s; i < e;) {

@@ -29,11 +29,12 @@ public final class Table {
     }
 
     /**
-     * Checked lookup of a board (tile per cell, 0 = blank): throws
-     * BoardException for a malformed board, or a board an exact table has
-     * no entry for (not solvable for the file's goal).
+     * Checked lookup of a board (tile per cell, 0 = blank), with the rule of
+     * {@link TableSet#lookup}: throws BoardException for a malformed board and
+     * UnsolvableException for one that cannot reach the file's goal, exact
+     * and additive tables alike.
      */
-    public int lookup(int[] board) throws BoardException {
-        return new TableSet(List.of(this)).heuristicBoard(board);
+    public int lookup(int[] board) throws BoardException, UnsolvableException {
+        return new TableSet(List.of(this)).lookup(board);
     }
 }

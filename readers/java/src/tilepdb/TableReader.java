@@ -30,7 +30,7 @@ import java.util.Map;
  * Table t = TableReader.readFile("data/8puzzle.pdb");
  * int moves = t.lookup(new int[] {1, 2, 3, 4, 5, 6, 7, 8, 0});
  * TableSet set = TableReader.openSet(List.of("a.pdb", "b.pdb", "c.pdb"));
- * int h = set.heuristicBoard(board);
+ * int h = set.lookup(board); // UnsolvableException for the other parity class
  * </pre>
  */
 public final class TableReader {
@@ -66,6 +66,8 @@ public final class TableReader {
 
     /** Reads and verifies the table file at path; errors name the path. */
     public static Table readFile(String path) throws IOException, TilepdbException, LimitException {
+        java.nio.file.Path p = java.nio.file.Path.of(path);
+        if (java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p)) throw new IOException(path + ": not a regular file");
         try (RandomAccessFile f = new RandomAccessFile(path, "r")) {
             final long size = f.length();
             Source src = new Source() {

@@ -92,14 +92,26 @@ public final class TableSet {
         return sum;
     }
 
-    /** Checked lookup, as pdbgen lookup does it; throws BoardException. */
-    public int heuristicBoard(int[] board) throws BoardException {
+    /**
+     * Checked lookup of a board (tile per cell, 0 = blank), in moves, with the
+     * rule of format.Set.Lookup (what {@code pdbgen lookup} prints): throws
+     * BoardException for a malformed board, and UnsolvableException for one
+     * that cannot reach the goal, for exact and additive sets alike (an exact
+     * table has no entry for it; additive tables hold every placement of their
+     * tiles, but a sum for a board with no distance would mislead). Otherwise
+     * returns {@link #heuristic} of the board's positions.
+     */
+    public int lookup(int[] board) throws BoardException, UnsolvableException {
         String err = Boards.validate(board, n);
         if (err != null) throw new BoardException(err);
         byte[] pos = new byte[n];
         for (int c = 0; c < n; c++) pos[board[c]] = (byte) c;
-        if (exact && !patterns[0].solvablePositions(pos))
-            throw new BoardException("board is not solvable for goal " + Boards.goalName(goal) + "; the exact table has no entry for it");
+        if (!patterns[0].solvablePositions(pos)) throw new UnsolvableException(Boards.goalName(goal));
         return heuristic(pos);
+    }
+
+    /** Same as {@link #lookup} (its former name). */
+    public int heuristicBoard(int[] board) throws BoardException, UnsolvableException {
+        return lookup(board);
     }
 }

@@ -3,6 +3,8 @@ package tilepdb;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,6 +82,27 @@ public final class ReaderTests {
 
     static int[] ints(String s, String sep) {
         return Arrays.stream(s.split(sep)).mapToInt(Integer::parseInt).toArray();
+    }
+
+    /** Every permutation of 0..n-1 (n small). */
+    static List<int[]> permutations(int n) {
+        List<int[]> out = new ArrayList<>();
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) a[i] = i;
+        permute(a, 0, out);
+        return out;
+    }
+
+    private static void permute(int[] a, int k, List<int[]> out) {
+        if (k == a.length) {
+            out.add(a.clone());
+            return;
+        }
+        for (int i = k; i < a.length; i++) {
+            int t = a[k]; a[k] = a[i]; a[i] = t;
+            permute(a, k + 1, out);
+            t = a[k]; a[k] = a[i]; a[i] = t;
+        }
     }
 
     static byte[] pos(int[] board) {
@@ -171,8 +194,17 @@ public final class ReaderTests {
                     n++;
                     int[] b = ints(r[1], " ");
                     eq(r[2], t.pattern.rank(pos(b)), "rank " + r[1]);
-                    eq(r[3], t.lookup(b), "value " + r[1]);
                     eq(r[3], t.value(pos(b)), "fast value " + r[1]);
+                    // checked lookup: the value, or UnsolvableException for the other parity class
+                    if (t.pattern.solvablePositions(pos(b))) eq(r[3], t.lookup(b), "value " + r[1]);
+                    else {
+                        try {
+                            t.lookup(b);
+                            check(false, "unsolvable accepted " + r[1]);
+                        } catch (UnsolvableException x) {
+                            // expected
+                        }
+                    }
                 }
                 eq(8, n, "rows");
             });
@@ -306,11 +338,26 @@ public final class ReaderTests {
             Table e = TableReader.readFile(kit.resolve("good-exact.pdb").toString());
             eq(a.values[92] & 0xff, a.lookup(new int[] {4, 1, 0, 3, 2, 5, 6, 7, 8}), "worked example");
             eq(0, e.lookup(new int[] {1, 2, 3, 4, 5, 0}), "goal");
+            // one swap of two tiles changes the parity class: refused by exact and
+            // additive tables alike (format.Set.Lookup), though the additive table
+            // has a value for that placement
+            int[] swapped = {1, 4, 0, 3, 2, 5, 6, 7, 8};
+            check(a.value(pos(swapped)) >= 0, "additive value");
+            List<Body> unsolvable = List.of(() -> e.lookup(new int[] {2, 1, 3, 4, 5, 0}), () -> a.lookup(swapped),
+                    () -> new TableSet(List.of(a)).lookup(swapped), () -> new TableSet(List.of(e)).heuristicBoard(new int[] {2, 1, 3, 4, 5, 0}));
+            for (Body u : unsolvable) {
+                try {
+                    u.run();
+                    check(false, "unsolvable accepted");
+                } catch (UnsolvableException x) {
+                    check(x.getMessage().equals("board is not solvable for goal blank-last"), x.getMessage());
+                }
+            }
             try {
-                e.lookup(new int[] {2, 1, 3, 4, 5, 0});
-                check(false, "unsolvable accepted");
+                a.lookup(new int[] {1, 4, 0, 3, 2, 5, 6, 7});
+                check(false, "short board accepted");
             } catch (BoardException x) {
-                check(x.getMessage().contains("not solvable for goal blank-last"), x.getMessage());
+                eq("bad board: 8 cells, want 9", x.getMessage(), "message");
             }
             for (List<Table> bad : List.of(List.of(a, a), List.of(a, e), List.of(e, e), List.<Table>of())) {
                 try {
@@ -322,17 +369,107 @@ public final class ReaderTests {
             }
         });
 
-        test("CLI lookup: values, bad lines, exit codes", () -> {
+        test("checked lookup agrees with the parity rule on every 3x2 board", () -> {
+            Table e = TableReader.readFile(kit.resolve("good-exact.pdb").toString());
+            TableSet set = new TableSet(List.of(e));
+            int solvable = 0;
+            for (int[] b : permutations(6)) {
+                byte[] p = pos(b);
+                if (e.pattern.solvablePositions(p)) {
+                    solvable++;
+                    eq(e.values[(int) e.pattern.rank(p)] & 0xff, set.lookup(b), "value");
+                } else {
+                    try {
+                        set.lookup(b);
+                        check(false, "unsolvable accepted " + Arrays.toString(b));
+                    } catch (UnsolvableException x) {
+                        // expected
+                    }
+                }
+            }
+            eq(360, solvable, "solvable boards");
+        });
+
+        test("CLI line reader: numbers, BOM, \\r, the length limit, bounded memory", () -> {
+            String x4096 = "x".repeat(Boards.MAX_LINE_LEN), bom = "\ufeff";
+            Object[][] cases = {
+                {"", List.of()},
+                {"\n", List.of("1:")},
+                {"a\nb", List.of("1:a", "2:b")},
+                {"a\r\n\r\nb\r", List.of("1:a", "2:", "3:b")},
+                {"a\r\r\n", List.of("1:a\r")},
+                {bom + "a\n" + bom + "b\n", List.of("1:a", "2:" + bom + "b")},
+                {"\n" + bom + "a", List.of("1:", "2:" + bom + "a")},
+                {x4096 + "\r\n", List.of("1:" + x4096)},
+                {x4096 + "x\r\nok", List.of("1 too long", "2:ok")},
+                {x4096 + "xx", List.of("1 too long")},
+                {bom + x4096.substring(2) + "\n", List.of("1:" + x4096.substring(2))},
+                {bom + x4096.substring(1) + "\n", List.of("1 too long")}, // pdbgen's 4098-byte buffer holds the BOM too
+                {"x".repeat(3 << 20) + "\nnext\n" + "x".repeat(5000), List.of("1 too long", "2:next", "3 too long")},
+            };
+            for (Object[] c : cases) {
+                byte[] in = ((String) c[0]).getBytes(StandardCharsets.UTF_8);
+                List<String> got = new ArrayList<>();
+                Cli.LineReader r = new Cli.LineReader(new ByteArrayInputStream(in), () -> {});
+                for (int no; (no = r.next()) > 0;) {
+                    check(r.buf.length <= Boards.MAX_LINE_LEN + 2, "buffer grew");
+                    got.add(r.tooLong ? no + " too long" : no + ":" + new String(r.buf, 0, r.len, StandardCharsets.UTF_8));
+                }
+                eq(c[1], got, "lines of " + ((String) c[0]).substring(0, Math.min(20, ((String) c[0]).length())));
+            }
+        });
+
+        test("CLI lookup: values, unsolvable, bad lines, exit codes", () -> {
             String f = kit.resolve("good-exact.pdb").toString();
-            String in = "1 2 3 4 5 0\n# comment\n\n2 1 3 4 5 0\n1 2 3 4 0 5\r\n1 2\n";
+            String in = "\ufeff1 2 3 4 5 0\n# comment\n\n2 1 3 4 5 0\n1 2 3 4 0 5\r\n1 2\n" + "9".repeat(2 << 20) + "\n\u00a01 2 3 4 5 0\n1 2 3 4 5 0";
             ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
-            int code = Cli.run(new String[] {"lookup", f}, new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)), new PrintStream(out), new PrintStream(err));
+            int code = Cli.run(new String[] {"lookup", f}, new ByteArrayInputStream(in.getBytes(StandardCharsets.UTF_8)), out, new PrintStream(err));
             eq(1, code, "exit");
-            eq("1 2 3 4 5 0\t0\n1 2 3 4 0 5\t1\n", out.toString(), "stdout");
-            check(err.toString().startsWith("line 4: board is not solvable for goal blank-last; the exact table has no entry for it\nline 6: bad board: 2 cells, want 6\n"), err.toString());
-            eq(2, Cli.run(new String[] {"lookup"}, new ByteArrayInputStream(new byte[0]), new PrintStream(out), new PrintStream(err)), "no files");
-            eq(2, Cli.run(new String[] {"lookup", "/nonexistent.pdb"}, new ByteArrayInputStream(new byte[0]), new PrintStream(out), new PrintStream(err)), "missing file");
-            eq(1, Cli.run(new String[] {"lookup", kit.resolve("bad-magic.pdb").toString()}, new ByteArrayInputStream(new byte[0]), new PrintStream(out), new PrintStream(err)), "corrupt file");
+            eq("1 2 3 4 5 0\t0\n2 1 3 4 5 0\tunsolvable\n1 2 3 4 0 5\t1\n1 2 3 4 5 0\t0\n", out.toString(), "stdout");
+            eq("line 6: bad board: 2 cells, want 6\nline 7: line longer than 4096 bytes\n"
+                    + "line 8: bad board: cell 0: \"\\u00a01\" is not a tile number or blank (0, x, _)\ntilepdb-java lookup: 3 bad line(s)\n", err.toString(), "stderr");
+            // unsolvable boards are answered, not errors, with an additive table too
+            out.reset();
+            err.reset();
+            String a = kit.resolve("good-additive.pdb").toString();
+            eq(0, Cli.run(new String[] {"lookup", a}, new ByteArrayInputStream("1 4 0 3 2 5 6 7 8\n".getBytes(StandardCharsets.UTF_8)), out, new PrintStream(err)), "additive unsolvable exit");
+            eq("1 4 0 3 2 5 6 7 8\tunsolvable\n", out.toString(), "additive unsolvable");
+            eq("", err.toString(), "additive unsolvable stderr");
+            // a write error is trouble (exit 2), named
+            OutputStream full = new OutputStream() {
+                @Override
+                public void write(int b) throws IOException { throw new IOException("No space left on device"); }
+            };
+            err.reset();
+            eq(2, Cli.run(new String[] {"lookup", f}, new ByteArrayInputStream("1 2 3 4 5 0\n".getBytes(StandardCharsets.UTF_8)), full, new PrintStream(err)), "write error");
+            eq("tilepdb-java lookup: writing output: No space left on device\n", err.toString(), "write error message");
+            eq(2, Cli.run(new String[] {"lookup"}, new ByteArrayInputStream(new byte[0]), out, new PrintStream(err)), "no files");
+            eq(2, Cli.run(new String[] {"lookup", "/nonexistent.pdb"}, new ByteArrayInputStream(new byte[0]), out, new PrintStream(err)), "missing file");
+            eq(1, Cli.run(new String[] {"lookup", kit.resolve("bad-magic.pdb").toString()}, new ByteArrayInputStream(new byte[0]), out, new PrintStream(err)), "corrupt file");
+        });
+
+        test("CLI lookup answers a line before the next one arrives", () -> {
+            // an input that fails the test if read past the first line before its answer is out
+            String f = kit.resolve("good-exact.pdb").toString();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            InputStream in = new InputStream() {
+                int k;
+                final byte[] first = "1 2 3 4 5 0\n".getBytes(StandardCharsets.US_ASCII);
+
+                @Override
+                public int read() { throw new UnsupportedOperationException(); }
+
+                @Override
+                public int read(byte[] b, int off, int len) {
+                    if (k++ == 0) {
+                        System.arraycopy(first, 0, b, off, first.length);
+                        return first.length;
+                    }
+                    check(out.toString().equals("1 2 3 4 5 0\t0\n"), "answer not written before the next read: " + out);
+                    return -1;
+                }
+            };
+            eq(0, Cli.run(new String[] {"lookup", f}, in, out, new PrintStream(new ByteArrayOutputStream())), "exit");
         });
 
         System.out.println("java: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
