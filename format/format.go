@@ -24,11 +24,13 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// File format version written by this package. A reader accepts any file
-// whose major version equals MajorVersion, whatever its minor version.
+// File format versions. Encode writes MajorVersion.MinorVersion (2.0) unless
+// Header.Major is MajorVersion1 (1.0). The reader accepts major versions 1
+// and 2 with any minor version.
 const (
-	MajorVersion = 1
-	MinorVersion = 0
+	MajorVersion  = 2 // format 2: Manhattan-delta encoding (Header.Encoding)
+	MinorVersion  = 0
+	MajorVersion1 = 1 // format 1: one raw byte per entry
 )
 
 // magic opens every table file (8 bytes).
@@ -74,9 +76,15 @@ const (
 // blank-first.
 const GoalCustom = "custom"
 
-// Header is the JSON header of a table file. Key names are fixed; see
-// SPEC.md for the range of every field. Readers ignore unknown keys.
+// Header is the JSON header of a table file, plus the file's version from
+// the fixed prefix. Key names are fixed and case-sensitive; see SPEC.md for
+// the range of every field. Readers ignore unknown keys.
 type Header struct {
+	// Major and Minor are the file format version of the fixed prefix (not
+	// JSON keys). The reader sets them; for Encode, Major 0 means
+	// MajorVersion (2) and MajorVersion1 writes format 1.0.
+	Major, Minor uint16 `json:"-"`
+
 	Width          int      `json:"width"`           // columns, 2..5
 	Height         int      `json:"height"`          // rows, 2..5
 	Goal           []int    `json:"goal"`            // tile in each cell (reading order), 0 = blank; len Width*Height
@@ -91,8 +99,21 @@ type Header struct {
 	Histogram      []uint64 `json:"histogram"`       // histogram[v] = number of entries with value v; len MaxValue+1; sums to Entries
 	RawSHA256      string   `json:"raw_sha256"`      // lowercase hex SHA-256 of the Entries raw bytes
 	Generator      string   `json:"generator"`       // free text naming the producing program, e.g. "tilepdb pdbgen 0.1.0"
-	FrameSize      int      `json:"frame_size"`      // raw bytes per zstd frame (the last may be shorter), MinFrameSize..MaxFrameSize
+	FrameSize      int      `json:"frame_size"`      // entries per zstd frame (the last may hold fewer), MinFrameSize..MaxFrameSize; even in format 2
 	Frames         []int64  `json:"frames"`          // compressed size in bytes of each frame, in order; len ceil(Entries/FrameSize)
+	// Format 2 only (absent in 1.0 files; Encode fills both):
+	Encoding      string `json:"encoding,omitempty"`       // EncodingHalf4 or EncodingHalf8
+	PayloadSHA256 string `json:"payload_sha256,omitempty"` // lowercase hex SHA-256 of the stored frames (all bytes after the header checksum)
+}
+
+// Version returns the file format version as "major.minor", e.g. "2.0"
+// (Major 0, a table not yet written, counts as MajorVersion).
+func (h *Header) Version() string {
+	major := h.Major
+	if major == 0 {
+		major = MajorVersion
+	}
+	return fmt.Sprintf("%d.%d", major, h.Minor)
 }
 
 // Table is one decoded table: its header, the pattern it describes and the

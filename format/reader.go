@@ -5,13 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
@@ -169,7 +169,7 @@ func (d *decoder) decode() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	values, err := d.payload(h, payloadOff)
+	values, err := d.payload(h, p, payloadOff)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 	}
 	major := binary.LittleEndian.Uint16(pre[offMajor:])
 	minor := binary.LittleEndian.Uint16(pre[offMinor:])
-	if major != MajorVersion {
+	if major != MajorVersion && major != MajorVersion1 {
 		return nil, nil, 0, &UnsupportedVersionError{Major: major, Minor: minor}
 	}
 	if have < prefixLen {
@@ -251,14 +251,11 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 			return nil, nil, 0, err
 		}
 	}
-	js := buf[prefixLen : prefixLen+n]
-	if t := bytes.TrimLeft(js, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return nil, nil, 0, formatErr(offHeader, "header is not a JSON object")
+	h, err := parseHeader(buf[prefixLen:prefixLen+n], major)
+	if err != nil {
+		return nil, nil, 0, formatErr(offHeader, "%v", err)
 	}
-	h := new(Header)
-	if err := json.Unmarshal(js, h); err != nil {
-		return nil, nil, 0, formatErr(offHeader, "header JSON: %v", err)
-	}
+	h.Minor = minor
 	p, err := d.checkHeader(h)
 	if err != nil {
 		return nil, nil, 0, err
@@ -275,6 +272,9 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 	bad := func(format string, args ...any) error {
 		return formatErr(offHeader, "header: "+format, args...)
+	}
+	unsupported := func(format string, args ...any) error {
+		return &UnsupportedError{Offset: offHeader, Msg: "header: " + fmt.Sprintf(format, args...)}
 	}
 	g, err := puzzle.NewGeometry(h.Width, h.Height)
 	if err != nil {
@@ -319,13 +319,16 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 		return nil, bad("ranking %q, want %q for a table of kind %q", h.Ranking, want.Ranking, want.Kind)
 	}
 	if h.RankingVersion != puzzle.RankingVersion {
-		return nil, bad("ranking_version %d is not supported (this reader implements version %d)", h.RankingVersion, puzzle.RankingVersion)
+		return nil, unsupported("ranking_version %d (this reader implements version %d)", h.RankingVersion, puzzle.RankingVersion)
 	}
 	if h.Entries != p.Size() {
 		return nil, bad("entries %d, but pattern %s has %d", h.Entries, p, p.Size())
 	}
 	if h.BitsPerEntry != BitsPerEntry {
-		return nil, bad("bits_per_entry %d is not supported (want %d)", h.BitsPerEntry, BitsPerEntry)
+		return nil, unsupported("bits_per_entry %d (want %d)", h.BitsPerEntry, BitsPerEntry)
+	}
+	if h.Major == MajorVersion && !knownEncoding(h.Encoding) {
+		return nil, unsupported("encoding %q (this reader implements %q and %q)", h.Encoding, EncodingHalf4, EncodingHalf8)
 	}
 	if h.GoalName != want.GoalName {
 		if err := d.note(bad("goal_name %q, but the goal is %q", h.GoalName, want.GoalName)); err != nil {
@@ -362,6 +365,11 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 			return nil, err
 		}
 	}
+	if h.Major == MajorVersion && !isLowerHex(h.PayloadSHA256, 2*sha256.Size) {
+		if err := d.note(bad("payload_sha256 %q is not 64 lowercase hex digits", h.PayloadSHA256)); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
@@ -372,13 +380,16 @@ func (d *decoder) checkLayout(h *Header, payloadOff int64) error {
 	if h.FrameSize < MinFrameSize || h.FrameSize > MaxFrameSize {
 		return formatErr(offHeader, "header: frame_size %d out of range %d..%d", h.FrameSize, MinFrameSize, MaxFrameSize)
 	}
+	if h.Major == MajorVersion && h.FrameSize%2 != 0 {
+		return formatErr(offHeader, "header: frame_size %d is odd (format 2 needs an even frame size)", h.FrameSize)
+	}
 	nf := frameCount(h.Entries, h.FrameSize)
 	if uint64(len(h.Frames)) != nf {
 		return formatErr(offHeader, "header: %d frames listed, want ceil(entries/frame_size) = %d", len(h.Frames), nf)
 	}
 	var total int64
 	for i, c := range h.Frames {
-		raw := frameRaw(h, i)
+		raw := frameStored(h, i)
 		if c < 0 || uint64(c) < minFrameLen(raw) {
 			return formatErr(offHeader, "header: frame %d is %d bytes, too small to hold a zstd frame of %d bytes", i, c, raw)
 		}
@@ -397,10 +408,19 @@ func (d *decoder) checkLayout(h *Header, payloadOff int64) error {
 	return nil
 }
 
-// frameRaw is the raw size of frame i.
+// frameRaw is the number of entries of frame i.
 func frameRaw(h *Header, i int) uint64 {
 	lo := uint64(i) * uint64(h.FrameSize)
 	return min(h.Entries-lo, uint64(h.FrameSize))
+}
+
+// frameStored is the decompressed size in bytes of frame i: its number of
+// entries in format 1, their encoded size in format 2.
+func frameStored(h *Header, i int) uint64 {
+	if h.Major == MajorVersion {
+		return encodedLen(h.Encoding, frameRaw(h, i))
+	}
+	return frameRaw(h, i)
 }
 
 func isLowerHex(s string, n int) bool {
@@ -468,15 +488,65 @@ func checkFrameHeader(b []byte, raw uint64) string {
 	return ""
 }
 
+// zstdFrameLen walks the blocks of the zstd frame at the start of b (whose
+// header checkFrameHeader accepted: no dictionary, content checksum
+// present) and returns the frame's length in bytes: header, blocks (3-byte
+// block header, then Block_Size bytes, or 1 byte for an RLE block) up to
+// the one with Last_Block set, and the 4-byte checksum (RFC 8878 section
+// 3.1.1). It returns a message when the blocks run past the end of b or a
+// block type is reserved.
+func zstdFrameLen(b []byte) (int, string) {
+	fhd := b[4]
+	single := fhd&(1<<5) != 0
+	i := 5
+	if !single {
+		i++
+	}
+	i += [4]int{0, 2, 4, 8}[fhd>>6]
+	if fhd>>6 == 0 && single {
+		i++
+	}
+	for {
+		if i+3 > len(b) {
+			return 0, "zstd frame truncated inside a block header"
+		}
+		bh := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16
+		i += 3
+		size := int(bh >> 3)
+		switch (bh >> 1) & 3 {
+		case 1: // RLE: one byte repeated Block_Size times
+			size = 1
+		case 3:
+			return 0, "zstd block type is reserved"
+		}
+		if size > len(b)-i {
+			return 0, "zstd frame truncated inside a block"
+		}
+		i += size
+		if bh&1 != 0 {
+			break
+		}
+	}
+	if 4 > len(b)-i {
+		return 0, "zstd frame truncated inside its checksum"
+	}
+	return i + 4, ""
+}
+
 // payload checks the zstd frame headers, then decodes all frames in
 // parallel into a new slice of Entries bytes. In lenient mode a frame that
 // fails is reported and its entries set to Unreached.
-func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
+func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uint8, error) {
 	nf := len(h.Frames)
 	offs := make([]int64, nf+1)
 	offs[0] = payloadOff
 	for i, c := range h.Frames {
 		offs[i+1] = offs[i] + c
+	}
+	if h.Major == MajorVersion {
+		if err := d.checkPayloadSHA(h, payloadOff); err != nil {
+			return nil, err
+		}
 	}
 	frameErrs := make([]error, nf)
 	var hdr [zstdMaxFrameHdr]byte
@@ -485,7 +555,7 @@ func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
 		if err := d.readAt(b, offs[i]); err != nil {
 			return nil, err
 		}
-		if msg := checkFrameHeader(b, frameRaw(h, i)); msg != "" {
+		if msg := checkFrameHeader(b, frameStored(h, i)); msg != "" {
 			frameErrs[i] = formatErr(offs[i], "frame %d: %s", i, msg)
 			if d.strict {
 				return nil, frameErrs[i]
@@ -510,6 +580,11 @@ func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
 	}
 	defer dec.Close()
 
+	var m *manhattan
+	if h.Major == MajorVersion {
+		m = newManhattan(p)
+	}
+	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
 	var g errgroup.Group
 	g.SetLimit(workers)
 	var failed atomic.Bool
@@ -530,7 +605,27 @@ func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
 				failed.Store(true)
 				return nil
 			}
-			if err := decodeFrame(dec, comp, values[lo:lo:hi], i, offs[i]); err != nil {
+			var err error
+			if n, msg := zstdFrameLen(comp); msg != "" {
+				err = formatErr(offs[i], "frame %d: %s", i, msg)
+			} else if n != len(comp) {
+				err = formatErr(offs[i]+int64(n), "frame %d: %d bytes after the zstd frame (a frame slot holds exactly one zstd frame)", i, len(comp)-n)
+			} else if m == nil {
+				err = decodeFrame(dec, comp, values[lo:lo:hi], i, offs[i])
+			} else {
+				s := bufs.Get().(*frameScratch)
+				defer bufs.Put(s)
+				n := frameStored(h, i)
+				if uint64(cap(s.out)) < n {
+					s.out = make([]uint8, n)
+				}
+				if err = decodeFrame(dec, comp, s.out[:0:n], i, offs[i]); err == nil {
+					if derr := decodeCodes(m, h.Encoding, lo, s.out[:n], values[lo:hi], &s.row); derr != nil {
+						err = formatErr(offs[i], "frame %d: %v", i, derr)
+					}
+				}
+			}
+			if err != nil {
 				frameErrs[i] = err
 				failed.Store(true)
 			}
@@ -583,4 +678,23 @@ func fill(b []uint8, v uint8) {
 	for i := range b {
 		b[i] = v
 	}
+}
+
+// checkPayloadSHA compares the SHA-256 of the stored frames (format 2) with
+// payload_sha256, reading the payload sequentially in 1 MiB pieces.
+func (d *decoder) checkPayloadSHA(h *Header, payloadOff int64) error {
+	sum := sha256.New()
+	buf := make([]byte, min(1<<20, d.size-payloadOff))
+	for off := payloadOff; off < d.size; {
+		b := buf[:min(int64(len(buf)), d.size-off)]
+		if err := d.readAt(b, off); err != nil {
+			return err
+		}
+		sum.Write(b)
+		off += int64(len(b))
+	}
+	if got := hex.EncodeToString(sum.Sum(nil)); got != h.PayloadSHA256 {
+		return d.note(&ChecksumError{What: "payload_sha256", Want: h.PayloadSHA256, Got: got})
+	}
+	return nil
 }

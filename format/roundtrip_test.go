@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -25,9 +26,24 @@ func TestRoundTrip(t *testing.T) {
 		{"3x3 exact, many frames", mkPattern(t, 3, 3, "blank-last"), 4096, 45},
 		{"5x5 2 tiles default frame", mkPattern(t, 5, 5, "blank-last", 24, 3), 0, 1},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tb := mkTable(t, c.p, c.frameSize, 1)
+	for _, major := range []uint16{MajorVersion1, MajorVersion} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("v%d/%s", major, c.name), func(t *testing.T) {
+				testRoundTrip(t, major, c.p, c.frameSize, c.wantFr)
+			})
+		}
+	}
+}
+
+func testRoundTrip(t *testing.T, major uint16, p *puzzle.Pattern, frameSize, wantFr int) {
+	c := struct {
+		p      *puzzle.Pattern
+		wantFr int
+	}{p, wantFr}
+	{
+		{
+			tb := mkTable(t, c.p, frameSize, 1)
+			tb.Header.Major = major
 			file := encode(t, tb, 3)
 			if got := len(tb.Header.Frames); got != c.wantFr {
 				t.Errorf("%d frames, want %d", got, c.wantFr)
@@ -66,11 +82,38 @@ func TestRoundTrip(t *testing.T) {
 			}
 			defer dec.Close()
 			raw, err := io.ReadAll(dec)
-			if err != nil || !bytes.Equal(raw, tb.Values) {
-				t.Errorf("payload as one zstd stream: %d bytes, err %v", len(raw), err)
+			want := tb.Values
+			if major == MajorVersion {
+				// The stream is the codes (value - Manhattan)/2, two per
+				// byte, computed here by unranking every entry.
+				if tb.Header.Encoding != EncodingHalf4 {
+					t.Fatalf("encoding %q", tb.Header.Encoding)
+				}
+				want = refEncode4(c.p, tb.Values, tb.Header.FrameSize)
 			}
-		})
+			if err != nil || !bytes.Equal(raw, want) {
+				t.Errorf("payload as one zstd stream: %d bytes, want %d, err %v", len(raw), len(want), err)
+			}
+		}
 	}
+}
+
+// refEncode4 is EncodingHalf4 from the definition: per frame of fs
+// entries, code(r) = (value - Manhattan)/2, entry 2j in the low nibble of
+// byte j, a zero high nibble after an odd last entry.
+func refEncode4(p *puzzle.Pattern, values []uint8, fs int) []byte {
+	var out []byte
+	for lo := 0; lo < len(values); lo += fs {
+		hi := min(lo+fs, len(values))
+		for r := lo; r < hi; r += 2 {
+			b := (values[r] - refManhattan(p, uint64(r))) / 2
+			if r+1 < hi {
+				b |= (values[r+1] - refManhattan(p, uint64(r+1))) / 2 << 4
+			}
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func TestNewTable(t *testing.T) {

@@ -1,0 +1,127 @@
+package format
+
+import (
+	"fmt"
+)
+
+// Format 2 encodings (Header.Encoding, SPEC.md section 8). Both store, for
+// the entry of rank r with value v and Manhattan distance m(r) (the sum of
+// the taxicab distances of the table's tiles to their goal cells; see
+// manhattan), the code c = (v - m(r)) / 2. That is an integer >= 0 for every
+// real table: the Manhattan distance is a lower bound on the moves of the
+// table's tiles and each such move changes it by exactly one, so v - m(r) is
+// even. Codes of real tables are small (0..9 for the 8-tile half of 15-78),
+// so they compress much better than the values.
+const (
+	// EncodingHalf4 packs two codes per byte, the entry of even rank in the
+	// low nibble; codes 0..15. A frame of n entries is ceil(n/2) bytes; when
+	// n is odd the last high nibble is 0.
+	EncodingHalf4 = "manhattan-half-4bit"
+	// EncodingHalf8 stores one code per byte, codes 0..127; the writer uses
+	// it only for a table with a code above 15.
+	EncodingHalf8 = "manhattan-half-8bit"
+)
+
+// encodedLen is the size in bytes of n entries in the encoding.
+func encodedLen(enc string, n uint64) uint64 {
+	if enc == EncodingHalf4 {
+		return n/2 + n%2
+	}
+	return n
+}
+
+// knownEncoding reports whether this package reads enc.
+func knownEncoding(enc string) bool { return enc == EncodingHalf4 || enc == EncodingHalf8 }
+
+// codeError describes an entry that format 2 cannot store.
+type codeError struct {
+	rank      uint64
+	value, mh uint8
+}
+
+func (e *codeError) Error() string {
+	why := "is odd"
+	if e.value < e.mh {
+		why = "is negative"
+	}
+	return fmt.Sprintf("rank %d holds value %d and its tiles' Manhattan distance is %d: the difference %s, so format 2 cannot store it (write format 1)", e.rank, e.value, e.mh, why)
+}
+
+// maxCode checks that every value of vals (ranks lo, lo+1, ...) is at least
+// its Manhattan distance and of the same parity, and returns the largest
+// code. man is scratch space of len(vals) bytes.
+func maxCode(m *manhattan, lo uint64, vals, man []uint8, scratch *[]uint8) (uint8, error) {
+	m.fill(lo, man, scratch)
+	var mx uint8
+	for i, v := range vals {
+		d := v - man[i]
+		if v < man[i] || d&1 != 0 {
+			return 0, &codeError{rank: lo + uint64(i), value: v, mh: man[i]}
+		}
+		mx = max(mx, d)
+	}
+	return mx / 2, nil
+}
+
+// encodeCodes writes the encoded bytes of vals (ranks lo, ...) to dst
+// (len encodedLen(enc, len(vals))). Values must have passed maxCode. man is
+// scratch space of len(vals) bytes.
+func encodeCodes(m *manhattan, enc string, lo uint64, vals, man, dst []uint8, scratch *[]uint8) {
+	m.fill(lo, man, scratch)
+	if enc == EncodingHalf8 {
+		for i, v := range vals {
+			dst[i] = (v - man[i]) >> 1
+		}
+		return
+	}
+	n := len(vals)
+	i := 0
+	for ; i+1 < n; i += 2 {
+		dst[i/2] = (vals[i]-man[i])>>1 | ((vals[i+1]-man[i+1])>>1)<<4
+	}
+	if i < n {
+		dst[i/2] = (vals[i] - man[i]) >> 1
+	}
+}
+
+// decodeCodes turns the encoded bytes src of the entries of ranks lo, ...,
+// lo+len(dst)-1 into values in dst. It fails when a value would exceed 254
+// or the padding nibble of an odd-length 4-bit frame is not 0; the error
+// names the rank.
+func decodeCodes(m *manhattan, enc string, lo uint64, src, dst []uint8, scratch *[]uint8) error {
+	m.fill(lo, dst, scratch)
+	n := len(dst)
+	bad := -1
+	if enc == EncodingHalf8 {
+		for i, c := range src[:n] {
+			v := uint16(dst[i]) + 2*uint16(c)
+			if v >= Unreached && bad < 0 {
+				bad = i
+			}
+			dst[i] = uint8(v)
+		}
+	} else {
+		for j, b := range src {
+			i := 2 * j
+			lo4, hi4 := uint16(b&15), uint16(b>>4)
+			v := uint16(dst[i]) + 2*lo4
+			if v >= Unreached && bad < 0 {
+				bad = i
+			}
+			dst[i] = uint8(v)
+			if i+1 < n {
+				v := uint16(dst[i+1]) + 2*hi4
+				if v >= Unreached && bad < 0 {
+					bad = i + 1
+				}
+				dst[i+1] = uint8(v)
+			} else if hi4 != 0 {
+				return fmt.Errorf("the padding nibble after the last entry (rank %d) is %d, want 0", lo+uint64(i), hi4)
+			}
+		}
+	}
+	if bad >= 0 {
+		return fmt.Errorf("rank %d decodes to a value above %d", lo+uint64(bad), Unreached-1)
+	}
+	return nil
+}
