@@ -39,6 +39,7 @@ func runBuild(e *env, args []string) error {
 	manifest := fs.String("manifest", "", "check every built table against this manifest (name, entries, max, raw SHA-256); a mismatch is written nowhere and exits 1")
 	writeManifest := fs.String("write-manifest", "", "write a manifest of the built tables to this file")
 	maxMem := fs.String("max-memory", "", "refuse tables needing more than this many bytes (e.g. 4G); default: available memory")
+	fileFormat := fs.Int("format", format.MajorVersion, "file format version to write: 2 (Manhattan-delta encoding, smaller) or 1 (format 1.0, for readers that predate format 2)")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -48,6 +49,9 @@ func runBuild(e *env, args []string) error {
 	}
 	if *workers < 1 {
 		return usageErr("-j must be at least 1")
+	}
+	if *fileFormat != format.MajorVersion && *fileFormat != format.MajorVersion1 {
+		return usageErr("--format must be %d or %d", format.MajorVersion, format.MajorVersion1)
 	}
 	jobs, err := buildJobs(*presets, *board, tiles, *goal)
 	if err != nil {
@@ -103,6 +107,7 @@ func runBuild(e *env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", j.file, err)
 		}
+		t.Header.Major = uint16(*fileFormat)
 		me := manifestEntry{name: j.file, entries: t.Header.Entries, max: t.Header.MaxValue, sha: t.Header.RawSHA256}
 		if want != nil {
 			w, ok := want[j.file]

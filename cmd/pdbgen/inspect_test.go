@@ -452,7 +452,7 @@ func TestLookup(t *testing.T) {
 		{name: "different boards", files: []string{p123, p2x2}, code: -1, stderr: []string{"pdbgen lookup: ", "board"}},
 		{name: "different goals", files: []string{p123, p123bf}, code: -1, stderr: []string{"pdbgen lookup: ", "goal"}},
 		{name: "missing table", files: []string{filepath.Join(dir, "missing.pdb")}, code: 2, stderr: []string{"pdbgen lookup: ", "missing.pdb"}},
-		{name: "corrupt table", files: []string{corrupt(t, dir, p123, "payload"), p456}, code: 1, stderr: []string{"pdbgen lookup: ", "payload_3x3_1-2-3.pdb", "frame 0"}},
+		{name: "corrupt table", files: []string{corrupt(t, dir, p123, "payload"), p456}, code: 1, stderr: []string{"pdbgen lookup: ", "payload_3x3_1-2-3.pdb", "payload_sha256 mismatch"}},
 		{name: "truncated table", files: []string{corrupt(t, dir, p8, "truncated")}, code: 1, stderr: []string{"pdbgen lookup: ", "truncated"}},
 	}
 	for _, tt := range tests {
