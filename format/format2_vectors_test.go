@@ -39,7 +39,7 @@ func generateF2Vectors(t *testing.T) string {
 	for i, vt := range f2VectorTables {
 		p := mkPattern(t, vt.w, vt.h, vt.goal, vt.tiles...)
 		tb := builtTable(t, p)
-		file := encodeAs(t, tb, MajorVersion, DefaultFrameSize)
+		file := encodeAs(t, tb, MajorVersion, 0)
 		h := headerOf(t, file)
 		stored := storedFrames(t, file)[0]
 		fmt.Fprintf(&sb, "\n## table %s: %s, encoding %s, entries %d, raw_sha256 %s\n", tilesName(p), p, h.Encoding, h.Entries, h.RawSHA256)

@@ -232,15 +232,15 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 		t.Fatal(err)
 	}
 	goods := []kitGood{
-		{"v1-additive-3x3.pdb", "format 1.0, additive 3x3 tiles 1,2,3 (blank-last), one frame", tbAdd3, encodeAs(t, tbAdd3, MajorVersion1, DefaultFrameSize)},
-		{"v2-additive-3x3.pdb", "format 2.0, the same table as v1-additive-3x3.pdb, 4-bit codes, one frame", tbAdd3, encodeAs(t, tbAdd3, MajorVersion, DefaultFrameSize)},
-		{"v1-exact-3x2.pdb", "format 1.0, exact 3x2 (blank-last), one frame", tbExact32, encodeAs(t, tbExact32, MajorVersion1, DefaultFrameSize)},
-		{"v2-exact-3x2.pdb", "format 2.0, the same table as v1-exact-3x2.pdb", tbExact32, encodeAs(t, tbExact32, MajorVersion, DefaultFrameSize)},
+		{"v1-additive-3x3.pdb", "format 1.0, additive 3x3 tiles 1,2,3 (blank-last), one frame", tbAdd3, encodeAs(t, tbAdd3, MajorVersion1, 0)},
+		{"v2-additive-3x3.pdb", "format 2.0, the same table as v1-additive-3x3.pdb, 4-bit codes, one frame", tbAdd3, encodeAs(t, tbAdd3, MajorVersion, 0)},
+		{"v1-exact-3x2.pdb", "format 1.0, exact 3x2 (blank-last), one frame", tbExact32, encodeAs(t, tbExact32, MajorVersion1, 0)},
+		{"v2-exact-3x2.pdb", "format 2.0, the same table as v1-exact-3x2.pdb", tbExact32, encodeAs(t, tbExact32, MajorVersion, 0)},
 		{"v1-additive-4x3-frames.pdb", "format 1.0, additive 4x3 tiles 1,2,3,4 (blank-first), 12 frames of 1024 entries (the last 616)", tbAdd43, encodeAs(t, tbAdd43, MajorVersion1, 1024)},
 		{"v2-additive-4x3-frames.pdb", "format 2.0, the same table as v1-additive-4x3-frames.pdb, 12 frames", tbAdd43, encodeAs(t, tbAdd43, MajorVersion, 1024)},
-		{"v2-exact-2x2-custom-goal.pdb", "format 2.0, exact 2x2 with the custom goal 1 3 2 0 (12 entries)", tbExact22, encodeAs(t, tbExact22, MajorVersion, DefaultFrameSize)},
-		{"v2-additive-3x3-odd.pdb", "format 2.0, additive 3x3 tile 5 alone: 9 entries, so the last byte holds one code and a zero padding nibble", tbOdd, encodeAs(t, tbOdd, MajorVersion, DefaultFrameSize)},
-		{"v2-8bit-synthetic.pdb", "format 2.0, encoding manhattan-half-8bit: additive 3x3 tiles 1,2 with SYNTHETIC values (Manhattan distance + 2 x code, codes up to 40), not real distances", syn, encodeAs(t, syn, MajorVersion, DefaultFrameSize)},
+		{"v2-exact-2x2-custom-goal.pdb", "format 2.0, exact 2x2 with the custom goal 1 3 2 0 (12 entries)", tbExact22, encodeAs(t, tbExact22, MajorVersion, 0)},
+		{"v2-additive-3x3-odd.pdb", "format 2.0, additive 3x3 tile 5 alone: 9 entries, so the last byte holds one code and a zero padding nibble", tbOdd, encodeAs(t, tbOdd, MajorVersion, 0)},
+		{"v2-8bit-synthetic.pdb", "format 2.0, encoding manhattan-half-8bit: additive 3x3 tiles 1,2 with SYNTHETIC values (Manhattan distance + 2 x code, codes up to 40), not real distances", syn, encodeAs(t, syn, MajorVersion, 0)},
 	}
 	if _, err := Decode(bytes.NewReader(goods[8].file), int64(len(goods[8].file))); err != nil {
 		t.Fatal(err)

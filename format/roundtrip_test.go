@@ -131,7 +131,7 @@ func TestNewTable(t *testing.T) {
 	if h.Width != 3 || h.Height != 3 || h.GoalName != "blank-first" || h.Kind != KindAdditive ||
 		h.Ranking != puzzle.RankingCellsetOrder || h.RankingVersion != puzzle.RankingVersion ||
 		h.Entries != 72 || h.BitsPerEntry != 8 || h.MaxValue != 9 || h.Generator != "gen" ||
-		h.FrameSize != DefaultFrameSize || len(h.Histogram) != 10 || h.Histogram[9] != 1 ||
+		h.FrameSize != 0 || len(h.Histogram) != 10 || h.Histogram[9] != 1 ||
 		!reflect.DeepEqual(h.Tiles, []int{1, 2}) || !reflect.DeepEqual(h.Goal, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}) ||
 		len(h.RawSHA256) != 64 {
 		t.Errorf("header %+v", h)

@@ -31,7 +31,8 @@ const encoderLevel2 = zstd.SpeedBestCompression
 // set, len(Values) == Pattern.Size(), and every header field other than
 // Major, Minor, Generator, FrameSize, Frames, Encoding and PayloadSHA256
 // must equal what NewTable computes from Pattern and Values (an error says
-// which one differs). FrameSize 0 means DefaultFrameSize; other values must
+// which one differs). FrameSize 0 means DefaultFrameSize (1.0) or
+// DefaultFrameSize2 (2.0); other values must
 // lie in [MinFrameSize, MaxFrameSize] and be even for format 2. Format 2
 // needs every value to be at least the Manhattan distance of its state and
 // of the same parity (true of every real table; the error names the first
@@ -59,6 +60,9 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 	}
 	if t.Header.FrameSize == 0 {
 		t.Header.FrameSize = DefaultFrameSize
+		if major == MajorVersion {
+			t.Header.FrameSize = DefaultFrameSize2
+		}
 	}
 	fs := t.Header.FrameSize
 	if fs < MinFrameSize || fs > MaxFrameSize || (major == MajorVersion && fs%2 != 0) {
