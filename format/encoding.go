@@ -47,41 +47,57 @@ func (e *codeError) Error() string {
 	return fmt.Sprintf("rank %d holds value %d and its tiles' Manhattan distance is %d: the difference %s, so format 2 cannot store it (write format 1)", e.rank, e.value, e.mh, why)
 }
 
-// maxCode checks that every value of vals (ranks lo, lo+1, ...) is at least
-// its Manhattan distance and of the same parity, and returns the largest
-// code. man is scratch space of len(vals) bytes.
-func maxCode(m *manhattan, lo uint64, vals, man []uint8, scratch *[]uint8) (uint8, error) {
-	m.fill(lo, man, scratch)
-	var mx uint8
+// toCodes checks that every value of vals (ranks lo, lo+1, ...) is at least
+// its Manhattan distance and of the same parity, writes the codes
+// (value - Manhattan)/2 to codes (len(vals) bytes) and returns the largest.
+func toCodes(m *manhattan, lo uint64, vals, codes []uint8, scratch *[]uint8) (uint8, error) {
+	m.fill(lo, codes, scratch)
+	var mx, odd uint8
+	under := false
 	for i, v := range vals {
-		d := v - man[i]
-		if v < man[i] || d&1 != 0 {
-			return 0, &codeError{rank: lo + uint64(i), value: v, mh: man[i]}
-		}
+		d := v - codes[i]
+		under = under || v < codes[i]
+		odd |= d
 		mx = max(mx, d)
+		codes[i] = d >> 1
 	}
-	return mx / 2, nil
+	if under || odd&1 != 0 { // find the first bad rank again (rare)
+		m.fill(lo, codes, scratch)
+		for i, v := range vals {
+			if v < codes[i] || (v-codes[i])&1 != 0 {
+				return 0, &codeError{rank: lo + uint64(i), value: v, mh: codes[i]}
+			}
+		}
+	}
+	return mx >> 1, nil
+}
+
+// pack4 packs codes (each below 16) two per byte into dst
+// (len ceil(len(codes)/2)), the even entry in the low nibble.
+func pack4(codes, dst []uint8) {
+	n := len(codes)
+	i := 0
+	for ; i+1 < n; i += 2 {
+		dst[i/2] = codes[i] | codes[i+1]<<4
+	}
+	if i < n {
+		dst[i/2] = codes[i]
+	}
 }
 
 // encodeCodes writes the encoded bytes of vals (ranks lo, ...) to dst
-// (len encodedLen(enc, len(vals))). Values must have passed maxCode. man is
-// scratch space of len(vals) bytes.
-func encodeCodes(m *manhattan, enc string, lo uint64, vals, man, dst []uint8, scratch *[]uint8) {
-	m.fill(lo, man, scratch)
+// (len encodedLen(enc, len(vals))); codes is scratch space of len(vals)
+// bytes. Values must be encodable in enc.
+func encodeCodes(m *manhattan, enc string, lo uint64, vals, codes, dst []uint8, scratch *[]uint8) error {
+	if _, err := toCodes(m, lo, vals, codes, scratch); err != nil {
+		return err
+	}
 	if enc == EncodingHalf8 {
-		for i, v := range vals {
-			dst[i] = (v - man[i]) >> 1
-		}
-		return
+		copy(dst, codes)
+	} else {
+		pack4(codes, dst)
 	}
-	n := len(vals)
-	i := 0
-	for ; i+1 < n; i += 2 {
-		dst[i/2] = (vals[i]-man[i])>>1 | ((vals[i+1]-man[i+1])>>1)<<4
-	}
-	if i < n {
-		dst[i/2] = (vals[i] - man[i]) >> 1
-	}
+	return nil
 }
 
 // decodeCodes turns the encoded bytes src of the entries of ranks lo, ...,

@@ -51,18 +51,29 @@ const (
 const MaxHeaderLen = 16 << 20
 
 // Frame sizes (entries per zstd frame). Encode uses DefaultFrameSize for
-// format 1.0 and DefaultFrameSize2 for format 2.0 unless Header.FrameSize
-// is set; files with a frame_size outside [MinFrameSize, MaxFrameSize] are
-// rejected. DefaultFrameSize2 was chosen by measurement (SPEC.md section 5):
-// larger frames compress the 4-bit codes better (24-6666: 0.129 bits per
-// entry with 2^20, 0.117 with 2^24, 0.116 with 2^26) and 2^24 still gives
-// big tables frames to decode in parallel.
+// format 1.0 and DefaultFrameSize2(entries) for format 2.0 unless
+// Header.FrameSize is set; files with a frame_size outside
+// [MinFrameSize, MaxFrameSize] are rejected.
 const (
-	DefaultFrameSize  = 1 << 20
-	DefaultFrameSize2 = 1 << 24
-	MinFrameSize      = 1 << 10
-	MaxFrameSize      = 1 << 26
+	DefaultFrameSize = 1 << 20
+	MinFrameSize     = 1 << 10
+	MaxFrameSize     = 1 << 26
 )
+
+// DefaultFrameSize2 is the frame size Encode uses for a format 2 table of
+// the given number of entries: the largest power of two at most entries/4,
+// clamped to [2^20, 2^24]. Chosen by measurement (SPEC.md section 5):
+// larger frames compress the 4-bit codes better (a 24-6666 table: 0.129
+// bits per entry with 2^20, 0.122 with 2^22, 0.117 with 2^24, 0.116 with
+// 2^26), while at least four frames per table, where the table is large
+// enough, keep compression and decompression parallel.
+func DefaultFrameSize2(entries uint64) int {
+	s := 1 << 24
+	for s > 1<<20 && uint64(s) > entries/4 {
+		s >>= 1
+	}
+	return s
+}
 
 // BitsPerEntry is the only entry width of format 1.x: one byte per entry.
 const BitsPerEntry = 8

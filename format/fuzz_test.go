@@ -107,7 +107,9 @@ func FuzzFormat2Codes(f *testing.F) {
 	man := make([]uint8, p.Size())
 	stored := make([]uint8, encodedLen(EncodingHalf4, p.Size()))
 	var scratch []uint8
-	encodeCodes(m, EncodingHalf4, 0, tb.Values, man, stored, &scratch)
+	if err := encodeCodes(m, EncodingHalf4, 0, tb.Values, man, stored, &scratch); err != nil {
+		f.Fatal(err)
+	}
 	f.Add(stored, false)
 	f.Add(bytes.Repeat([]byte{0xff}, len(stored)), false)
 	f.Add(make([]byte, p.Size()), true)
@@ -141,7 +143,9 @@ func FuzzFormat2Codes(f *testing.F) {
 		}
 		// Accepted: the stored bytes must be those of the table.
 		want := make([]uint8, encodedLen(hh.Encoding, p.Size()))
-		encodeCodes(m, hh.Encoding, 0, got.Values, man, want, &scratch)
+		if err := encodeCodes(m, hh.Encoding, 0, got.Values, man, want, &scratch); err != nil {
+			t.Fatal(err)
+		}
 		if !bytes.Equal(want, stored) {
 			t.Fatalf("accepted stored bytes %x, which encode back to %x", stored, want)
 		}

@@ -20,7 +20,9 @@ func BenchmarkLookup(b *testing.B) {
 	var scratch []uint8
 	m.fill(0, man, &scratch)
 	nib := make([]uint8, encodedLen(EncodingHalf4, uint64(len(tb.Values))))
-	encodeCodes(m, EncodingHalf4, 0, tb.Values, man, nib, &scratch)
+	if err := encodeCodes(m, EncodingHalf4, 0, tb.Values, man, nib, &scratch); err != nil {
+		b.Fatal(err)
+	}
 	// dist[t][c]: taxicab distance of tile t in cell c from its goal cell.
 	var dist [16][16]uint8
 	goal := p.GoalPositions()

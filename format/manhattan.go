@@ -110,14 +110,30 @@ type colexWriter struct {
 }
 
 // level chooses s_j among j..limit-1 given the sum of the levels above.
+// The two innermost levels are one loop nest (most calls would otherwise
+// write only a couple of entries).
 func (w *colexWriter) level(j, limit int, sum uint8) {
 	d := w.slot[j]
-	if j == 0 {
+	switch j {
+	case 0:
 		out := w.row[w.pos : w.pos+limit]
 		for s := range out {
 			out[s] = sum + d[s]
 		}
 		w.pos += limit
+		return
+	case 1:
+		d0 := w.slot[0]
+		pos := w.pos
+		for s1 := 1; s1 < limit; s1++ {
+			base := sum + d[s1]
+			out := w.row[pos : pos+s1]
+			for s0 := range out {
+				out[s0] = base + d0[s0]
+			}
+			pos += s1
+		}
+		w.pos = pos
 		return
 	}
 	for s := j; s < limit; s++ {

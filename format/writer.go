@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 	"golang.org/x/sync/errgroup"
@@ -32,7 +33,7 @@ const encoderLevel2 = zstd.SpeedBestCompression
 // Major, Minor, Generator, FrameSize, Frames, Encoding and PayloadSHA256
 // must equal what NewTable computes from Pattern and Values (an error says
 // which one differs). FrameSize 0 means DefaultFrameSize (1.0) or
-// DefaultFrameSize2 (2.0); other values must
+// DefaultFrameSize2(entries) (2.0); other values must
 // lie in [MinFrameSize, MaxFrameSize] and be even for format 2. Format 2
 // needs every value to be at least the Manhattan distance of its state and
 // of the same parity (true of every real table; the error names the first
@@ -61,7 +62,7 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 	if t.Header.FrameSize == 0 {
 		t.Header.FrameSize = DefaultFrameSize
 		if major == MajorVersion {
-			t.Header.FrameSize = DefaultFrameSize2
+			t.Header.FrameSize = DefaultFrameSize2(uint64(len(t.Values)))
 		}
 	}
 	fs := t.Header.FrameSize
@@ -140,57 +141,67 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 }
 
 // encodeFrames2 checks the values, picks the encoding and returns the
-// compressed format 2 frames. Two parallel passes over the frames: the
-// first checks every value against its Manhattan distance and finds the
-// largest code, the second encodes and compresses.
+// compressed format 2 frames. One parallel pass computes each frame's
+// codes (checking every value against its Manhattan distance) and
+// compresses them packed in 4 bits when they fit; if some frame has a code
+// above 15 (never seen in real tables) every frame is redone in 8 bits, so
+// the output depends only on the table.
 func (t *Table) encodeFrames2(enc *zstd.Encoder, nf, workers int) ([][]byte, string, error) {
 	fs := t.Header.FrameSize
 	m := newManhattan(t.Pattern)
 	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
-	span := func(i int) (uint64, []uint8) {
-		lo := i * fs
-		return uint64(lo), t.Values[lo:min(lo+fs, len(t.Values))]
-	}
-	maxes := make([]uint8, nf)
+	frames := make([][]byte, nf)
 	errs := make([]error, nf)
-	var g errgroup.Group
-	g.SetLimit(workers)
-	for i := range nf {
-		g.Go(func() error {
-			s := bufs.Get().(*frameScratch)
-			defer bufs.Put(s)
-			lo, vals := span(i)
-			maxes[i], errs[i] = maxCode(m, lo, vals, s.man(len(vals)), &s.row)
-			return nil
-		})
+	var wide atomic.Bool // some code exceeds 15
+	pass := func(encoding string) {
+		var g errgroup.Group
+		g.SetLimit(workers)
+		for i := range nf {
+			g.Go(func() error {
+				if encoding == EncodingHalf4 && wide.Load() {
+					return nil // redone in 8 bits anyway
+				}
+				s := bufs.Get().(*frameScratch)
+				defer bufs.Put(s)
+				lo := i * fs
+				vals := t.Values[lo:min(lo+fs, len(t.Values))]
+				codes := s.man(len(vals))
+				mx, err := toCodes(m, uint64(lo), vals, codes, &s.row)
+				if err != nil {
+					errs[i] = err
+					return nil
+				}
+				out := codes
+				if encoding == EncodingHalf4 {
+					if mx > 15 {
+						wide.Store(true)
+						return nil
+					}
+					n := encodedLen(encoding, uint64(len(vals)))
+					if uint64(cap(s.out)) < n {
+						s.out = make([]uint8, n)
+					}
+					out = s.out[:n]
+					pack4(codes, out)
+				}
+				frames[i] = enc.EncodeAll(out, nil)
+				return nil
+			})
+		}
+		_ = g.Wait()
 	}
-	_ = g.Wait()
-	for _, err := range errs {
+	encoding := EncodingHalf4
+	pass(encoding)
+	if wide.Load() { // pass 1 skipped frames: only pass 2's errors are complete
+		encoding = EncodingHalf8
+		clear(errs)
+		pass(encoding)
+	}
+	for _, err := range errs { // the first bad frame, whatever the timing
 		if err != nil {
 			return nil, "", fmt.Errorf("tilepdb: Encode: %w", err)
 		}
 	}
-	encoding := EncodingHalf4
-	if slices.Max(maxes) > 15 {
-		encoding = EncodingHalf8
-	}
-	frames := make([][]byte, nf)
-	for i := range nf {
-		g.Go(func() error {
-			s := bufs.Get().(*frameScratch)
-			defer bufs.Put(s)
-			lo, vals := span(i)
-			n := encodedLen(encoding, uint64(len(vals)))
-			if uint64(cap(s.out)) < n {
-				s.out = make([]uint8, n)
-			}
-			out := s.out[:n]
-			encodeCodes(m, encoding, lo, vals, s.man(len(vals)), out, &s.row)
-			frames[i] = enc.EncodeAll(out, nil)
-			return nil
-		})
-	}
-	_ = g.Wait()
 	return frames, encoding, nil
 }
 
