@@ -117,6 +117,21 @@ func TestMeasureEncoding(t *testing.T) {
 
 func packMeasure(pack string, codes []uint8, maxc uint8, row int) []byte {
 	switch pack {
+	case "nibD", "byteD": // code minus the code one block (C(N,k) ranks) earlier, mod 16 (mod 256)
+		d := make([]uint8, len(codes))
+		for i, c := range codes {
+			if i >= row {
+				c -= codes[i-row]
+			}
+			if pack == "nibD" {
+				c &= 15
+			}
+			d[i] = c
+		}
+		if pack == "byteD" {
+			return d
+		}
+		return packMeasure("nib", d, maxc, 0)
 	case "nibT": // rows of C(N,k) entries (one tile order each) transposed, then nibbles
 		if row <= 1 || row >= len(codes) {
 			return packMeasure("nib", codes, maxc, 0)
