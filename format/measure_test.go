@@ -24,6 +24,7 @@ var (
 	measurePacks  = flag.String("mpack", "byte,nib,nibsplit,plane", "packings to measure")
 	measureFrames = flag.String("mframes", "262144,1048576,4194304", "frame sizes (entries) to measure")
 	measureLevels = flag.String("mlevels", "default,better,best", "zstd levels to measure")
+	measureLowMem = flag.Bool("mlowmem", false, "measure with zstd.WithLowerEncoderMem")
 )
 
 func TestMeasureEncoding(t *testing.T) {
@@ -71,7 +72,7 @@ func TestMeasureEncoding(t *testing.T) {
 		for _, lname := range strings.Split(*measureLevels, ",") {
 			for _, fss := range strings.Split(*measureFrames, ",") {
 				fs, _ := strconv.Atoi(fss)
-				enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(levels[lname]), zstd.WithEncoderConcurrency(2), zstd.WithEncoderCRC(true), zstd.WithSingleSegment(true))
+				enc, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(levels[lname]), zstd.WithEncoderConcurrency(2), zstd.WithEncoderCRC(true), zstd.WithSingleSegment(true), zstd.WithLowerEncoderMem(*measureLowMem))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -81,6 +82,7 @@ func TestMeasureEncoding(t *testing.T) {
 						keys = append(keys, k)
 					}
 					start := time.Now()
+					c0 := cpuTime()
 					var mu sync.Mutex
 					var total int64
 					var wg sync.WaitGroup
@@ -100,10 +102,10 @@ func TestMeasureEncoding(t *testing.T) {
 						}()
 					}
 					wg.Wait()
-					el := time.Since(start)
+					el, cpu := time.Since(start), cpuTime()-c0
 					totals[k] += total
-					times[k] += el
-					t.Logf("  %-8s %-7s frame %8d: %10d bytes  %.3f bits/entry  %v", pack, lname, fs, total, float64(total*8)/float64(len(codes)), el.Round(time.Millisecond))
+					times[k] += cpu
+					t.Logf("  %-8s %-7s frame %8d: %10d bytes  %.3f bits/entry  cpu %v wall %v", pack, lname, fs, total, float64(total*8)/float64(len(codes)), cpu.Round(time.Millisecond), el.Round(time.Millisecond))
 				}
 				enc.Close()
 			}
@@ -111,7 +113,7 @@ func TestMeasureEncoding(t *testing.T) {
 	}
 	t.Logf("TOTAL over %d files, %d entries:", len(files), totalEntries)
 	for _, k := range keys {
-		t.Logf("  %-8s %-7s frame %8d: %10d bytes (%.3f MiB)  %.3f bits/entry  %v", k.pack, k.level, k.fs, totals[k], float64(totals[k])/(1<<20), float64(totals[k]*8)/float64(totalEntries), times[k].Round(time.Millisecond))
+		t.Logf("  %-8s %-7s frame %8d: %10d bytes (%.3f MiB)  %.3f bits/entry  cpu %v", k.pack, k.level, k.fs, totals[k], float64(totals[k])/(1<<20), float64(totals[k]*8)/float64(totalEntries), times[k].Round(time.Millisecond))
 	}
 }
 
