@@ -107,37 +107,47 @@ func encodeCodes(m *manhattan, enc string, lo uint64, vals, codes, dst []uint8, 
 func decodeCodes(m *manhattan, enc string, lo uint64, src, dst []uint8, scratch *[]uint8) error {
 	m.fill(lo, dst, scratch)
 	n := len(dst)
-	bad := -1
+	var mx uint16
 	if enc == EncodingHalf8 {
 		for i, c := range src[:n] {
-			v := uint16(dst[i]) + 2*uint16(c)
-			if v >= Unreached && bad < 0 {
-				bad = i
-			}
+			v := uint16(dst[i]) + uint16(c)<<1
+			mx = max(mx, v)
 			dst[i] = uint8(v)
 		}
 	} else {
-		for j, b := range src {
+		pairs := src[:n/2]
+		for j, b := range pairs {
 			i := 2 * j
-			lo4, hi4 := uint16(b&15), uint16(b>>4)
-			v := uint16(dst[i]) + 2*lo4
-			if v >= Unreached && bad < 0 {
-				bad = i
+			v0 := uint16(dst[i]) + uint16(b&15)<<1
+			v1 := uint16(dst[i+1]) + uint16(b>>4)<<1
+			mx = max(mx, v0, v1)
+			dst[i], dst[i+1] = uint8(v0), uint8(v1)
+		}
+		if n%2 == 1 {
+			b := src[n/2]
+			if b>>4 != 0 {
+				return fmt.Errorf("the padding nibble after the last entry (rank %d) is %d, want 0", lo+uint64(n-1), b>>4)
 			}
-			dst[i] = uint8(v)
-			if i+1 < n {
-				v := uint16(dst[i+1]) + 2*hi4
-				if v >= Unreached && bad < 0 {
-					bad = i + 1
-				}
-				dst[i+1] = uint8(v)
-			} else if hi4 != 0 {
-				return fmt.Errorf("the padding nibble after the last entry (rank %d) is %d, want 0", lo+uint64(i), hi4)
-			}
+			v := uint16(dst[n-1]) + uint16(b&15)<<1
+			mx = max(mx, v)
+			dst[n-1] = uint8(v)
 		}
 	}
-	if bad >= 0 {
-		return fmt.Errorf("rank %d decodes to a value above %d", lo+uint64(bad), Unreached-1)
+	if mx < Unreached {
+		return nil
 	}
-	return nil
+	// Find the first rank above 254 (rare: a corrupt file).
+	m.fill(lo, dst, scratch)
+	for i := range dst {
+		c := uint16(0)
+		if enc == EncodingHalf8 {
+			c = uint16(src[i])
+		} else {
+			c = uint16(src[i/2]>>(4*(i&1))) & 15
+		}
+		if uint16(dst[i])+c<<1 >= Unreached {
+			return fmt.Errorf("rank %d decodes to a value above %d", lo+uint64(i), Unreached-1)
+		}
+	}
+	return fmt.Errorf("a value decodes above %d", Unreached-1) // not reached
 }

@@ -1,10 +1,13 @@
 package format
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -216,6 +219,50 @@ func TestMeasureEncode(t *testing.T) {
 				}
 				t.Logf("%s v%d round %d: cpu %v wall %v payload %d bytes (%.3f bits/entry)", filepath.Base(f), major, round,
 					(cpuTime() - c0).Round(time.Millisecond), time.Since(w0).Round(time.Millisecond), n, float64(8*n)/float64(len(tb.Values)))
+			}
+		}
+	}
+}
+
+// TestMeasureDecode decodes real tables from format 1.0 and 2.0 bytes
+// (the 2.0 bytes encoded here from the 1.0 file), alternating, and reports
+// CPU time (user+sys), wall time and the heap allocated:
+//
+//	go test ./format -run TestMeasureDecode -v -measure '/tmp/f2-old-def/*.pdb'
+func TestMeasureDecode(t *testing.T) {
+	if *measureGlob == "" {
+		t.Skip("no -measure files")
+	}
+	files, err := filepath.Glob(*measureGlob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files match %q (%v)", *measureGlob, err)
+	}
+	for _, f := range files {
+		v1, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb, err := Decode(bytes.NewReader(v1), int64(len(v1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tb.Header.Major, tb.Header.FrameSize = MajorVersion, 0
+		var buf bytes.Buffer
+		if err := tb.Encode(&buf, 2); err != nil {
+			t.Fatal(err)
+		}
+		v2 := buf.Bytes()
+		tb = nil
+		for round := 0; round < 3; round++ {
+			for i, b := range [][]byte{v1, v2} {
+				runtime.GC()
+				c0, w0 := cpuTime(), time.Now()
+				alloc := heapDelta(func() { _, err = Decode(bytes.NewReader(b), int64(len(b))) })
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s v%d round %d: cpu %v wall %v, %d bytes allocated, file %d bytes", filepath.Base(f), i+1, round,
+					(cpuTime() - c0).Round(time.Millisecond), time.Since(w0).Round(time.Millisecond), alloc, len(b))
 			}
 		}
 	}
