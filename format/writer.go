@@ -80,6 +80,9 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 		zstd.WithEncoderConcurrency(workers), // EncodeAll takes one encoder per call from a pool of this size
 		zstd.WithEncoderCRC(true),
 		zstd.WithSingleSegment(true), // content size always recorded, window = frame
+		// Smaller match tables: same output, much less memory to fault
+		// in for each Encode (SpeedBestCompression's are large).
+		zstd.WithLowerEncoderMem(true),
 	)
 	if err != nil {
 		return fmt.Errorf("tilepdb: creating zstd encoder: %w", err)
@@ -294,8 +297,8 @@ func (t *Table) validate() error {
 // at path is left untouched. The file gets mode 0644. See Encode for workers
 // and validation.
 func WriteFile(path string, t *Table, workers int) (err error) {
-	if err := t.validate(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if t == nil || t.Pattern == nil {
+		return fmt.Errorf("%s: %w", path, t.validate())
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
