@@ -20,24 +20,31 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// Decode reads a whole table file of size bytes from r and verifies
-// everything, in this order: magic, version, header length, header SHA-256,
-// header JSON and its sanity (geometry, goal, tiles -> puzzle.NewPattern;
-// kind, ranking and entries agree with the pattern; max_value, histogram
-// length and sum; frame_size; frames sum to the rest of the file exactly),
-// each frame's zstd header, decompression (each frame must decode to exactly
-// its raw size, with a valid zstd content checksum), the raw SHA-256, and a
+// Decode reads a whole table file of size bytes from r, format 1.x or 2.x,
+// and verifies everything in the strict order of SPEC.md section 3: magic,
+// version, header length, header SHA-256, header JSON (strict: exact keys,
+// no duplicates, required keys, integers without fraction or exponent,
+// valid UTF-8 without byte-order mark) and its sanity (geometry, goal,
+// tiles -> puzzle.NewPattern; kind, ranking and entries agree with the
+// pattern; max_value, histogram length and sum; frame_size; frames sum to
+// the rest of the file exactly), the payload SHA-256 (2.x), each frame's
+// zstd header, decompression (each slot exactly one frame decoding to
+// exactly its stored size, with a valid zstd content checksum), the
+// decoding of format 2 codes (values at most 254), the raw SHA-256, and a
 // recount of the histogram and maximum. It stops at the first problem.
 //
 // Errors: *FormatError (errors.Is ErrFormat) for anything structural,
 // *ChecksumError (errors.Is ErrChecksum) for a checksum mismatch,
-// *UnsupportedVersionError for another major version, and I/O errors from r
-// as they come. It never panics on bad input. Memory is bounded: the header
-// by MaxHeaderLen and the file size; the table (Entries bytes) is allocated
-// only after the header checksum and the frame layout are verified, and the
-// layout bounds Entries to less than 32768 times the payload size; the zstd
-// decoders are limited to one frame (FrameSize) each. Frames are decoded in
-// parallel (GOMAXPROCS goroutines).
+// *UnsupportedError (errors.Is errors.ErrUnsupported, and ErrFormat) for
+// a ranking_version, bits_per_entry or encoding this reader does not
+// implement, *UnsupportedVersionError for another major version, and I/O
+// errors from r as they come. It never panics on bad input. Memory is
+// bounded: the header by MaxHeaderLen and the file size; the table
+// (Entries bytes) is allocated only after the header checksum and the frame
+// layout are verified, and the layout bounds Entries to less than 65536
+// times the payload size; the zstd decoders are limited to one frame
+// (FrameSize bytes) each. Frames are decoded in parallel (GOMAXPROCS
+// goroutines); the result is the table decoded to one byte per entry.
 func Decode(r io.ReaderAt, size int64) (*Table, error) {
 	d := &decoder{r: r, size: size, strict: true}
 	return d.decode()
