@@ -75,24 +75,11 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 	if major == MajorVersion {
 		level = encoderLevel2
 	}
-	enc, err := zstd.NewWriter(nil,
-		zstd.WithEncoderLevel(level),
-		zstd.WithEncoderConcurrency(workers), // EncodeAll takes one encoder per call from a pool of this size
-		zstd.WithEncoderCRC(true),
-		zstd.WithSingleSegment(true), // content size always recorded, window = frame
-		// Smaller match tables: same output, much less memory to fault
-		// in for each Encode (SpeedBestCompression's are large).
-		zstd.WithLowerEncoderMem(true),
-	)
-	if err != nil {
-		return fmt.Errorf("tilepdb: creating zstd encoder: %w", err)
-	}
-	defer enc.Close()
-
 	var frames [][]byte
 	encoding := ""
 	if major == MajorVersion {
-		frames, encoding, err = t.encodeFrames2(enc, nf, workers)
+		var err error
+		frames, encoding, err = t.encodeFrames2(level, nf, workers)
 		if err != nil {
 			return err
 		}
@@ -104,11 +91,14 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 			g.Go(func() error {
 				lo := i * fs
 				hi := min(lo+fs, len(t.Values))
-				frames[i] = enc.EncodeAll(t.Values[lo:hi], nil)
-				return nil
+				f, err := compressFrame(level, t.Values[lo:hi])
+				frames[i] = f
+				return err
 			})
 		}
-		_ = g.Wait()
+		if err := g.Wait(); err != nil {
+			return fmt.Errorf("tilepdb: zstd: %w", err)
+		}
 	}
 
 	h := &t.Header
@@ -149,7 +139,7 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 // compresses them packed in 4 bits when they fit; if some frame has a code
 // above 15 (never seen in real tables) every frame is redone in 8 bits, so
 // the output depends only on the table.
-func (t *Table) encodeFrames2(enc *zstd.Encoder, nf, workers int) ([][]byte, string, error) {
+func (t *Table) encodeFrames2(level zstd.EncoderLevel, nf, workers int) ([][]byte, string, error) {
 	fs := t.Header.FrameSize
 	m := newManhattan(t.Pattern)
 	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
@@ -187,7 +177,7 @@ func (t *Table) encodeFrames2(enc *zstd.Encoder, nf, workers int) ([][]byte, str
 					out = s.out[:n]
 					pack4(codes, out)
 				}
-				frames[i] = enc.EncodeAll(out, nil)
+				frames[i], errs[i] = compressFrame(level, out)
 				return nil
 			})
 		}
