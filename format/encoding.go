@@ -73,7 +73,8 @@ func toCodes(m *manhattan, lo uint64, vals, codes []uint8, scratch *[]uint8) (ui
 }
 
 // pack4 packs codes (each below 16) two per byte into dst
-// (len ceil(len(codes)/2)), the even entry in the low nibble.
+// (len ceil(len(codes)/2)), the even entry in the low nibble. dst may be
+// codes itself.
 func pack4(codes, dst []uint8) {
 	n := len(codes)
 	i := 0

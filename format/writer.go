@@ -170,12 +170,8 @@ func (t *Table) encodeFrames2(level zstd.EncoderLevel, nf, workers int) ([][]byt
 						wide.Store(true)
 						return nil
 					}
-					n := encodedLen(encoding, uint64(len(vals)))
-					if uint64(cap(s.out)) < n {
-						s.out = make([]uint8, n)
-					}
-					out = s.out[:n]
-					pack4(codes, out)
+					out = codes[:encodedLen(encoding, uint64(len(vals)))]
+					pack4(codes, out) // in place: byte j is written after codes 2j and 2j+1 are read
 				}
 				frames[i], errs[i] = compressFrame(level, out)
 				return nil
