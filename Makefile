@@ -45,7 +45,8 @@ long: build
 	$(GO) test -v -timeout 60m -run Long ./builder ./solver -long
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./format/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 60s ./format/
+	$(GO) test -run '^$$' -fuzz FuzzFormat2Codes -fuzztime 30s ./format/
 	$(GO) test -run '^$$' -fuzz FuzzParseBoard -fuzztime 30s ./puzzle/
 
 clean:
