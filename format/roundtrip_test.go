@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,65 +37,57 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func testRoundTrip(t *testing.T, major uint16, p *puzzle.Pattern, frameSize, wantFr int) {
-	c := struct {
-		p      *puzzle.Pattern
-		wantFr int
-	}{p, wantFr}
-	{
-		{
-			tb := mkTable(t, c.p, frameSize, 1)
-			tb.Header.Major = major
-			file := encode(t, tb, 3)
-			if got := len(tb.Header.Frames); got != c.wantFr {
-				t.Errorf("%d frames, want %d", got, c.wantFr)
-			}
-			for _, w := range []int{0, 1, 2, 4, 8} {
-				if other := encode(t, tb, w); !bytes.Equal(other, file) {
-					t.Fatalf("workers=%d: output differs from workers=3", w)
-				}
-			}
-			got, err := Decode(bytes.NewReader(file), int64(len(file)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got.Header, tb.Header) {
-				t.Errorf("header:\n got %+v\nwant %+v", got.Header, tb.Header)
-			}
-			if !bytes.Equal(got.Values, tb.Values) {
-				t.Error("values differ")
-			}
-			if got.Pattern.String() != c.p.String() || got.Pattern.Size() != c.p.Size() || !got.Pattern.Goal.Equal(c.p.Goal) {
-				t.Errorf("pattern %s, want %s", got.Pattern, c.p)
-			}
-			h, err := ReadHeader(bytes.NewReader(file), int64(len(file)))
-			if err != nil || !reflect.DeepEqual(*h, tb.Header) {
-				t.Errorf("ReadHeader = %+v, %v", h, err)
-			}
-			tt, findings, err := inspect(bytes.NewReader(file), int64(len(file)))
-			if err != nil || len(findings) != 0 || !bytes.Equal(tt.Values, tb.Values) {
-				t.Errorf("inspect: %v %v", findings, err)
-			}
-			// The payload is one valid zstd stream.
-			_, payload := split(t, file)
-			dec, err := zstd.NewReader(bytes.NewReader(payload))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dec.Close()
-			raw, err := io.ReadAll(dec)
-			want := tb.Values
-			if major == MajorVersion {
-				// The stream is the codes (value - Manhattan)/2, two per
-				// byte, computed here by unranking every entry.
-				if tb.Header.Encoding != EncodingHalf4 {
-					t.Fatalf("encoding %q", tb.Header.Encoding)
-				}
-				want = refEncode4(c.p, tb.Values, tb.Header.FrameSize)
-			}
-			if err != nil || !bytes.Equal(raw, want) {
-				t.Errorf("payload as one zstd stream: %d bytes, want %d, err %v", len(raw), len(want), err)
-			}
+	tb := mkTable(t, p, frameSize, 1)
+	tb.Header.Major = major
+	file := encode(t, tb, 3)
+	if got := len(tb.Header.Frames); got != wantFr {
+		t.Errorf("%d frames, want %d", got, wantFr)
+	}
+	for _, w := range []int{0, 1, 2, 4, 8} {
+		if other := encode(t, tb, w); !bytes.Equal(other, file) {
+			t.Fatalf("workers=%d: output differs from workers=3", w)
 		}
+	}
+	got, err := Decode(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Header, tb.Header) {
+		t.Errorf("header:\n got %+v\nwant %+v", got.Header, tb.Header)
+	}
+	if !bytes.Equal(got.Values, tb.Values) {
+		t.Error("values differ")
+	}
+	if got.Pattern.String() != p.String() || got.Pattern.Size() != p.Size() || !got.Pattern.Goal.Equal(p.Goal) {
+		t.Errorf("pattern %s, want %s", got.Pattern, p)
+	}
+	h, err := ReadHeader(bytes.NewReader(file), int64(len(file)))
+	if err != nil || !reflect.DeepEqual(*h, tb.Header) {
+		t.Errorf("ReadHeader = %+v, %v", h, err)
+	}
+	tt, findings, err := inspect(bytes.NewReader(file), int64(len(file)))
+	if err != nil || len(findings) != 0 || !bytes.Equal(tt.Values, tb.Values) {
+		t.Errorf("inspect: %v %v", findings, err)
+	}
+	// The payload is one valid zstd stream.
+	_, payload := split(t, file)
+	dec, err := zstd.NewReader(bytes.NewReader(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	raw, err := io.ReadAll(dec)
+	want := tb.Values
+	if major == MajorVersion {
+		// The stream is the codes (value - Manhattan)/2, two per
+		// byte, computed here by unranking every entry.
+		if tb.Header.Encoding != EncodingHalf4 {
+			t.Fatalf("encoding %q", tb.Header.Encoding)
+		}
+		want = refEncode4(p, tb.Values, tb.Header.FrameSize)
+	}
+	if err != nil || !bytes.Equal(raw, want) {
+		t.Errorf("payload as one zstd stream: %d bytes, want %d, err %v", len(raw), len(want), err)
 	}
 }
 
@@ -235,4 +228,51 @@ func BenchmarkCodec(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestEncodeFormat2Rules: format 2 refuses values below their Manhattan
+// distance or of the other parity (naming the first such rank) while 1.0
+// takes them, and switches to 8-bit codes when a code exceeds 15.
+func TestEncodeFormat2Rules(t *testing.T) {
+	p := mkPattern(t, 4, 3, "blank-last", 1, 2, 3)
+	good := manhattanValues(p, 3, 5)
+	for name, c := range map[string]struct {
+		rank  int
+		delta int
+	}{"odd": {700, 1}, "below": {901, -2}} {
+		vals := slices.Clone(good)
+		// Make sure the change breaks the rule at c.rank (a value below
+		// the Manhattan distance needs one above 1 to go below).
+		vals[c.rank] = uint8(int(refManhattan(p, uint64(c.rank))) + c.delta)
+		if c.delta < 0 && refManhattan(p, uint64(c.rank)) < 2 {
+			t.Fatalf("rank %d has Manhattan %d", c.rank, refManhattan(p, uint64(c.rank)))
+		}
+		tb, err := NewTable(p, vals, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = tb.Encode(io.Discard, 2)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("rank %d ", c.rank)) || !strings.Contains(err.Error(), "format 1") {
+			t.Errorf("%s: Encode error %v", name, err)
+		}
+		tb.Header.Major = MajorVersion1
+		if err := tb.Encode(io.Discard, 2); err != nil {
+			t.Errorf("%s: format 1.0: %v", name, err)
+		}
+	}
+	wide := slices.Clone(good)
+	wide[1234] += 2 * 16 // code >= 16
+	tb, err := NewTable(p, wide, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.Header.FrameSize = 1024
+	file := encode(t, tb, 3)
+	got, err := Decode(bytes.NewReader(file), int64(len(file)))
+	if err != nil || got.Header.Encoding != EncodingHalf8 || !bytes.Equal(got.Values, wide) {
+		t.Fatalf("wide codes: %v, encoding %q", err, tb.Header.Encoding)
+	}
+	if other := encode(t, tb, 1); !bytes.Equal(other, file) {
+		t.Error("8-bit output depends on the worker count")
+	}
 }
