@@ -97,6 +97,18 @@ func (m *manhattan) block(ord uint64, row []uint8) {
 		slot[o[i]] = &m.dist[i]
 	}
 	w := colexWriter{row: row, slot: slot[:m.k]}
+	if m.k > 3 {
+		// The sums of the three innermost levels for cells below L are
+		// the first C(L,3) entries of their sums for cells below N
+		// (colexicographic order lists the subsets of {0..L-1} first):
+		// compute that row once per block and copy it with the outer sum
+		// added.
+		var tri [2300]uint8 // C(25,3)
+		t := colexWriter{row: tri[:m.p.Binomial(m.n, 3)], slot: slot[:3]}
+		t.level(2, m.n, 0)
+		w.tri = t.row
+		w.p = m.p
+	}
 	w.level(m.k-1, m.n, 0)
 }
 
@@ -107,6 +119,8 @@ type colexWriter struct {
 	row  []uint8
 	pos  int
 	slot []*[puzzle.MaxCells]uint8
+	tri  []uint8 // if set, the output of level 2 for limit N with sum 0
+	p    *puzzle.Pattern
 }
 
 // level chooses s_j among j..limit-1 given the sum of the levels above.
@@ -114,6 +128,16 @@ type colexWriter struct {
 // write only a couple of entries).
 func (w *colexWriter) level(j, limit int, sum uint8) {
 	d := w.slot[j]
+	if j == 2 && w.tri != nil {
+		n := int(w.p.Binomial(limit, 3))
+		out := w.row[w.pos : w.pos+n]
+		tri := w.tri[:len(out)]
+		for i := range out {
+			out[i] = sum + tri[i]
+		}
+		w.pos += n
+		return
+	}
 	switch j {
 	case 0:
 		out := w.row[w.pos : w.pos+limit]

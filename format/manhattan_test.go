@@ -44,6 +44,7 @@ func TestManhattanFill(t *testing.T) {
 		{3, 3, "blank-first", []uint8{2, 5, 8}},
 		{4, 3, "blank-last", []uint8{1, 2, 3, 4}},
 		{4, 4, "blank-first", []uint8{1, 4, 5}},
+		{4, 4, "blank-last", []uint8{2, 3, 7, 11, 15}},
 		{5, 5, "blank-last", []uint8{7, 24}},
 		{3, 3, "blank-last", []uint8{5}},
 	}
