@@ -14,16 +14,18 @@ import (
 // Encoders are used with EncodeAll only, which starts no goroutines, so an
 // idle encoder is memory only; at most GOMAXPROCS per level are kept, the
 // others are closed, and so is an encoder that has just compressed a frame
-// of more than keepEncoderMax bytes: compressing such frames takes far
-// longer than making an encoder, and keeping encoders alive after a big
-// table raised the peak memory of the next table's search (24-6666 built
-// with 485 MB instead of 262 MB).
-const keepEncoderMax = 4 << 20
-
+// of more than keepEncoderMax bytes.
 var encoders struct {
 	mu   sync.Mutex
 	idle map[zstd.EncoderLevel][]*zstd.Encoder
 }
+
+// keepEncoderMax is the largest frame (bytes) after which compressFrame
+// keeps its encoder: compressing bigger frames takes far longer than making
+// an encoder, and keeping encoders alive after a big table raised the peak
+// memory of the next table's search (24-6666 built with 485 MB instead of
+// 262 MB).
+const keepEncoderMax = 4 << 20
 
 // compressFrame compresses src as one zstd frame at level with the frame
 // options of SPEC.md (content checksum, single segment: the content size is
