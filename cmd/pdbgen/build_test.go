@@ -476,8 +476,11 @@ func TestBuildFormat(t *testing.T) {
 		wantCode(t, pdbgen(t, "", args...), 0)
 		p := filepath.Join(out, "3x3_1-2-3.pdb")
 		tab, err := format.ReadFile(p)
-		if err != nil || tab.Header.Major != c.major {
-			t.Fatalf("%v: %v, major %d", c.args, err, tab.Header.Major)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if tab.Header.Major != c.major {
+			t.Errorf("%v: major version %d, want %d", c.args, tab.Header.Major, c.major)
 		}
 		sha = append(sha, tab.Header.RawSHA256)
 		r := pdbgen(t, "", "info", "--json", p)
