@@ -95,7 +95,8 @@ web-test:
 	cd web && node test/web-test.mjs
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./format/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime 60s ./format/
+	$(GO) test -run '^$$' -fuzz FuzzFormat2Codes -fuzztime 30s ./format/
 	$(GO) test -run '^$$' -fuzz FuzzParseBoard -fuzztime 30s ./puzzle/
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./manifest/
 

@@ -2,8 +2,12 @@ package format
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,11 +18,55 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// baseFile is a valid 4x4 table of 3360 entries in 4 frames of 1024 bytes.
-func baseFile(t testing.TB) (*Table, []byte) {
+// baseFile is a valid 4x4 table of 3360 entries in 4 frames of 1024
+// entries, in format version major.
+func baseFile(t testing.TB, major uint16) (*Table, []byte) {
 	t.Helper()
 	tb := mkTable(t, pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3), 1024, 1)
+	tb.Header.Major = major
 	return tb, encode(t, tb, 2)
+}
+
+// bigCount returns the index of the largest histogram count (at least 2 in
+// the test tables) and another index, for moving one count between them.
+func bigCount(h *Header) (big, other int) {
+	for v, c := range h.Histogram {
+		if c > h.Histogram[big] {
+			big = v
+		}
+	}
+	if big == 0 {
+		return 0, 1
+	}
+	return big, 0
+}
+
+// fixPayloadSHA gives a format 2 file with a valid header checksum the
+// payload_sha256 of its payload, so that tests of payload corruption reach
+// the checks behind it. Other files are returned unchanged.
+func fixPayloadSHA(file []byte) []byte {
+	if len(file) < prefixLen || binary.LittleEndian.Uint16(file[offMajor:]) != MajorVersion {
+		return file
+	}
+	n := int(binary.LittleEndian.Uint32(file[offHeaderLen:]))
+	end := prefixLen + n + checksumLen
+	if n > len(file) || end > len(file) {
+		return file
+	}
+	if sum := sha256.Sum256(file[:prefixLen+n]); !bytes.Equal(sum[:], file[prefixLen+n:end]) {
+		return file
+	}
+	h, err := parseHeader(file[prefixLen:prefixLen+n], MajorVersion)
+	if err != nil {
+		return file
+	}
+	sum := sha256.Sum256(file[end:])
+	h.PayloadSHA256 = hex.EncodeToString(sum[:])
+	js, err := json.Marshal(h)
+	if err != nil {
+		return file
+	}
+	return append(assemble(MajorVersion, binary.LittleEndian.Uint16(file[offMinor:]), js), file[end:]...)
 }
 
 func flip(b []byte, off int, bit uint) []byte {
@@ -28,7 +76,13 @@ func flip(b []byte, off int, bit uint) []byte {
 }
 
 func TestBrokenFiles(t *testing.T) {
-	tb, good := baseFile(t)
+	for _, major := range []uint16{MajorVersion1, MajorVersion} {
+		t.Run(fmt.Sprintf("v%d", major), func(t *testing.T) { testBrokenFiles(t, major) })
+	}
+}
+
+func testBrokenFiles(t *testing.T, major uint16) {
+	tb, good := baseFile(t, major)
 	js, payload := split(t, good)
 	n := len(js)
 	payOff := prefixLen + n + checksumLen
@@ -61,17 +115,22 @@ func TestBrokenFiles(t *testing.T) {
 
 	// Payload of the same table with other values: valid frames, wrong SHA.
 	other := mkTable(t, tb.Pattern, 1024, 2)
+	other.Header.Major = major
 	otherFile := encode(t, other, 1)
 	_, otherPayload := split(t, otherFile)
 	js2, _ := split(t, hdr(func(h *Header) { h.Frames = other.Header.Frames }))
-	swappedPayload := rebuild(js2, otherPayload)
+	swappedPayload := rebuildLike(good, js2, otherPayload)
 
 	// Frames 2 and 3 swapped (3 is the short one): content size mismatch.
 	swapped := bytes.Clone(payload[:frameOff(2)-payOff])
 	swapped = append(swapped, good[frameOff(3):]...)
 	swapped = append(swapped, good[frameOff(2):frameOff(3)]...)
 	js3, _ := split(t, hdr(func(h *Header) { h.Frames[2], h.Frames[3] = h.Frames[3], h.Frames[2] }))
-	frameSwap := rebuild(js3, swapped)
+	frameSwap := rebuildLike(good, js3, swapped)
+
+	// An empty skippable frame after the last frame, counted in its slot.
+	skippable := append(bytes.Clone(good), 0x50, 0x2A, 0x4D, 0x18, 0, 0, 0, 0)
+	skippable = withHeader(t, skippable, func(h *Header) { h.Frames[3] += 8 })
 
 	zeroFrame := bytes.Clone(good)
 	clear(zeroFrame[frameOff(1):frameOff(2)])
@@ -79,6 +138,12 @@ func TestBrokenFiles(t *testing.T) {
 	isFormat := func(err error) bool { return errors.Is(err, ErrFormat) }
 	isChecksum := func(err error) bool { return errors.Is(err, ErrChecksum) }
 	isEither := func(err error) bool { return isFormat(err) || isChecksum(err) }
+	isUnsupported := func(sub string) func(error) bool {
+		return func(err error) bool {
+			var ue *UnsupportedError
+			return errors.As(err, &ue) && errors.Is(err, errors.ErrUnsupported) && isFormat(err) && strings.Contains(ue.Msg, sub)
+		}
+	}
 	isVersion := func(major uint16) func(error) bool {
 		return func(err error) bool {
 			var ve *UnsupportedVersionError
@@ -117,9 +182,10 @@ func TestBrokenFiles(t *testing.T) {
 		{"wrong magic", flip(good, 3, 0), formatMsg("magic")},
 		{"text file", []byte("hello, world\n"), formatMsg("magic")},
 		{"zstd file", otherPayload, formatMsg("magic")},
-		{"major 2", setU16(good, offMajor, 2), isVersion(2)},
+		{"major 3", setU16(good, offMajor, 3), isVersion(3)},
 		{"major 0", setU16(good, offMajor, 0), isVersion(0)},
-		{"major 2 short", setU16(good, offMajor, 2)[:12], isVersion(2)},
+		{"major 3 short", setU16(good, offMajor, 3)[:12], isVersion(3)},
+		{"other known major", setU16(good, offMajor, 3-major), checksumOf("header")},
 		{"json bit flip", flip(good, prefixLen+n/2, 1), checksumOf("header")},
 		{"checksum bit flip", flip(good, prefixLen+n+3, 7), checksumOf("header")},
 		{"length bit flip", flip(good, offHeaderLen, 0), isEither},
@@ -134,16 +200,27 @@ func TestBrokenFiles(t *testing.T) {
 		{"frame zeroed", zeroFrame, formatMsg("frame 1")},
 		{"frames swapped", frameSwap, formatMsg("content size")},
 		{"other payload", swappedPayload, checksumOf("raw_sha256")},
+		{"skippable frame in a slot", skippable, formatMsg("exactly one zstd frame")},
 		{"trailing garbage", append(bytes.Clone(good), 0), formatMsg("trailing")},
 		{"trailing frame", append(bytes.Clone(good), payload[:fr[0]]...), formatMsg("trailing")},
 		{"json wrong type", jsonWith(`"width":4`, `"width":"4"`), formatMsg("JSON")},
-		{"json float", jsonWith(`"width":4`, `"width":4.5`), formatMsg("JSON")},
-		{"json huge number", jsonWith(`"width":4`, `"width":1e300`), formatMsg("JSON")},
+		{"json float", jsonWith(`"width":4`, `"width":4.5`), formatMsg("fraction")},
+		{"json integral float", jsonWith(`"width":4`, `"width":4.0`), formatMsg("fraction")},
+		{"json exponent", jsonWith(`"width":4`, `"width":4e0`), formatMsg("fraction")},
+		{"json huge number", jsonWith(`"width":4`, `"width":1e300`), formatMsg("fraction")},
+		{"json huge integer", jsonWith(`"width":4`, `"width":100000000000000000000`), formatMsg("width")},
+		{"json null value", jsonWith(`"width":4`, `"width":null`), formatMsg("null")},
+		{"json key case", jsonWith(`"width":4`, `"Width":4`), formatMsg(`required key "width"`)},
+		{"json duplicate key", jsonWith(`"width":4`, `"width":4,"width":4`), formatMsg(`duplicate key "width"`)},
+		{"json case-variant key ignored", jsonWith(`"width":4`, `"width":4,"WIDTH":5`), nil},
+		{"json no generator", jsonWith(`"generator":"tilepdb test",`, ``), formatMsg(`required key "generator"`)},
+		{"json BOM", raw("\xef\xbb\xbf" + string(js)), formatMsg("byte-order mark")},
+		{"json bad UTF-8", jsonWith(`"tilepdb test"`, "\"tilepdb \xff test\""), formatMsg("UTF-8")},
 		{"json negative entries", jsonWith(`"entries":3360`, `"entries":-1`), formatMsg("JSON")},
 		{"json null", raw("null"), formatMsg("not a JSON object")},
 		{"json array", raw("[1,2]"), formatMsg("not a JSON object")},
 		{"json empty", raw(""), formatMsg("not a JSON object")},
-		{"json empty object", raw("{}"), formatMsg("board 0x0")},
+		{"json empty object", raw("{}"), formatMsg("required key")},
 		{"json syntax", raw(string(js[:len(js)-1])), formatMsg("JSON")},
 		{"json trailing", raw(string(js) + "{}"), formatMsg("JSON")},
 		{"width 6", hdr(func(h *Header) { h.Width = 6 }), formatMsg("board 6x4")},
@@ -151,7 +228,8 @@ func TestBrokenFiles(t *testing.T) {
 		{"goal repeated", hdr(func(h *Header) { h.Goal[0] = 2 }), formatMsg("twice")},
 		{"goal out of range", hdr(func(h *Header) { h.Goal[0] = 300 }), formatMsg("out of range")},
 		{"goal negative", hdr(func(h *Header) { h.Goal[0] = -1 }), formatMsg("out of range")},
-		{"tiles empty", hdr(func(h *Header) { h.Tiles = nil }), formatMsg("0 tiles")},
+		{"tiles empty", hdr(func(h *Header) { h.Tiles = []int{} }), formatMsg("0 tiles")},
+		{"tiles N-2", hdr(func(h *Header) { h.Tiles = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14} }), formatMsg("non-pattern tile")},
 		{"tiles blank", hdr(func(h *Header) { h.Tiles = []int{0, 1, 2} }), formatMsg("tile 0 out of range")},
 		{"tiles unsorted", hdr(func(h *Header) { h.Tiles = []int{2, 1, 3} }), formatMsg("ascending")},
 		{"tiles repeated", hdr(func(h *Header) { h.Tiles = []int{1, 1, 3} }), formatMsg("ascending")},
@@ -159,8 +237,8 @@ func TestBrokenFiles(t *testing.T) {
 		{"tiles more", hdr(func(h *Header) { h.Tiles = []int{1, 2, 3, 4} }), formatMsg("entries 3360, but pattern")},
 		{"kind", hdr(func(h *Header) { h.Kind = KindExact }), formatMsg("kind")},
 		{"ranking", hdr(func(h *Header) { h.Ranking = "lehmer-half" }), formatMsg("ranking")},
-		{"ranking version", hdr(func(h *Header) { h.RankingVersion = 2 }), formatMsg("ranking_version 2")},
-		{"bits per entry", hdr(func(h *Header) { h.BitsPerEntry = 4 }), formatMsg("bits_per_entry")},
+		{"ranking version", hdr(func(h *Header) { h.RankingVersion = 2 }), isUnsupported("ranking_version 2")},
+		{"bits per entry", hdr(func(h *Header) { h.BitsPerEntry = 4 }), isUnsupported("bits_per_entry")},
 		{"entries", hdr(func(h *Header) { h.Entries = 3361 }), formatMsg("entries 3361")},
 		{"absurd entries", hdr(func(h *Header) { h.Entries = 1 << 62 }), formatMsg("entries")},
 		{"absurd pattern", hdr(func(h *Header) {
@@ -183,7 +261,7 @@ func TestBrokenFiles(t *testing.T) {
 			h.FrameSize = MaxFrameSize
 			h.Frames = make([]int64, 37)
 			for i := range h.Frames {
-				h.Frames[i] = 2000
+				h.Frames[i] = 1000
 			}
 		}), formatMsg("too small")},
 		{"goal_name", hdr(func(h *Header) { h.GoalName = "blank-first" }), formatMsg("goal_name")},
@@ -192,13 +270,14 @@ func TestBrokenFiles(t *testing.T) {
 		{"histogram short", hdr(func(h *Header) { h.Histogram = h.Histogram[:3] }), formatMsg("histogram has 3")},
 		{"histogram sum", hdr(func(h *Header) { h.Histogram[0]++ }), formatMsg("histogram sums")},
 		{"histogram overflow", hdr(func(h *Header) { h.Histogram[0] = 1<<64 - 1 }), formatMsg("histogram counts overflow 64 bits")},
-		{"histogram mismatch", hdr(func(h *Header) { h.Histogram[0]++; h.Histogram[1]-- }), formatMsg("histogram does not match")},
+		{"histogram mismatch", hdr(func(h *Header) { big, o := bigCount(h); h.Histogram[o]++; h.Histogram[big]-- }), formatMsg("histogram does not match")},
 		{"max not attained", hdr(func(h *Header) {
 			h.Histogram[0] += h.Histogram[h.MaxValue]
 			h.Histogram[h.MaxValue] = 0
 		}), formatMsg("not attained")},
 		{"max and histogram lie", hdr(func(h *Header) {
-			h.Histogram[0] -= 1
+			big, _ := bigCount(h)
+			h.Histogram[big]--
 			h.Histogram = append(h.Histogram, 1)
 			h.MaxValue++
 		}), formatMsg("max_value")},
@@ -217,9 +296,37 @@ func TestBrokenFiles(t *testing.T) {
 		{"frames short of file", hdr(func(h *Header) { h.Frames[3]-- }), formatMsg("trailing")},
 		{"frames beyond file", hdr(func(h *Header) { h.Frames[3]++ }), formatMsg("truncated")},
 	}
+	if major == MajorVersion {
+		// Format 2: the payload SHA-256 catches any change of the
+		// payload; the cases above get a matching payload_sha256 so that
+		// the checks behind it are reached.
+		for i := range cases {
+			cases[i].file = fixPayloadSHA(cases[i].file)
+		}
+		enc := func(e string) []byte { return hdr(func(h *Header) { h.Encoding = e }) }
+		cases = append(cases, []struct {
+			name string
+			file []byte
+			ok   func(error) bool
+		}{
+			{"payload_sha256 wrong", flip(good, payOff+int(fr[0])/2, 3), checksumOf("payload_sha256")},
+			{"payload_sha256 syntax", hdr(func(h *Header) { h.PayloadSHA256 = "x" }), formatMsg("payload_sha256")},
+			{"payload_sha256 missing", hdr(func(h *Header) { h.PayloadSHA256 = "" }), formatMsg(`required key "payload_sha256"`)},
+			{"encoding missing", enc(""), formatMsg(`required key "encoding"`)},
+			{"encoding unknown", enc("manhattan-half-2bit"), isUnsupported("encoding")},
+			{"encoding 8bit", fixPayloadSHA(enc(EncodingHalf8)), formatMsg("frame 0")},
+			{"frame_size odd", fixPayloadSHA(hdr(func(h *Header) { h.FrameSize = 1025 })), formatMsg("odd")},
+		}...)
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
+			if c.ok == nil { // accepted
+				if _, err := Decode(bytes.NewReader(c.file), int64(len(c.file))); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
 			alloc := heapDelta(func() { _, err = Decode(bytes.NewReader(c.file), int64(len(c.file))) })
 			if err == nil {
 				t.Fatal("Decode accepted the file")
@@ -243,7 +350,13 @@ func TestBrokenFiles(t *testing.T) {
 }
 
 func TestInspect(t *testing.T) {
-	tb, good := baseFile(t)
+	for _, major := range []uint16{MajorVersion1, MajorVersion} {
+		t.Run(fmt.Sprintf("v%d", major), func(t *testing.T) { testInspect(t, major) })
+	}
+}
+
+func testInspect(t *testing.T, major uint16) {
+	tb, good := baseFile(t, major)
 	dir := t.TempDir()
 	write := func(name string, b []byte) string {
 		p := filepath.Join(dir, name)
@@ -272,8 +385,9 @@ func TestInspect(t *testing.T) {
 	// Several lies at once are all reported.
 	bad := withHeader(t, good, func(h *Header) {
 		h.RawSHA256 = strings.Repeat("ab", 32)
-		h.Histogram[0]++
-		h.Histogram[1]--
+		big, o := bigCount(h)
+		h.Histogram[o]++
+		h.Histogram[big]--
 		h.GoalName = "custom"
 	})
 	got, findings, err = Inspect(write("lies.pdb", bad))
@@ -293,7 +407,14 @@ func TestInspect(t *testing.T) {
 	if err != nil || got == nil {
 		t.Fatalf("corrupt frame: %v", err)
 	}
-	if len(findings) < 2 || !strings.Contains(findings[0].Error(), "frame 1") {
+	first := 0
+	if major == MajorVersion { // the payload SHA-256 comes first
+		first = 1
+		if len(findings) == 0 || !strings.Contains(findings[0].Error(), "payload_sha256") {
+			t.Errorf("corrupt frame findings: %v", findings)
+		}
+	}
+	if len(findings) < first+2 || !strings.Contains(findings[first].Error(), "frame 1") {
 		t.Errorf("corrupt frame findings: %v", findings)
 	}
 	for r := range got.Values {
@@ -327,7 +448,7 @@ func TestInspect(t *testing.T) {
 }
 
 func TestReadHeaderFile(t *testing.T) {
-	tb, good := baseFile(t)
+	tb, good := baseFile(t, MajorVersion)
 	path := filepath.Join(t.TempDir(), "t.pdb")
 	if err := os.WriteFile(path, good, 0o644); err != nil {
 		t.Fatal(err)

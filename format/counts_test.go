@@ -89,7 +89,7 @@ func TestMismatches(t *testing.T) {
 // checksum, unsupported version), however wrapped, against trouble
 // reading (missing file, I/O) and nil.
 func TestIsBadData(t *testing.T) {
-	_, good := baseFile(t)
+	_, good := baseFile(t, MajorVersion)
 	decodeErr := func(b []byte) error {
 		_, err := Decode(bytes.NewReader(b), int64(len(b)))
 		return err

@@ -57,17 +57,17 @@ func (e *ChecksumError) Error() string {
 // Unwrap returns ErrChecksum.
 func (e *ChecksumError) Unwrap() error { return ErrChecksum }
 
-// UnsupportedVersionError is returned for a well-formed file whose major
-// version is not MajorVersion (files with the same major and a newer minor
-// version are accepted). It matches errors.ErrUnsupported with errors.Is.
+// UnsupportedVersionError is returned for a file whose major version is
+// neither MajorVersion1 nor MajorVersion (files with a known major and a
+// newer minor version are accepted). It matches errors.ErrUnsupported with errors.Is.
 type UnsupportedVersionError struct {
 	Major, Minor uint16 // version found in the file
 }
 
 // Error says which version the file has and which this reader supports.
 func (e *UnsupportedVersionError) Error() string {
-	return fmt.Sprintf("tilepdb: table file format version %d.%d is not supported (this reader supports %d.x, up to %d.%d)",
-		e.Major, e.Minor, MajorVersion, MajorVersion, MinorVersion)
+	return fmt.Sprintf("tilepdb: table file format version %d.%d is not supported (this reader supports %d.x and %d.x)",
+		e.Major, e.Minor, MajorVersion1, MajorVersion)
 }
 
 // Is reports whether target is errors.ErrUnsupported.
@@ -84,3 +84,25 @@ func IsBadData(err error) bool {
 	var uv *UnsupportedVersionError
 	return errors.Is(err, ErrFormat) || errors.Is(err, ErrChecksum) || errors.As(err, &uv)
 }
+
+// UnsupportedError is returned for a well-formed header that asks for
+// something this reader does not implement: a ranking_version other than
+// puzzle.RankingVersion, a bits_per_entry other than 8, or an unknown
+// format 2 encoding. It matches errors.ErrUnsupported with errors.Is and
+// also wraps ErrFormat, so callers that only tell good files from bad ones
+// need not know it.
+type UnsupportedError struct {
+	Offset int64  // byte offset of the JSON header, 16
+	Msg    string // what is not supported
+}
+
+// Error returns "tilepdb: unsupported table file at byte <Offset>: <Msg>".
+func (e *UnsupportedError) Error() string {
+	return fmt.Sprintf("tilepdb: unsupported table file at byte %d: %s", e.Offset, e.Msg)
+}
+
+// Unwrap returns ErrFormat.
+func (e *UnsupportedError) Unwrap() error { return ErrFormat }
+
+// Is reports whether target is errors.ErrUnsupported.
+func (e *UnsupportedError) Is(target error) bool { return target == errors.ErrUnsupported }

@@ -24,11 +24,28 @@ func testValues(n uint64, seed int) []uint8 {
 	return v
 }
 
-// mkTable builds a table of testValues for p with the given frame size
-// (0 = default).
+// manhattanValues is a deterministic stand-in for real distances that
+// format 2 can store: the Manhattan distance of each state plus twice a
+// small pseudo-random code (0..maxCode).
+func manhattanValues(p *puzzle.Pattern, seed int, maxCode uint8) []uint8 {
+	v := make([]uint8, p.Size())
+	var scratch []uint8
+	newManhattan(p).fill(0, v, &scratch)
+	x := uint32(seed*7919 + 1)
+	for i := range v {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		v[i] += 2 * uint8((uint32(i/13)+x%4)%uint32(maxCode+1))
+	}
+	return v
+}
+
+// mkTable builds a table of manhattanValues (codes 0..5) for p with the
+// given frame size (0 = default).
 func mkTable(t testing.TB, p *puzzle.Pattern, frameSize, seed int) *Table {
 	t.Helper()
-	tb, err := NewTable(p, testValues(p.Size(), seed), "tilepdb test")
+	tb, err := NewTable(p, manhattanValues(p, seed, 5), "tilepdb test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,9 +71,17 @@ func split(t testing.TB, file []byte) (js, payload []byte) {
 	return file[prefixLen : prefixLen+n], file[prefixLen+n+checksumLen:]
 }
 
-// rebuild re-assembles a file with a valid header checksum.
+// rebuild re-assembles a format 2.0 file with a valid header checksum.
 func rebuild(js, payload []byte) []byte {
 	return append(assemble(MajorVersion, MinorVersion, js), payload...)
+}
+
+// rebuildLike re-assembles a file with the version of file and a valid
+// header checksum.
+func rebuildLike(file, js, payload []byte) []byte {
+	major := binary.LittleEndian.Uint16(file[offMajor:])
+	minor := binary.LittleEndian.Uint16(file[offMinor:])
+	return append(assemble(major, minor, js), payload...)
 }
 
 // withHeader returns file with its header modified by fn and a valid header
@@ -73,14 +98,14 @@ func withHeader(t testing.TB, file []byte, fn func(h *Header)) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rebuild(js2, payload)
+	return rebuildLike(file, js2, payload)
 }
 
 // withRawHeader replaces the JSON header by js, with a valid checksum.
 func withRawHeader(t testing.TB, file []byte, js string) []byte {
 	t.Helper()
 	_, payload := split(t, file)
-	return rebuild([]byte(js), payload)
+	return rebuildLike(file, []byte(js), payload)
 }
 
 // heapDelta runs fn and returns the bytes it allocated on the heap.

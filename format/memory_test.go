@@ -44,7 +44,7 @@ func hugeDeclaredFile(t testing.TB) ([]byte, uint64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := append(assemble(MajorVersion, MinorVersion, js), make([]byte, payload)...)
+	file := append(assemble(MajorVersion1, MinorVersion, js), make([]byte, payload)...)
 	return file, entries
 }
 
@@ -74,7 +74,7 @@ func TestDecodeMemoryHugeDeclared(t *testing.T) {
 }
 
 func TestDecodeMemory(t *testing.T) {
-	_, file := baseFile(t) // 3360 entries, 4 frames of 1024
+	_, file := baseFile(t, MajorVersion) // 3360 entries, 4 frames of 1024
 	h, err := ReadHeader(bytes.NewReader(file), int64(len(file)))
 	if err != nil {
 		t.Fatal(err)

@@ -5,13 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 	"os"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
@@ -20,24 +20,31 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// Decode reads a whole table file of size bytes from r and verifies
-// everything, in this order: magic, version, header length, header SHA-256,
-// header JSON and its sanity (geometry, goal, tiles -> puzzle.NewPattern;
-// kind, ranking and entries agree with the pattern; max_value, histogram
-// length and sum; frame_size; frames sum to the rest of the file exactly),
-// each frame's zstd header, decompression (each frame must decode to exactly
-// its raw size, with a valid zstd content checksum), the raw SHA-256, and a
+// Decode reads a whole table file of size bytes from r, format 1.x or 2.x,
+// and verifies everything in the strict order of SPEC.md section 3: magic,
+// version, header length, header SHA-256, header JSON (strict: exact keys,
+// no duplicates, required keys, integers without fraction or exponent,
+// valid UTF-8 without byte-order mark) and its sanity (geometry, goal,
+// tiles -> puzzle.NewPattern; kind, ranking and entries agree with the
+// pattern; max_value, histogram length and sum; frame_size; frames sum to
+// the rest of the file exactly), the payload SHA-256 (2.x), each frame's
+// zstd header, decompression (each slot exactly one frame decoding to
+// exactly its stored size, with a valid zstd content checksum), the
+// decoding of format 2 codes (values at most 254), the raw SHA-256, and a
 // recount of the histogram and maximum. It stops at the first problem.
 //
 // Errors: *FormatError (errors.Is ErrFormat) for anything structural,
 // *ChecksumError (errors.Is ErrChecksum) for a checksum mismatch,
-// *UnsupportedVersionError for another major version, and I/O errors from r
-// as they come. It never panics on bad input. Memory is bounded: the header
-// by MaxHeaderLen and the file size; the table (Entries bytes) is allocated
-// only after the header checksum and the frame layout are verified, and the
-// layout bounds Entries to less than 32768 times the payload size; the zstd
-// decoders are limited to one frame (FrameSize) each. Frames are decoded in
-// parallel (GOMAXPROCS goroutines).
+// *UnsupportedError (errors.Is errors.ErrUnsupported, and ErrFormat) for
+// a ranking_version, bits_per_entry or encoding this reader does not
+// implement, *UnsupportedVersionError for another major version, and I/O
+// errors from r as they come. It never panics on bad input. Memory is
+// bounded: the header by MaxHeaderLen and the file size; the table
+// (Entries bytes) is allocated only after the header checksum and the frame
+// layout are verified, and the layout bounds Entries to less than 65536
+// times the payload size; the zstd decoders are limited to one frame
+// (FrameSize bytes) each. Frames are decoded in parallel (GOMAXPROCS
+// goroutines); the result is the table decoded to one byte per entry.
 func Decode(r io.ReaderAt, size int64) (*Table, error) {
 	d := &decoder{r: r, size: size, strict: true}
 	return d.decode()
@@ -169,7 +176,7 @@ func (d *decoder) decode() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	values, err := d.payload(h, payloadOff)
+	values, err := d.payload(h, p, payloadOff)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +221,7 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 	}
 	major := binary.LittleEndian.Uint16(pre[offMajor:])
 	minor := binary.LittleEndian.Uint16(pre[offMinor:])
-	if major != MajorVersion {
+	if major != MajorVersion && major != MajorVersion1 {
 		return nil, nil, 0, &UnsupportedVersionError{Major: major, Minor: minor}
 	}
 	if have < prefixLen {
@@ -239,14 +246,11 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 			return nil, nil, 0, err
 		}
 	}
-	js := buf[prefixLen : prefixLen+n]
-	if t := bytes.TrimLeft(js, " \t\r\n"); len(t) == 0 || t[0] != '{' {
-		return nil, nil, 0, formatErr(offHeader, "header is not a JSON object")
+	h, err := parseHeader(buf[prefixLen:prefixLen+n], major)
+	if err != nil {
+		return nil, nil, 0, formatErr(offHeader, "%v", err)
 	}
-	h := new(Header)
-	if err := json.Unmarshal(js, h); err != nil {
-		return nil, nil, 0, formatErr(offHeader, "header JSON: %v", err)
-	}
+	h.Minor = minor
 	p, err := d.checkHeader(h)
 	if err != nil {
 		return nil, nil, 0, err
@@ -263,6 +267,9 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 	bad := func(format string, args ...any) error {
 		return formatErr(offHeader, "header: "+format, args...)
+	}
+	unsupported := func(format string, args ...any) error {
+		return &UnsupportedError{Offset: offHeader, Msg: "header: " + fmt.Sprintf(format, args...)}
 	}
 	g, err := puzzle.NewGeometry(h.Width, h.Height)
 	if err != nil {
@@ -307,13 +314,16 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 		return nil, bad("ranking %q, want %q for a table of kind %q", h.Ranking, want.Ranking, want.Kind)
 	}
 	if h.RankingVersion != puzzle.RankingVersion {
-		return nil, bad("ranking_version %d is not supported (this reader implements version %d)", h.RankingVersion, puzzle.RankingVersion)
+		return nil, unsupported("ranking_version %d (this reader implements version %d)", h.RankingVersion, puzzle.RankingVersion)
 	}
 	if h.Entries != p.Size() {
 		return nil, bad("entries %d, but pattern %s has %d", h.Entries, p, p.Size())
 	}
 	if h.BitsPerEntry != BitsPerEntry {
-		return nil, bad("bits_per_entry %d is not supported (want %d)", h.BitsPerEntry, BitsPerEntry)
+		return nil, unsupported("bits_per_entry %d (want %d)", h.BitsPerEntry, BitsPerEntry)
+	}
+	if h.Major == MajorVersion && !knownEncoding(h.Encoding) {
+		return nil, unsupported("encoding %q (this reader implements %q and %q)", h.Encoding, EncodingHalf4, EncodingHalf8)
 	}
 	if h.GoalName != want.GoalName {
 		if err := d.note(bad("goal_name %q, but the goal is %q", h.GoalName, want.GoalName)); err != nil {
@@ -355,6 +365,11 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 			return nil, err
 		}
 	}
+	if h.Major == MajorVersion && !isLowerHex(h.PayloadSHA256, 2*sha256.Size) {
+		if err := d.note(bad("payload_sha256 %q is not 64 lowercase hex digits", h.PayloadSHA256)); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
 
@@ -365,13 +380,16 @@ func (d *decoder) checkLayout(h *Header, payloadOff int64) error {
 	if h.FrameSize < MinFrameSize || h.FrameSize > MaxFrameSize {
 		return formatErr(offHeader, "header: frame_size %d out of range %d..%d", h.FrameSize, MinFrameSize, MaxFrameSize)
 	}
+	if h.Major == MajorVersion && h.FrameSize%2 != 0 {
+		return formatErr(offHeader, "header: frame_size %d is odd (format 2 needs an even frame size)", h.FrameSize)
+	}
 	nf := frameCount(h.Entries, h.FrameSize)
 	if uint64(len(h.Frames)) != nf {
 		return formatErr(offHeader, "header: %d frames listed, want ceil(entries/frame_size) = %d", len(h.Frames), nf)
 	}
 	var total int64
 	for i, c := range h.Frames {
-		raw := frameRaw(h, i)
+		raw := frameStored(h, i)
 		if c < 0 || uint64(c) < minFrameLen(raw) {
 			return formatErr(offHeader, "header: frame %d is %d bytes, too small to hold a zstd frame of %d bytes", i, c, raw)
 		}
@@ -390,10 +408,19 @@ func (d *decoder) checkLayout(h *Header, payloadOff int64) error {
 	return nil
 }
 
-// frameRaw is the raw size of frame i.
+// frameRaw is the number of entries of frame i.
 func frameRaw(h *Header, i int) uint64 {
 	lo := uint64(i) * uint64(h.FrameSize)
 	return min(h.Entries-lo, uint64(h.FrameSize))
+}
+
+// frameStored is the decompressed size in bytes of frame i: its number of
+// entries in format 1, their encoded size in format 2.
+func frameStored(h *Header, i int) uint64 {
+	if h.Major == MajorVersion {
+		return encodedLen(h.Encoding, frameRaw(h, i))
+	}
+	return frameRaw(h, i)
 }
 
 func isLowerHex(s string, n int) bool {
@@ -461,15 +488,65 @@ func checkFrameHeader(b []byte, raw uint64) string {
 	return ""
 }
 
+// zstdFrameLen walks the blocks of the zstd frame at the start of b (whose
+// header checkFrameHeader accepted: no dictionary, content checksum
+// present) and returns the frame's length in bytes: header, blocks (3-byte
+// block header, then Block_Size bytes, or 1 byte for an RLE block) up to
+// the one with Last_Block set, and the 4-byte checksum (RFC 8878 section
+// 3.1.1). It returns a message when the blocks run past the end of b or a
+// block type is reserved.
+func zstdFrameLen(b []byte) (int, string) {
+	fhd := b[4]
+	single := fhd&(1<<5) != 0
+	i := 5
+	if !single {
+		i++
+	}
+	i += [4]int{0, 2, 4, 8}[fhd>>6]
+	if fhd>>6 == 0 && single {
+		i++
+	}
+	for {
+		if i+3 > len(b) {
+			return 0, "zstd frame truncated inside a block header"
+		}
+		bh := uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16
+		i += 3
+		size := int(bh >> 3)
+		switch (bh >> 1) & 3 {
+		case 1: // RLE: one byte repeated Block_Size times
+			size = 1
+		case 3:
+			return 0, "zstd block type is reserved"
+		}
+		if size > len(b)-i {
+			return 0, "zstd frame truncated inside a block"
+		}
+		i += size
+		if bh&1 != 0 {
+			break
+		}
+	}
+	if 4 > len(b)-i {
+		return 0, "zstd frame truncated inside its checksum"
+	}
+	return i + 4, ""
+}
+
 // payload checks the zstd frame headers, then decodes all frames in
 // parallel into a new slice of Entries bytes. In lenient mode a frame that
 // fails is reported and its entries set to puzzle.Unreached.
-func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
+func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uint8, error) {
 	nf := len(h.Frames)
 	offs := make([]int64, nf+1)
 	offs[0] = payloadOff
 	for i, c := range h.Frames {
 		offs[i+1] = offs[i] + c
+	}
+	if h.Major == MajorVersion {
+		if err := d.checkPayloadSHA(h, payloadOff); err != nil {
+			return nil, err
+		}
 	}
 	frameErrs := make([]error, nf)
 	var hdr [zstdMaxFrameHdr]byte
@@ -478,7 +555,7 @@ func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
 		if err := d.readAt(b, offs[i]); err != nil {
 			return nil, err
 		}
-		if msg := checkFrameHeader(b, frameRaw(h, i)); msg != "" {
+		if msg := checkFrameHeader(b, frameStored(h, i)); msg != "" {
 			frameErrs[i] = formatErr(offs[i], "frame %d: %s", i, msg)
 			if d.strict {
 				return nil, frameErrs[i]
@@ -503,6 +580,11 @@ func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
 	}
 	defer dec.Close()
 
+	var m *manhattan
+	if h.Major == MajorVersion {
+		m = newManhattan(p)
+	}
+	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
 	var g errgroup.Group
 	g.SetLimit(workers)
 	var failed atomic.Bool
@@ -523,7 +605,27 @@ func (d *decoder) payload(h *Header, payloadOff int64) ([]uint8, error) {
 				failed.Store(true)
 				return nil
 			}
-			if err := decodeFrame(dec, comp, values[lo:lo:hi], i, offs[i]); err != nil {
+			var err error
+			if n, msg := zstdFrameLen(comp); msg != "" {
+				err = formatErr(offs[i], "frame %d: %s", i, msg)
+			} else if n != len(comp) {
+				err = formatErr(offs[i]+int64(n), "frame %d: %d bytes after the zstd frame (a frame slot holds exactly one zstd frame)", i, len(comp)-n)
+			} else if m == nil {
+				err = decodeFrame(dec, comp, values[lo:lo:hi], i, offs[i])
+			} else {
+				s := bufs.Get().(*frameScratch)
+				defer bufs.Put(s)
+				n := frameStored(h, i)
+				if uint64(cap(s.out)) < n {
+					s.out = make([]uint8, n)
+				}
+				if err = decodeFrame(dec, comp, s.out[:0:n], i, offs[i]); err == nil {
+					if derr := decodeCodes(m, h.Encoding, lo, s.out[:n], values[lo:hi], &s.row); derr != nil {
+						err = formatErr(offs[i], "frame %d: %v", i, derr)
+					}
+				}
+			}
+			if err != nil {
 				frameErrs[i] = err
 				failed.Store(true)
 			}
@@ -576,4 +678,23 @@ func fill(b []uint8, v uint8) {
 	for i := range b {
 		b[i] = v
 	}
+}
+
+// checkPayloadSHA compares the SHA-256 of the stored frames (format 2) with
+// payload_sha256, reading the payload sequentially in 1 MiB pieces.
+func (d *decoder) checkPayloadSHA(h *Header, payloadOff int64) error {
+	sum := sha256.New()
+	buf := make([]byte, min(1<<20, d.size-payloadOff))
+	for off := payloadOff; off < d.size; {
+		b := buf[:min(int64(len(buf)), d.size-off)]
+		if err := d.readAt(b, off); err != nil {
+			return err
+		}
+		sum.Write(b)
+		off += int64(len(b))
+	}
+	if got := hex.EncodeToString(sum.Sum(nil)); got != h.PayloadSHA256 {
+		return d.note(&ChecksumError{What: "payload_sha256", Want: h.PayloadSHA256, Got: got})
+	}
+	return nil
 }

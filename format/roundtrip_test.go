@@ -2,8 +2,10 @@ package format
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,52 +28,86 @@ func TestRoundTrip(t *testing.T) {
 		{"3x3 exact, many frames", pdbtest.Pattern(t, 3, 3, "blank-last"), 4096, 45},
 		{"5x5 2 tiles default frame", pdbtest.Pattern(t, 5, 5, "blank-last", 24, 3), 0, 1},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			tb := mkTable(t, c.p, c.frameSize, 1)
-			file := encode(t, tb, 3)
-			if got := len(tb.Header.Frames); got != c.wantFr {
-				t.Errorf("%d frames, want %d", got, c.wantFr)
-			}
-			for _, w := range []int{0, 1, 2, 4, 8} {
-				if other := encode(t, tb, w); !bytes.Equal(other, file) {
-					t.Fatalf("workers=%d: output differs from workers=3", w)
-				}
-			}
-			got, err := Decode(bytes.NewReader(file), int64(len(file)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got.Header, tb.Header) {
-				t.Errorf("header:\n got %+v\nwant %+v", got.Header, tb.Header)
-			}
-			if !bytes.Equal(got.Values, tb.Values) {
-				t.Error("values differ")
-			}
-			if got.Pattern.String() != c.p.String() || got.Pattern.Size() != c.p.Size() || !got.Pattern.Goal.Equal(c.p.Goal) {
-				t.Errorf("pattern %s, want %s", got.Pattern, c.p)
-			}
-			h, err := ReadHeader(bytes.NewReader(file), int64(len(file)))
-			if err != nil || !reflect.DeepEqual(*h, tb.Header) {
-				t.Errorf("ReadHeader = %+v, %v", h, err)
-			}
-			tt, findings, err := inspect(bytes.NewReader(file), int64(len(file)))
-			if err != nil || len(findings) != 0 || !bytes.Equal(tt.Values, tb.Values) {
-				t.Errorf("inspect: %v %v", findings, err)
-			}
-			// The payload is one valid zstd stream.
-			_, payload := split(t, file)
-			dec, err := zstd.NewReader(bytes.NewReader(payload))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dec.Close()
-			raw, err := io.ReadAll(dec)
-			if err != nil || !bytes.Equal(raw, tb.Values) {
-				t.Errorf("payload as one zstd stream: %d bytes, err %v", len(raw), err)
-			}
-		})
+	for _, major := range []uint16{MajorVersion1, MajorVersion} {
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("v%d/%s", major, c.name), func(t *testing.T) {
+				testRoundTrip(t, major, c.p, c.frameSize, c.wantFr)
+			})
+		}
 	}
+}
+
+func testRoundTrip(t *testing.T, major uint16, p *puzzle.Pattern, frameSize, wantFr int) {
+	tb := mkTable(t, p, frameSize, 1)
+	tb.Header.Major = major
+	file := encode(t, tb, 3)
+	if got := len(tb.Header.Frames); got != wantFr {
+		t.Errorf("%d frames, want %d", got, wantFr)
+	}
+	for _, w := range []int{0, 1, 2, 4, 8} {
+		if other := encode(t, tb, w); !bytes.Equal(other, file) {
+			t.Fatalf("workers=%d: output differs from workers=3", w)
+		}
+	}
+	got, err := Decode(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Header, tb.Header) {
+		t.Errorf("header:\n got %+v\nwant %+v", got.Header, tb.Header)
+	}
+	if !bytes.Equal(got.Values, tb.Values) {
+		t.Error("values differ")
+	}
+	if got.Pattern.String() != p.String() || got.Pattern.Size() != p.Size() || !got.Pattern.Goal.Equal(p.Goal) {
+		t.Errorf("pattern %s, want %s", got.Pattern, p)
+	}
+	h, err := ReadHeader(bytes.NewReader(file), int64(len(file)))
+	if err != nil || !reflect.DeepEqual(*h, tb.Header) {
+		t.Errorf("ReadHeader = %+v, %v", h, err)
+	}
+	tt, findings, err := inspect(bytes.NewReader(file), int64(len(file)))
+	if err != nil || len(findings) != 0 || !bytes.Equal(tt.Values, tb.Values) {
+		t.Errorf("inspect: %v %v", findings, err)
+	}
+	// The payload is one valid zstd stream.
+	_, payload := split(t, file)
+	dec, err := zstd.NewReader(bytes.NewReader(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dec.Close()
+	raw, err := io.ReadAll(dec)
+	want := tb.Values
+	if major == MajorVersion {
+		// The stream is the codes (value - Manhattan)/2, two per
+		// byte, computed here by unranking every entry.
+		if tb.Header.Encoding != EncodingHalf4 {
+			t.Fatalf("encoding %q", tb.Header.Encoding)
+		}
+		want = refEncode4(p, tb.Values, tb.Header.FrameSize)
+	}
+	if err != nil || !bytes.Equal(raw, want) {
+		t.Errorf("payload as one zstd stream: %d bytes, want %d, err %v", len(raw), len(want), err)
+	}
+}
+
+// refEncode4 is EncodingHalf4 from the definition: per frame of fs
+// entries, code(r) = (value - Manhattan)/2, entry 2j in the low nibble of
+// byte j, a zero high nibble after an odd last entry.
+func refEncode4(p *puzzle.Pattern, values []uint8, fs int) []byte {
+	var out []byte
+	for lo := 0; lo < len(values); lo += fs {
+		hi := min(lo+fs, len(values))
+		for r := lo; r < hi; r += 2 {
+			b := (values[r] - refManhattan(p, uint64(r))) / 2
+			if r+1 < hi {
+				b |= (values[r+1] - refManhattan(p, uint64(r+1))) / 2 << 4
+			}
+			out = append(out, b)
+		}
+	}
+	return out
 }
 
 func TestNewTable(t *testing.T) {
@@ -89,7 +125,7 @@ func TestNewTable(t *testing.T) {
 	if h.Width != 3 || h.Height != 3 || h.GoalName != "blank-first" || h.Kind != KindAdditive ||
 		h.Ranking != puzzle.RankingCellsetOrder || h.RankingVersion != puzzle.RankingVersion ||
 		h.Entries != 72 || h.BitsPerEntry != 8 || h.MaxValue != 9 || h.Generator != "gen" ||
-		h.FrameSize != DefaultFrameSize || len(h.Histogram) != 10 || h.Histogram[9] != 1 ||
+		h.FrameSize != 0 || len(h.Histogram) != 10 || h.Histogram[9] != 1 ||
 		!reflect.DeepEqual(h.Tiles, []int{1, 2}) || !reflect.DeepEqual(h.Goal, []int{0, 1, 2, 3, 4, 5, 6, 7, 8}) ||
 		len(h.RawSHA256) != 64 {
 		t.Errorf("header %+v", h)
@@ -193,4 +229,51 @@ func BenchmarkCodec(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestEncodeFormat2Rules: format 2 refuses values below their Manhattan
+// distance or of the other parity (naming the first such rank) while 1.0
+// takes them, and switches to 8-bit codes when a code exceeds 15.
+func TestEncodeFormat2Rules(t *testing.T) {
+	p := pdbtest.Pattern(t, 4, 3, "blank-last", 1, 2, 3)
+	good := manhattanValues(p, 3, 5)
+	for name, c := range map[string]struct {
+		rank  int
+		delta int
+	}{"odd": {700, 1}, "below": {901, -2}} {
+		vals := slices.Clone(good)
+		// Make sure the change breaks the rule at c.rank (a value below
+		// the Manhattan distance needs one above 1 to go below).
+		vals[c.rank] = uint8(int(refManhattan(p, uint64(c.rank))) + c.delta)
+		if c.delta < 0 && refManhattan(p, uint64(c.rank)) < 2 {
+			t.Fatalf("rank %d has Manhattan %d", c.rank, refManhattan(p, uint64(c.rank)))
+		}
+		tb, err := NewTable(p, vals, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = tb.Encode(io.Discard, 2)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("rank %d ", c.rank)) || !strings.Contains(err.Error(), "format 1") {
+			t.Errorf("%s: Encode error %v", name, err)
+		}
+		tb.Header.Major = MajorVersion1
+		if err := tb.Encode(io.Discard, 2); err != nil {
+			t.Errorf("%s: format 1.0: %v", name, err)
+		}
+	}
+	wide := slices.Clone(good)
+	wide[1234] += 2 * 16 // code >= 16
+	tb, err := NewTable(p, wide, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.Header.FrameSize = 1024
+	file := encode(t, tb, 3)
+	got, err := Decode(bytes.NewReader(file), int64(len(file)))
+	if err != nil || got.Header.Encoding != EncodingHalf8 || !bytes.Equal(got.Values, wide) {
+		t.Fatalf("wide codes: %v, encoding %q", err, tb.Header.Encoding)
+	}
+	if other := encode(t, tb, 1); !bytes.Equal(other, file) {
+		t.Error("8-bit output depends on the worker count")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 	"golang.org/x/sync/errgroup"
@@ -20,61 +23,102 @@ import (
 // values (4x4, 6 tiles): see SPEC.md, "Compression".
 const encoderLevel = zstd.SpeedBetterCompression
 
-// Encode writes the table file to w. The table is validated first: Pattern
-// must be set, len(Values) == Pattern.Size(), and every header field other
-// than Generator, FrameSize and Frames must equal what NewTable computes from
-// Pattern and Values (an error says which one differs). FrameSize 0 means
-// DefaultFrameSize; other values must lie in [MinFrameSize, MaxFrameSize].
+// encoderLevel2 is the zstd level of format 2 frames, chosen by
+// measurement (SPEC.md section 5).
+const encoderLevel2 = zstd.SpeedBestCompression
+
+// Encode writes the table file to w, in format 2.0 unless t.Header.Major is
+// MajorVersion1 (then 1.0). The table is validated first: Pattern must be
+// set, len(Values) == Pattern.Size(), and every header field other than
+// Major, Minor, Generator, FrameSize, Frames, Encoding and PayloadSHA256
+// must equal what NewTable computes from Pattern and Values (an error says
+// which one differs). FrameSize 0 means DefaultFrameSize (1.0) or
+// DefaultFrameSize2(entries) (2.0); other values must
+// lie in [MinFrameSize, MaxFrameSize] and be even for format 2. Format 2
+// needs every value to be at least the Manhattan distance of its state and
+// of the same parity (true of every real table; the error names the first
+// rank that is not); it picks EncodingHalf4 when every code fits in 4 bits,
+// else EncodingHalf8.
 //
-// The raw table is cut into frames of FrameSize bytes which are compressed
-// independently by up to workers goroutines (workers < 1 means 1) and written
-// in order, so the output is byte-identical for any worker count (for a given
-// zstd library version). The file holds no timestamp or path. Encode sets
-// t.Header.FrameSize and t.Header.Frames; it must not run concurrently with
-// other uses of t. Nothing is written to w when validation fails; write
-// errors from w are returned as they come.
+// The table is cut into frames of FrameSize entries which are encoded and
+// compressed independently by up to workers goroutines (workers < 1 means
+// 1) and written in order, so the output is byte-identical for any worker
+// count (for a given zstd library version). The file holds no timestamp or
+// path. Encode sets t.Header's Major, Minor, FrameSize, Frames, Encoding
+// and PayloadSHA256; it must not run concurrently with other uses of t.
+// Nothing is written to w when validation fails; write errors from w are
+// returned as they come.
 func (t *Table) Encode(w io.Writer, workers int) error {
 	if err := t.validate(); err != nil {
 		return err
 	}
+	major := t.Header.Major
+	if major == 0 {
+		major = MajorVersion
+	}
+	if major != MajorVersion && major != MajorVersion1 {
+		return fmt.Errorf("tilepdb: Encode: cannot write format version %d (only %d and %d)", major, MajorVersion1, MajorVersion)
+	}
 	if t.Header.FrameSize == 0 {
 		t.Header.FrameSize = DefaultFrameSize
+		if major == MajorVersion {
+			t.Header.FrameSize = DefaultFrameSize2(uint64(len(t.Values)))
+		}
 	}
 	fs := t.Header.FrameSize
-	if fs < MinFrameSize || fs > MaxFrameSize {
-		return fmt.Errorf("tilepdb: Encode: frame size %d out of range %d..%d", fs, MinFrameSize, MaxFrameSize)
+	if fs < MinFrameSize || fs > MaxFrameSize || (major == MajorVersion && fs%2 != 0) {
+		return fmt.Errorf("tilepdb: Encode: frame size %d out of range %d..%d (even for format 2)", fs, MinFrameSize, MaxFrameSize)
 	}
 	nf := int(frameCount(uint64(len(t.Values)), fs))
 	workers = max(1, min(workers, nf))
-	enc, err := zstd.NewWriter(nil,
-		zstd.WithEncoderLevel(encoderLevel),
-		zstd.WithEncoderConcurrency(workers), // EncodeAll takes one encoder per call from a pool of this size
-		zstd.WithEncoderCRC(true),
-		zstd.WithSingleSegment(true), // content size always recorded, window = frame
-	)
-	if err != nil {
-		return fmt.Errorf("tilepdb: creating zstd encoder: %w", err)
+	level := encoderLevel
+	if major == MajorVersion {
+		level = encoderLevel2
 	}
-	defer enc.Close()
-
-	frames := make([][]byte, nf)
-	var g errgroup.Group
-	g.SetLimit(workers)
-	for i := range nf {
-		g.Go(func() error {
-			lo := i * fs
-			hi := min(lo+fs, len(t.Values))
-			frames[i] = enc.EncodeAll(t.Values[lo:hi], nil)
-			return nil
-		})
+	var frames [][]byte
+	encoding := ""
+	if major == MajorVersion {
+		var err error
+		frames, encoding, err = t.encodeFrames2(level, nf, workers)
+		if err != nil {
+			return err
+		}
+	} else {
+		frames = make([][]byte, nf)
+		var g errgroup.Group
+		g.SetLimit(workers)
+		for i := range nf {
+			g.Go(func() error {
+				lo := i * fs
+				hi := min(lo+fs, len(t.Values))
+				f, err := compressFrame(level, t.Values[lo:hi])
+				frames[i] = f
+				return err
+			})
+		}
+		if err := g.Wait(); err != nil {
+			return fmt.Errorf("tilepdb: zstd: %w", err)
+		}
 	}
-	_ = g.Wait()
 
-	t.Header.Frames = make([]int64, nf)
+	h := &t.Header
+	h.Major, h.Minor = major, 0
+	if major == MajorVersion {
+		h.Minor = MinorVersion
+	}
+	h.Encoding, h.PayloadSHA256 = encoding, ""
+	h.Frames = make([]int64, nf)
+	sum := sha256.New()
 	for i, f := range frames {
-		t.Header.Frames[i] = int64(len(f))
+		h.Frames[i] = int64(len(f))
+		if major == MajorVersion {
+			sum.Write(f)
+		}
 	}
-	head, err := marshalHeader(&t.Header)
+	if major == MajorVersion {
+		h.PayloadSHA256 = hex.EncodeToString(sum.Sum(nil))
+	}
+	head, err := marshalHeader(h)
 	if err != nil {
 		return err
 	}
@@ -89,6 +133,81 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 	return nil
 }
 
+// encodeFrames2 checks the values, picks the encoding and returns the
+// compressed format 2 frames. One parallel pass computes each frame's
+// codes (checking every value against its Manhattan distance) and
+// compresses them packed in 4 bits when they fit; if some frame has a code
+// above 15 (never seen in real tables) every frame is redone in 8 bits, so
+// the output depends only on the table.
+func (t *Table) encodeFrames2(level zstd.EncoderLevel, nf, workers int) ([][]byte, string, error) {
+	fs := t.Header.FrameSize
+	m := newManhattan(t.Pattern)
+	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
+	frames := make([][]byte, nf)
+	errs := make([]error, nf)
+	var wide atomic.Bool // some code exceeds 15
+	pass := func(encoding string) {
+		var g errgroup.Group
+		g.SetLimit(workers)
+		for i := range nf {
+			g.Go(func() error {
+				if encoding == EncodingHalf4 && wide.Load() {
+					return nil // redone in 8 bits anyway
+				}
+				s := bufs.Get().(*frameScratch)
+				defer bufs.Put(s)
+				lo := i * fs
+				vals := t.Values[lo:min(lo+fs, len(t.Values))]
+				codes := s.man(len(vals))
+				mx, err := toCodes(m, uint64(lo), vals, codes, &s.row)
+				if err != nil {
+					errs[i] = err
+					return nil
+				}
+				out := codes
+				if encoding == EncodingHalf4 {
+					if mx > 15 {
+						wide.Store(true)
+						return nil
+					}
+					out = codes[:encodedLen(encoding, uint64(len(vals)))]
+					pack4(codes, out) // in place: byte j is written after codes 2j and 2j+1 are read
+				}
+				frames[i], errs[i] = compressFrame(level, out)
+				return nil
+			})
+		}
+		_ = g.Wait()
+	}
+	encoding := EncodingHalf4
+	pass(encoding)
+	if wide.Load() { // pass 1 skipped frames: only pass 2's errors are complete
+		encoding = EncodingHalf8
+		clear(errs)
+		pass(encoding)
+	}
+	for _, err := range errs { // the first bad frame, whatever the timing
+		if err != nil {
+			return nil, "", fmt.Errorf("tilepdb: Encode: %w", err)
+		}
+	}
+	return frames, encoding, nil
+}
+
+// frameScratch is the per-goroutine buffers of format 2 encoding and
+// decoding.
+type frameScratch struct {
+	mh, out, row []uint8
+}
+
+// man returns a scratch slice of n bytes for Manhattan distances.
+func (s *frameScratch) man(n int) []uint8 {
+	if cap(s.mh) < n {
+		s.mh = make([]uint8, n)
+	}
+	return s.mh[:n]
+}
+
 // marshalHeader returns the fixed prefix, the JSON header and its SHA-256.
 func marshalHeader(h *Header) ([]byte, error) {
 	js, err := json.Marshal(h)
@@ -98,7 +217,7 @@ func marshalHeader(h *Header) ([]byte, error) {
 	if len(js) > MaxHeaderLen {
 		return nil, fmt.Errorf("tilepdb: header of %d bytes exceeds %d bytes (use a larger frame size)", len(js), MaxHeaderLen)
 	}
-	return assemble(MajorVersion, MinorVersion, js), nil
+	return assemble(h.Major, h.Minor, js), nil
 }
 
 // assemble builds magic, versions, length, JSON and header SHA-256.
@@ -166,8 +285,8 @@ func (t *Table) validate() error {
 // that killed writers left in the directory (RemoveStaleTemps). The file gets mode 0644. See Encode for workers
 // and validation.
 func WriteFile(path string, t *Table, workers int) (err error) {
-	if err := t.validate(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if t == nil || t.Pattern == nil {
+		return fmt.Errorf("%s: %w", path, t.validate())
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {

@@ -33,6 +33,7 @@ type buildConfig struct {
 	maxMemory     string // --max-memory as given ("" = available memory)
 	ifNeeded      bool   // keep the existing good tables, build only the missing or bad ones
 	asJSON        bool   // one JSON object per table on stdout
+	fileFormat    int    // major file format version to write: 2 (default) or 1
 }
 
 // plannedTable is one table to build.
@@ -127,12 +128,16 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.StringVar(&cfg.writeManifest, "write-manifest", "", "write a manifest of the tables (built, or kept with --if-needed) to this file")
 	fs.StringVar(&cfg.maxMemory, "max-memory", "", maxMemoryHelp)
 	fs.BoolVar(&cfg.ifNeeded, "if-needed", false, "keep each existing table whose header matches the manifest and which passes verify (untouched); build only the missing or bad ones, verified before they are written")
+	fs.IntVar(&cfg.fileFormat, "format", format.MajorVersion, "file format version to write: 2 (Manhattan-delta encoding, smaller) or 1 (format 1.0, for readers that predate format 2)")
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per table on stdout (file, action, reason, identity, verify report)")
 	if err := noArgs(fs, args); err != nil {
 		return nil, err
 	}
 	if err := checkWorkers(cfg.workers); err != nil {
 		return nil, err
+	}
+	if cfg.fileFormat != format.MajorVersion && cfg.fileFormat != format.MajorVersion1 {
+		return nil, usageErr("--format must be %d or %d", format.MajorVersion, format.MajorVersion1)
 	}
 	return cfg, nil
 }
@@ -246,6 +251,7 @@ func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) 
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", pt.file, err)
 	}
+	t.Header.Major = uint16(cfg.fileFormat)
 	return t, buildTime, nil
 }
 

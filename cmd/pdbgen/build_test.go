@@ -294,3 +294,45 @@ func TestBuild32BitLimit(t *testing.T) {
 		t.Errorf("wrote %v", got)
 	}
 }
+
+// TestBuildFormat: build writes format 2 by default and 1.0 with --format 1,
+// both with the same raw table, and info names the format and encoding.
+func TestBuildFormat(t *testing.T) {
+	dir := t.TempDir()
+	var sha []string
+	for _, c := range []struct {
+		args           []string
+		major          uint16
+		version, encod string
+	}{
+		{nil, 2, `"format":"2.0"`, `"encoding":"manhattan-half-4bit"`},
+		{[]string{"--format", "2"}, 2, `"format":"2.0"`, `"encoding":"manhattan-half-4bit"`},
+		{[]string{"--format", "1"}, 1, `"format":"1.0"`, ""},
+	} {
+		out := filepath.Join(dir, strings.Join(c.args, ""))
+		args := append([]string{"build", "--quiet", "-o", out, "--board", "3x3", "--tiles", "1,2,3"}, c.args...)
+		wantCode(t, pdbgen(t, "", args...), 0)
+		p := filepath.Join(out, "3x3_1-2-3.pdb")
+		tab, err := format.ReadFile(p)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if tab.Header.Major != c.major {
+			t.Errorf("%v: major version %d, want %d", c.args, tab.Header.Major, c.major)
+		}
+		sha = append(sha, tab.Header.RawSHA256)
+		r := pdbgen(t, "", "info", "--json", p)
+		wantCode(t, r, 0)
+		if !strings.Contains(r.stdout, c.version) || (c.encod != "") != strings.Contains(r.stdout, `"encoding"`) || !strings.Contains(r.stdout, c.encod) {
+			t.Errorf("%v: info --json: %s", c.args, r.stdout)
+		}
+		r = pdbgen(t, "", "info", p)
+		if !strings.Contains(r.stdout, "format     "+c.version[10:13]) {
+			t.Errorf("%v: info: %s", c.args, r.stdout)
+		}
+	}
+	if sha[0] != sha[2] {
+		t.Errorf("raw_sha256 differs between formats: %v", sha)
+	}
+	wantCode(t, pdbgen(t, "", "build", "--quiet", "-o", dir, "--board", "3x3", "--tiles", "1", "--format", "3"), 2)
+}

@@ -65,7 +65,7 @@ func buildOne(ctx context.Context, e *env, cfg *buildConfig, plan *buildPlan, pt
 		if err := checkVerifyMemory(plan.budget, path, vopts); err != nil {
 			return nil, &exitError{code: exitTrouble, err: err}
 		}
-		ex, err := checkExisting(ctx, path, pt.pattern, want, res.Manifest, vopts)
+		ex, err := checkExisting(ctx, path, pt.pattern, cfg.fileFormat, want, res.Manifest, vopts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w (left as it is)", path, err)
 		}

@@ -69,7 +69,7 @@ func hugeDeclaredTable(t *testing.T, dir string) string {
 	}
 	// SPEC.md: magic, major, minor, header length, JSON, SHA-256 of all before.
 	b := []byte("TILEPDB\x1a")
-	b = binary.LittleEndian.AppendUint16(b, format.MajorVersion)
+	b = binary.LittleEndian.AppendUint16(b, format.MajorVersion1) // a format 1.0 file: one byte per entry
 	b = binary.LittleEndian.AppendUint16(b, format.MinorVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
 	b = append(b, js...)

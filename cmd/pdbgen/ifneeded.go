@@ -25,14 +25,15 @@ type existingTable struct {
 }
 
 // checkExisting decides whether the file at path already holds the table
-// of p: a readable header describing p (board, goal, tiles), with the
+// of p: a readable header describing p (board, goal, tiles) in file format
+// major (a file in the other format is rebuilt), with the
 // identity of the manifest entry want (when not nil; where names its
 // line), then a full verify.File with no finding. Cheap checks come
 // first, so a wrong file costs only a header read. The error is reserved
 // for trouble that says nothing about the file's data (permission, I/O,
 // interruption, a directory in the way): the caller must stop rather than
 // replace the file.
-func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, want *manifest.Entry, where string, opts verify.Options) (existingTable, error) {
+func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, major int, want *manifest.Entry, where string, opts verify.Options) (existingTable, error) {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -52,6 +53,10 @@ func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, want *ma
 	ex := existingTable{header: h}
 	if d := patternDiff(h, p); d != "" {
 		ex.reason = "it holds " + d
+		return ex, nil
+	}
+	if int(h.Major) != major {
+		ex.reason = fmt.Sprintf("it is in format %s, --format asks for %d", h.Version(), major)
 		return ex, nil
 	}
 	if want != nil {

@@ -13,8 +13,9 @@ import (
 // infoJSON is the object `info --json` prints per file: the header plus
 // the file name and size.
 type infoJSON struct {
-	File string `json:"file"`
-	Size int64  `json:"file_size"`
+	File    string `json:"file"`
+	Size    int64  `json:"file_size"`
+	Version string `json:"format"` // file format version, "1.0" or "2.0"
 	*format.Header
 }
 
@@ -43,7 +44,7 @@ func runInfo(e *env, args []string) error {
 			size = st.Size()
 		}
 		if *asJSON {
-			b, err := json.Marshal(infoJSON{File: f, Size: size, Header: h})
+			b, err := json.Marshal(infoJSON{File: f, Size: size, Version: h.Version(), Header: h})
 			if err != nil {
 				return err
 			}
@@ -67,6 +68,11 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 	fmt.Fprintf(w, "  board      %dx%d, goal %s (%s)\n", h.Width, h.Height, h.GoalName, intsString(h.Goal))
 	fmt.Fprintf(w, "  kind       %s, tiles %s\n", h.Kind, intsString(h.Tiles))
 	fmt.Fprintf(w, "  ranking    %s v%d\n", h.Ranking, h.RankingVersion)
+	enc := "raw bytes"
+	if h.Encoding != "" {
+		enc = h.Encoding
+	}
+	fmt.Fprintf(w, "  format     %s, encoding %s\n", h.Version(), enc)
 	fmt.Fprintf(w, "  entries    %d x %d bits, max value %d\n", h.Entries, h.BitsPerEntry, h.MaxValue)
 	var sum float64
 	for v, c := range h.Histogram {
@@ -75,7 +81,7 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 	if h.Entries > 0 {
 		fmt.Fprintf(w, "  mean       %.4f\n", sum/float64(h.Entries))
 	}
-	fmt.Fprintf(w, "  file       %s (%d frames of %d bytes, payload %s, ratio %.1fx)\n",
+	fmt.Fprintf(w, "  file       %s (%d frames of %d entries, payload %s, ratio %.1fx)\n",
 		humanBytes(uint64(size)), len(h.Frames), h.FrameSize, humanBytes(uint64(compressed)),
 		float64(h.Entries)/float64(max(compressed, 1)))
 	fmt.Fprintf(w, "  raw sha256 %s\n", h.RawSHA256)

@@ -193,7 +193,7 @@ func TestLookup(t *testing.T) {
 		{name: "different boards", files: []string{p123, p2x2}, stdin: goal8 + "\n", code: 2, final: []string{summary, "board"}},
 		{name: "different goals", files: []string{p123, p123bf}, stdin: goal8 + "\n", code: 2, final: []string{summary, "goal"}},
 		{name: "missing table", files: []string{filepath.Join(dir, "missing.pdb")}, stdin: goal8 + "\n", code: 2, final: []string{summary, "missing.pdb"}},
-		{name: "corrupt table", files: []string{corrupt(t, dir, p123, "payload"), p456}, stdin: goal8 + "\n", code: 1, final: []string{summary, "payload_3x3_1-2-3.pdb", "frame 0"}},
+		{name: "corrupt table", files: []string{corrupt(t, dir, p123, "payload"), p456}, stdin: goal8 + "\n", code: 1, final: []string{summary, "payload_3x3_1-2-3.pdb", "payload_sha256 mismatch"}},
 		{name: "truncated table", files: []string{corrupt(t, dir, p8, "truncated")}, stdin: goal8 + "\n", code: 1, final: []string{summary, "truncated"}},
 	}
 	for _, tt := range tests {
