@@ -112,12 +112,12 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 			x.blank = uint8(c)
 		}
 		if ti := s.tileTab[t]; ti >= 0 {
-			x.cells[ti][s.tileIdx[t]] = uint8(c)
+			x.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
 		}
 		if x.reflect {
 			rt := s.reflTile[t]
 			if tj := s.tileTab[rt]; tj >= 0 {
-				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[c]
+				x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][c]
 			}
 		}
 	}
@@ -179,17 +179,30 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 		to := m.to[i]
 		tile := x.board[to]
 		x.nodes++
-		// The tile moves from cell to to cell blank.
+		// The tile moves from cell to to cell blank. The regular heuristic
+		// first; the reflected one only when the regular one does not
+		// already cut (Korf's program does the same): a pruned child costs
+		// one table lookup.
 		ti := s.tileTab[tile]
 		sum := x.sum
 		var hv uint8
 		var nst rankState
 		if ti >= 0 {
 			tab := &s.tabs[ti]
-			x.cells[ti][s.tileIdx[tile]] = blank
-			nst = tab.moved(x.st[ti], &x.cells[ti], to, blank)
+			pc := &s.partCell[ti]
+			x.cells[ti][s.tileIdx[tile]] = pc[blank]
+			nst = tab.moved(x.st[ti], &x.cells[ti], pc[to], pc[blank])
 			hv = tab.values[tab.index(nst)]
 			sum += int(hv) - int(x.h[ti])
+		}
+		if f := g + 1 + sum; f > x.bound {
+			if f < x.next {
+				x.next = f
+			}
+			if ti >= 0 {
+				x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
+			}
+			continue
 		}
 		h := sum
 		var rt uint8
@@ -202,24 +215,25 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 			tj = s.tileTab[rt]
 			if tj >= 0 {
 				tab := &s.tabs[tj]
-				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[blank]
-				nstR = tab.moved(x.stR[tj], &x.cellsR[tj], s.reflCell[to], s.reflCell[blank])
+				pc := &s.partCellR[tj]
+				x.cellsR[tj][s.tileIdx[rt]] = pc[blank]
+				nstR = tab.moved(x.stR[tj], &x.cellsR[tj], pc[to], pc[blank])
 				hvR = tab.values[tab.index(nstR)]
 				sumR += int(hvR) - int(x.hR[tj])
 			}
 			h = max(h, sumR)
-		}
-		if f := g + 1 + h; f > x.bound {
-			if f < x.next {
-				x.next = f
+			if f := g + 1 + h; f > x.bound {
+				if f < x.next {
+					x.next = f
+				}
+				if ti >= 0 {
+					x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
+				}
+				if tj >= 0 {
+					x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
+				}
+				continue
 			}
-			if ti >= 0 {
-				x.cells[ti][s.tileIdx[tile]] = to
-			}
-			if tj >= 0 {
-				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[to]
-			}
-			continue
 		}
 		// Make the move.
 		oldSum, oldSumR := x.sum, x.sumR
@@ -259,11 +273,11 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 		x.sum, x.sumR = oldSum, oldSumR
 		if ti >= 0 {
 			x.h[ti], x.st[ti] = oldH, oldSt
-			x.cells[ti][s.tileIdx[tile]] = to
+			x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
 		}
 		if tj >= 0 {
 			x.hR[tj], x.stR[tj] = oldHR, oldStR
-			x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[to]
+			x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
 		}
 	}
 	return false
