@@ -102,15 +102,15 @@ type Solver struct {
 	exact *format.Table // the exact table, or nil for an additive set
 
 	// Additive search data.
-	tabs     []tableInfo
+	tabs      []tableInfo
 	tileTab   [puzzle.MaxCells]int8             // part holding tile t, -1 when none
 	tileIdx   [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
 	partCell  [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
 	partCellR [maxTables][puzzle.MaxCells]uint8 // per part, partCell after the main-diagonal reflection
-	reflCell [puzzle.MaxCells]uint8 // cell (r,c) -> cell (c,r)
-	reflTile [puzzle.MaxCells]uint8 // tile t -> tile whose goal cell is reflCell(goal cell of t)
-	nbr      [puzzle.MaxCells]moves // blank moves from each cell, in order u, d, l, r
-	goalPos  [puzzle.MaxCells]uint8
+	reflCell  [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
+	reflTile  [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
+	nbr       [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
+	goalPos   [puzzle.MaxCells]uint8
 }
 
 // moves lists the blank's legal moves from one cell.
