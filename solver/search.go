@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -75,7 +76,7 @@ const noMove = 4
 var undo = [5]uint8{1, 0, 3, 2, 0xFF}
 
 // ctxEvery is the number of generated nodes between checks of the context.
-const ctxEvery = 1 << 20
+const ctxEvery = 1 << 16
 
 // searcher holds the mutable state of one IDA* search. The heuristic is
 // kept per table and updated incrementally: a move changes the cell of one
@@ -100,11 +101,19 @@ type searcher struct {
 	ctx     context.Context
 	ctxLeft int
 	err     error
+
+	// Tree splitting (idaParallel): cut > 0 records the nodes at depth cut
+	// in frontier instead of searching below them; a search of the subtree
+	// of frontier node item gives up when stop drops below item.
+	cut      int
+	frontier []frontierNode
+	stop     *atomic.Int64
+	item     int64
 }
 
-// ida runs IDA* from b (in the tables' convention, solvable) and returns
-// the blank moves of an optimal solution and the nodes generated.
-func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
+// newSearcher returns a searcher at the root b (in the tables'
+// convention, solvable) with its table indices and values computed.
+func (s *Solver) newSearcher(ctx context.Context, b []uint8) *searcher {
 	x := &searcher{s: s, reflect: s.opt.Reflect, n: s.n, ctx: ctx, ctxLeft: ctxEvery}
 	for c, t := range b {
 		x.board[c] = t
@@ -132,11 +141,25 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 			x.sumR += int(x.hR[i])
 		}
 	}
+	return x
+}
+
+// inf is the "no bound yet" value of searcher.next.
+const inf = int(^uint(0) >> 1)
+
+// ida runs IDA* from b (in the tables' convention, solvable) and returns
+// the blank moves of an optimal solution and the nodes generated. With
+// Options.Threads > 1 the tree of every iteration is split among threads
+// (idaParallel), with the same result.
+func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
+	if s.opt.Threads > 1 {
+		return s.idaParallel(ctx, b)
+	}
+	x := s.newSearcher(ctx, b)
 	if x.isGoal() {
 		return nil, 0, nil
 	}
 	x.bound = max(x.sum, x.sumR)
-	const inf = int(^uint(0) >> 1)
 	for {
 		x.next = inf
 		x.path = x.path[:0]
@@ -261,8 +284,16 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 				x.err = err
 				return true
 			}
+			if x.stop != nil && x.stop.Load() < x.item {
+				x.err = errAbandoned
+				return true
+			}
 		}
-		if x.dfs(g+1, dir) {
+		if g+1 == x.cut {
+			// Splitting the tree (idaParallel): record the subtree root
+			// instead of searching it.
+			x.frontier = append(x.frontier, frontierNode{path: append([]uint8(nil), x.path...), nodes: x.nodes})
+		} else if x.dfs(g+1, dir) {
 			return true
 		}
 

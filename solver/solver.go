@@ -56,6 +56,12 @@ type Options struct {
 	// means runtime.NumCPU(). Each search is single-threaded and its result
 	// does not depend on Workers.
 	Workers int
+	// Threads is the number of goroutines that share one IDA* search
+	// (parallel IDA*: each iteration's tree is split at a shallow depth and
+	// the subtrees are handed out in order; see idaParallel). <= 1 means a
+	// single-threaded search. The result (moves and node count) is the
+	// same for every value. Run uses up to Workers × Threads goroutines.
+	Threads int
 	// JSON makes Run write one JSON object per board instead of a text line.
 	JSON bool
 	// FromBlankFirst says that input boards use the blank-first convention
