@@ -3,11 +3,14 @@ module github.com/tilepdb/tilepdb
 go 1.26.8
 
 require (
-	github.com/klauspost/compress v1.20.4 // indirect
+	github.com/klauspost/compress v1.20.4
+	github.com/schollz/progressbar/v3 v3.19.1
+	golang.org/x/sync v0.25.0
+	golang.org/x/term v0.48.0
+)
+
+require (
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/schollz/progressbar/v3 v3.19.1 // indirect
-	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/term v0.48.0 // indirect
 )

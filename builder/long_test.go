@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -52,7 +53,7 @@ func TestLong78Histograms(t *testing.T) {
 		t.Skip("needs -long (about a minute per table and 1 GiB)")
 	}
 	want := publishedHistograms(t)
-	pr, _ := builder.FindPreset("15-78")
+	pr, _ := preset.Find("15-78")
 	ps, err := pr.Patterns(puzzle.GoalBlankLast)
 	if err != nil {
 		t.Fatal(err)

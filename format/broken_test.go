@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,7 +206,7 @@ func TestBrokenFiles(t *testing.T) {
 		{"sha wrong", hdr(func(h *Header) { h.RawSHA256 = strings.Repeat("0", 64) }), checksumOf("raw_sha256")},
 		{"frame_size 0", hdr(func(h *Header) { h.FrameSize = 0 }), formatMsg("frame_size 0")},
 		{"frame_size negative", hdr(func(h *Header) { h.FrameSize = -1024 }), formatMsg("frame_size")},
-		{"frame_size huge", hdr(func(h *Header) { h.FrameSize = 1 << 40 }), formatMsg("frame_size")},
+		{"frame_size huge", hdr(func(h *Header) { h.FrameSize = math.MaxInt32 }), formatMsg("frame_size")},
 		{"frame_size other", hdr(func(h *Header) { h.FrameSize = 2048 }), formatMsg("frames listed")},
 		{"frames missing", hdr(func(h *Header) { h.Frames = h.Frames[:3] }), formatMsg("frames listed")},
 		{"frames extra", hdr(func(h *Header) { h.Frames = append(h.Frames, 1) }), formatMsg("frames listed")},

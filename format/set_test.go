@@ -102,3 +102,47 @@ func TestOpenSet(t *testing.T) {
 		t.Error("empty OpenSet accepted")
 	}
 }
+
+// TestSetLookup: the front ends' rule. Valid boards of either parity get
+// the additive sum; an exact set answers the solvable ones and refuses the
+// others with ErrUnsolvable; malformed boards wrap puzzle.ErrBoard.
+func TestSetLookup(t *testing.T) {
+	a := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2, 3, 4), 0, 1)
+	b := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last", 5, 6, 7, 8), 0, 2)
+	exact := mkTable(t, pdbtest.Pattern(t, 3, 3, "blank-last"), 0, 3)
+	additive, err := NewSet(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := NewSet(exact)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := func(b puzzle.Board) int { return additive.Heuristic(b.Positions()) }
+	exactValue := func(b puzzle.Board) int { return int(exact.Values[exact.Pattern.Rank(b.Positions())]) }
+	solvable := puzzle.Board{8, 6, 7, 2, 5, 4, 3, 0, 1}
+	unsolvable := puzzle.Board{2, 1, 3, 4, 5, 6, 7, 8, 0}
+	tests := []struct {
+		name    string
+		set     *Set
+		board   puzzle.Board
+		want    func(puzzle.Board) int // nil: an error is expected
+		wantErr error
+	}{
+		{"additive solvable", additive, solvable, sum, nil},
+		{"additive unsolvable", additive, unsolvable, sum, nil},
+		{"exact solvable", one, solvable, exactValue, nil},
+		{"exact unsolvable", one, unsolvable, nil, ErrUnsolvable},
+		{"too few cells", additive, puzzle.Board{1, 2, 3}, nil, puzzle.ErrBoard},
+		{"repeated tile", one, puzzle.Board{1, 1, 3, 4, 5, 6, 7, 8, 0}, nil, puzzle.ErrBoard},
+	}
+	for _, tt := range tests {
+		got, err := tt.set.Lookup(tt.board)
+		switch {
+		case tt.want == nil && !errors.Is(err, tt.wantErr):
+			t.Errorf("%s: Lookup = %d, %v; want error %v", tt.name, got, err, tt.wantErr)
+		case tt.want != nil && (err != nil || got != tt.want(tt.board)):
+			t.Errorf("%s: Lookup = %d, %v; want %d", tt.name, got, err, tt.want(tt.board))
+		}
+	}
+}

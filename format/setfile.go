@@ -181,7 +181,8 @@ func isSetFile(path string) (bool, error) {
 // own pattern) or a set file (its parts, with their tables read from the
 // set file's directory). A table given both directly and through a set
 // file is read once and used once, so the list of paths `pdbgen build`
-// prints for a preset can be passed as is. The parts are then checked as
+// prints for a preset can be passed as is (a table given twice directly
+// is two parts, which overlap). The parts are then checked as
 // by NewSetParts. Errors name the paths; a set file that is malformed or
 // inconsistent with its tables wraps ErrSet.
 func OpenSet(paths ...string) (*Set, error) {
@@ -233,7 +234,6 @@ func OpenSet(paths ...string) (*Set, error) {
 		if err != nil {
 			return nil, err
 		}
-		used[absPath(path)] = true
 		names = append(names, path)
 		parts = append(parts, Part{Pattern: t.Pattern, Table: t})
 	}

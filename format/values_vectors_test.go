@@ -15,6 +15,7 @@ import (
 
 	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -63,7 +64,7 @@ func builtValueTables(t *testing.T) []valueTable {
 	t.Helper()
 	valueTablesOnce.Do(func() {
 		for _, vt := range valueTables {
-			pr, err := builder.FindPreset(vt.preset)
+			pr, err := preset.Find(vt.preset)
 			if err != nil {
 				valueTablesErr = err
 				return
@@ -88,7 +89,7 @@ func builtValueTables(t *testing.T) []valueTable {
 				valueTablesErr = err
 				return
 			}
-			name := strings.TrimSuffix(builder.FileName(vt.preset, p), ".pdb")
+			name := strings.TrimSuffix(preset.FileName(vt.preset, p), ".pdb")
 			valueTablesList = append(valueTablesList, valueTable{name: name, p: p, tb: tb, boards: vt.boards})
 		}
 	})

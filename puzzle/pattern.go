@@ -3,6 +3,7 @@ package puzzle
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"sort"
 	"strconv"
@@ -186,6 +187,13 @@ func NewPattern(g Geometry, goal Board, tiles []uint8) (*Pattern, error) {
 		if size > MaxEntries {
 			return nil, fmt.Errorf("%w: %d tiles on a %s board need more than 2^36 entries", ErrPattern, len(ts), g)
 		}
+	}
+	if size > math.MaxInt {
+		// Tables are Go slices: a 32-bit build cannot index more than
+		// MaxInt entries (refused here so that building and reading alike
+		// fail with this message instead of a makeslice panic).
+		return nil, fmt.Errorf("%w: %d tiles on a %s board need %d entries, more than a %d-bit build can index (%d); use a 64-bit build",
+			ErrPattern, len(ts), g, size, strconv.IntSize, math.MaxInt)
 	}
 	p.size = size
 	p.combCount = Binomial(n, p.k)

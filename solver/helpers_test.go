@@ -14,6 +14,7 @@ import (
 	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -29,7 +30,7 @@ var (
 )
 
 func presetPartition(name string) [][]uint8 {
-	pr, err := builder.FindPreset(name)
+	pr, err := preset.Find(name)
 	if err != nil {
 		panic(err)
 	}

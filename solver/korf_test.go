@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -26,7 +28,7 @@ var korfConfigs = []korfConfig{
 
 // TestKorf100Long solves all of Korf's 100 instances (Korf 1985) with the
 // 6-6-3 and 5-5-5 blank-last tables, with and without the reflected lookup,
-// converted from blank-first, through Run with 1 and with 2 workers. Every
+// converted from blank-first, with 1 and with 2 boards at a time. Every
 // published length must be matched, the lengths must sum to 5305, every
 // move string must replay on the original board to the blank-first goal,
 // and the output must not depend on the worker count. It logs the mean
@@ -38,11 +40,6 @@ func TestKorf100Long(t *testing.T) {
 		t.Skip("use -long")
 	}
 	ks := korf100(t)
-	var input strings.Builder
-	for _, k := range ks {
-		input.WriteString(k.board.String())
-		input.WriteByte('\n')
-	}
 	goal := puzzle.BlankFirstGoal(puzzle.Geometry{W: 4, H: 4})
 	for _, cfg := range korfConfigs {
 		t0 := time.Now()
@@ -50,11 +47,16 @@ func TestKorf100Long(t *testing.T) {
 		build := time.Since(t0)
 		var first string
 		for _, workers := range []int{1, 2} {
-			sv := newSolver(t, s, Options{Reflect: cfg.reflect, FromBlankFirst: true, Workers: workers})
-			var out, errOut strings.Builder
+			sv := newSolver(t, s, Options{Reflect: cfg.reflect, FromBlankFirst: true})
+			var out strings.Builder
 			t0, c0 := time.Now(), cpuTime()
-			if err := Run(context.Background(), sv, strings.NewReader(input.String()), &out, &errOut); err != nil {
-				t.Fatalf("%s: %v\n%s", cfg.name, err, errOut.String())
+			results, err := solveAll(sv, ks, workers)
+			if err != nil {
+				t.Fatalf("%s: %v", cfg.name, err)
+			}
+			for _, r := range results {
+				out.WriteString(r.String())
+				out.WriteByte('\n')
 			}
 			elapsed, cpu := time.Since(t0), cpuTime()-c0
 			if workers == 1 {
@@ -93,6 +95,22 @@ func TestKorf100Long(t *testing.T) {
 				float64(cpu.Nanoseconds())/float64(nodes), build.Seconds())
 		}
 	}
+}
+
+// solveAll solves the instances with `workers` searches at a time and
+// returns the results in input order.
+func solveAll(sv *Solver, ks []korfInstance, workers int) ([]Result, error) {
+	results := make([]Result, len(ks))
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i, k := range ks {
+		g.Go(func() error {
+			var err error
+			results[i], err = sv.SolveContext(context.Background(), k.board)
+			return err
+		})
+	}
+	return results, g.Wait()
 }
 
 // BenchmarkKorf100 solves Korf's 100 instances per iteration, single

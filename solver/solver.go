@@ -34,7 +34,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,18 +51,12 @@ type Options struct {
 	// blank-last and blank-first goals). It has no effect with an exact
 	// table.
 	Reflect bool
-	// Workers is the number of boards Run solves at the same time; <= 0
-	// means runtime.NumCPU(). Each search is single-threaded and its result
-	// does not depend on Workers.
-	Workers int
 	// Threads is the number of goroutines that share one IDA* search
 	// (parallel IDA*: each iteration's tree is split at a shallow depth and
 	// the subtrees are handed out in order; see idaParallel). <= 1 means a
 	// single-threaded search. The result (moves and node count) is the
-	// same for every value. Run uses up to Workers × Threads goroutines.
+	// same for every value.
 	Threads int
-	// JSON makes Run write one JSON object per board instead of a text line.
-	JSON bool
 	// FromBlankFirst says that input boards use the blank-first convention
 	// (blank in cell 0, tile t in cell t: Korf's instances) while the tables
 	// are for the blank-last goal. Each board is converted with
@@ -145,9 +138,6 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 		return nil, fmt.Errorf("solver: set goal: %w", err)
 	}
 	s := &Solver{set: set, opt: opt, geom: g, n: n, goal: append(puzzle.Board(nil), set.Goal...)}
-	if s.opt.Workers <= 0 {
-		s.opt.Workers = runtime.NumCPU()
-	}
 	names := make([]string, len(set.Parts))
 	patterns := make([]*puzzle.Pattern, len(set.Parts))
 	for i, p := range set.Parts {
@@ -258,7 +248,7 @@ func (s *Solver) Goal() puzzle.Board {
 	return append(puzzle.Board(nil), s.goal...)
 }
 
-// Options returns the options in force (Workers resolved).
+// Options returns the options of New.
 func (s *Solver) Options() Options { return s.opt }
 
 // Heuristic returns the heuristic value the search uses for b (a board in

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,135 +9,85 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// job is one table to build: its pattern and output file name.
-type job struct {
-	pattern *puzzle.Pattern
-	file    string
+// buildConfig is the parsed command line of build.
+type buildConfig struct {
+	workers       int
+	out           string
+	quiet         bool
+	presets       string
+	board         string
+	tiles         []string
+	goal          string
+	manifest      string // check against this manifest ("" = none)
+	writeManifest string // write a manifest here ("" = none)
+	maxMemory     string // --max-memory as given ("" = available memory)
 }
 
+// plannedTable is one table to build.
+type plannedTable struct {
+	pattern *puzzle.Pattern
+	file    string // file name in the output directory
+	memory  uint64 // builder.MemoryEstimate, computed once
+}
+
+// buildPlan is everything decided before the first search starts.
+type buildPlan struct {
+	tables []plannedTable
+	want   map[string]manifestEntry // the --manifest entries, nil without one
+}
+
+// runBuild builds tables in four steps: plan (resolve the tables, check
+// memory, read the manifest), then for each table build (BFS and
+// encoding), compare with the manifest, write; finally the manifest of
+// what was written.
 func runBuild(e *env, args []string) error {
-	fs := newFlags(e, "build")
-	workers := fs.Int("j", runtime.NumCPU(), "worker goroutines per BFS level (the output does not depend on it)")
-	out := fs.String("o", "data", "output directory (created if missing)")
-	quiet := fs.Bool("quiet", false, "no progress output")
-	presets := fs.String("preset", "", "comma-separated preset names (see 'pdbgen presets'); default: "+strings.Join(builder.DefaultPresets(), ","))
-	board := fs.String("board", "", "board size WxH for a custom pattern, 2x2 to 5x5")
-	var tiles stringList
-	fs.Var(&tiles, "tiles", "pattern tiles for --board, e.g. 1,2,3 or 1-8; repeat for a disjoint set; all tiles = the exact table")
-	goal := fs.String("goal", puzzle.GoalBlankLast, "goal: blank-last, blank-first, or a board such as '1,2,3,4,5,6,7,8,0'")
-	manifest := fs.String("manifest", "", "check every built table against this manifest (name, entries, max, raw SHA-256); a mismatch is written nowhere and exits 1")
-	writeManifest := fs.String("write-manifest", "", "write a manifest of the built tables to this file")
-	maxMem := fs.String("max-memory", "", "refuse tables needing more than this many bytes (e.g. 4G); default: available memory")
-	pos, err := parseFlags(fs, args)
+	cfg, err := parseBuildFlags(e, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 0 {
-		return usageErr("unexpected argument %q (flags only)", pos[0])
-	}
-	if *workers < 1 {
-		return usageErr("-j must be at least 1")
-	}
-	jobs, err := buildJobs(*presets, *board, tiles, *goal)
+	plan, err := planBuild(cfg)
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return err
 	}
-	limit, err := memoryLimit(*maxMem)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	for _, j := range jobs {
-		if need := memoryNeed(j.pattern); limit > 0 && need > limit {
-			what := "the " + humanBytes(limit) + " available (set --max-memory to override)"
-			if *maxMem != "" {
-				what = "the --max-memory limit of " + humanBytes(limit)
-			}
-			return usageErr("%s needs about %s of memory, more than %s", j.file, humanBytes(need), what)
-		}
-	}
-	var want map[string]manifestEntry
-	if *manifest != "" {
-		if want, err = readManifest(*manifest); err != nil {
-			return err
-		}
-	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
-
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var built []manifestEntry
-	var mismatches int
-	for _, j := range jobs {
-		if !*quiet {
-			fmt.Fprintf(e.stderr, "building %s: %s, %d entries, about %s of memory\n",
-				j.file, j.pattern, j.pattern.Size(), humanBytes(memoryNeed(j.pattern)))
-		}
+	var written []manifestEntry
+	mismatches := 0
+	for _, pt := range plan.tables {
 		start := time.Now()
-		prog := newProgress(e.stderr, j.file, e.stderrIsTTY, *quiet)
-		values, err := builder.Build(ctx, j.pattern, builder.Options{Workers: *workers, Progress: prog.event})
-		prog.done()
+		t, buildTime, err := buildTable(ctx, e, cfg, pt)
 		if err != nil {
-			return fmt.Errorf("%s: %w (nothing written)", j.file, err)
-		}
-		buildTime := time.Since(start)
-		// The search's state array is garbage now; return it before the
-		// encoder allocates, so the peak is the search, not search + file.
-		// (Small tables skip it: it costs about 30 ms each.)
-		if builder.MemoryEstimate(j.pattern) > 64<<20 {
-			debug.FreeOSMemory()
-		}
-		t, err := format.NewTable(j.pattern, values, generator)
-		if err != nil {
-			return fmt.Errorf("%s: %w", j.file, err)
-		}
-		me := manifestEntry{name: j.file, entries: t.Header.Entries, max: t.Header.MaxValue, sha: t.Header.RawSHA256}
-		if want != nil {
-			w, ok := want[j.file]
-			switch {
-			case !ok:
-				fmt.Fprintf(e.stderr, "%s: not in manifest %s (not written)\n", j.file, *manifest)
-				mismatches++
-				continue
-			case w != me:
-				fmt.Fprintf(e.stderr, "%s: differs from manifest %s: got %d entries, max %d, sha256 %s; want %d, %d, %s (not written)\n",
-					j.file, *manifest, me.entries, me.max, me.sha, w.entries, w.max, w.sha)
-				mismatches++
-				continue
-			}
-		}
-		path := filepath.Join(*out, j.file)
-		if err := format.WriteFile(path, t, *workers); err != nil {
 			return err
 		}
-		built = append(built, me)
-		st, _ := os.Stat(path)
-		var size int64
-		if st != nil {
-			size = st.Size()
+		me := entryOf(pt.file, t)
+		if problem := plan.compare(me, cfg.manifest); problem != "" {
+			fmt.Fprintf(e.stderr, "%s (not written)\n", problem)
+			mismatches++
+			continue
 		}
-		if !*quiet {
-			fmt.Fprintf(e.stderr, "wrote %s: %d entries, max %d, %s on disk, built in %.2fs, total %.2fs\n",
-				path, me.entries, me.max, humanBytes(uint64(size)), buildTime.Seconds(), time.Since(start).Seconds())
+		if err := writeTable(e, cfg, pt, t, start, buildTime); err != nil {
+			return err
 		}
-		fmt.Fprintln(e.stdout, path)
+		written = append(written, me)
 	}
-	if !*quiet {
-		fmt.Fprintf(e.stderr, "peak RSS %s\n", humanBytes(peakRSS()))
+	if rss := peakRSS(); !cfg.quiet && rss > 0 {
+		fmt.Fprintf(e.stderr, "peak RSS %s\n", humanBytes(rss))
 	}
-	if *writeManifest != "" {
-		if err := writeManifestFile(*writeManifest, built); err != nil {
+	if cfg.writeManifest != "" {
+		if err := writeManifest(cfg.writeManifest, written); err != nil {
 			return err
 		}
 	}
@@ -148,17 +97,132 @@ func runBuild(e *env, args []string) error {
 	return nil
 }
 
-// memoryNeed is the peak memory a build of p is expected to take: the
-// builder's arrays (builder.MemoryEstimate) times 1.25, the ratio of peak
-// RSS to those arrays measured on the 15-78 preset (1000 MiB for 836 MiB:
-// the arrays, then the table and its compressed frames, plus
-// garbage-collector headroom), plus 32 MiB for the runtime.
-func memoryNeed(p *puzzle.Pattern) uint64 {
-	return builder.MemoryEstimate(p)*5/4 + 32<<20
+func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
+	cfg := &buildConfig{}
+	fs := newFlags(e, "build")
+	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "worker goroutines per BFS level (the output does not depend on it)")
+	fs.StringVar(&cfg.out, "o", "data", "output directory (created if missing)")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress output")
+	fs.StringVar(&cfg.presets, "preset", "", "comma-separated preset names (see 'pdbgen presets'); default: "+strings.Join(preset.Defaults(), ","))
+	fs.StringVar(&cfg.board, "board", "", "board size WxH for a custom pattern, 2x2 to 5x5")
+	fs.Var((*stringList)(&cfg.tiles), "tiles", "pattern tiles for --board, e.g. 1,2,3 or 1-8; repeat for a disjoint set; all tiles = the exact table")
+	fs.StringVar(&cfg.goal, "goal", puzzle.GoalBlankLast, "goal: blank-last, blank-first, or a board such as '1,2,3,4,5,6,7,8,0'")
+	fs.StringVar(&cfg.manifest, "manifest", "", "check every built table against this manifest (name, entries, max, raw SHA-256); a mismatch is written nowhere and exits 1")
+	fs.StringVar(&cfg.writeManifest, "write-manifest", "", "write a manifest of the built tables to this file")
+	fs.StringVar(&cfg.maxMemory, "max-memory", "", "refuse tables needing more than this many bytes (e.g. 4G); default: available memory")
+	if err := noArgs(fs, args); err != nil {
+		return nil, err
+	}
+	if cfg.workers < 1 {
+		return nil, usageErr("-j must be at least 1")
+	}
+	return cfg, nil
 }
 
-// buildJobs resolves the preset or custom-pattern flags into tables.
-func buildJobs(presets, board string, tiles []string, goal string) ([]job, error) {
+// planBuild resolves the tables of cfg, estimates the memory of each once
+// and refuses any that needs more than the limit, and reads the manifest
+// to compare with. Nothing is built or written.
+func planBuild(cfg *buildConfig) (*buildPlan, error) {
+	tables, err := resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal)
+	if err != nil {
+		return nil, &exitError{code: exitTrouble, err: err}
+	}
+	limit, err := memoryLimit(cfg.maxMemory)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	for i := range tables {
+		pt := &tables[i]
+		pt.memory = builder.MemoryEstimate(pt.pattern)
+		if limit > 0 && pt.memory > limit {
+			what := "the " + humanBytes(limit) + " available (set --max-memory to override)"
+			if cfg.maxMemory != "" {
+				what = "the --max-memory limit of " + humanBytes(limit)
+			}
+			return nil, usageErr("%s needs about %s of memory, more than %s", pt.file, humanBytes(pt.memory), what)
+		}
+	}
+	plan := &buildPlan{tables: tables}
+	if cfg.manifest != "" {
+		if plan.want, err = readManifest(cfg.manifest); err != nil {
+			return nil, err
+		}
+	}
+	return plan, nil
+}
+
+// compare checks a built table against the manifest: "" when it matches
+// or there is no manifest, otherwise the problem, naming the file and the
+// manifest.
+func (plan *buildPlan) compare(got manifestEntry, manifest string) string {
+	if plan.want == nil {
+		return ""
+	}
+	w, ok := plan.want[got.name]
+	switch {
+	case !ok:
+		return fmt.Sprintf("%s: not in manifest %s", got.name, manifest)
+	case w != got:
+		return fmt.Sprintf("%s: differs from manifest %s: got %d entries, max %d, sha256 %s; want %d, %d, %s",
+			got.name, manifest, got.entries, got.max, got.sha, w.entries, w.max, w.sha)
+	}
+	return ""
+}
+
+// freeOSMemoryAbove is the memory estimate above which the search's
+// arrays are returned to the OS before encoding (about 64 MiB of arrays;
+// smaller tables skip it, it costs about 30 ms each).
+const freeOSMemoryAbove = 64<<20*5/4 + 32<<20
+
+// buildTable runs the BFS for pt with progress output and encodes the
+// result; it returns the table and the time the BFS took.
+func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
+	if !cfg.quiet {
+		fmt.Fprintf(e.stderr, "building %s: %s, %d entries, about %s of memory\n",
+			pt.file, pt.pattern, pt.pattern.Size(), humanBytes(pt.memory))
+	}
+	start := time.Now()
+	prog := newProgress(e.stderr, pt.file, e.stderrIsTTY, cfg.quiet)
+	values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.workers, Progress: prog.event})
+	prog.done()
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w (nothing written)", pt.file, err)
+	}
+	buildTime := time.Since(start)
+	// The search's state array is garbage now; return it before the
+	// encoder allocates, so the peak is the search, not search + file.
+	if pt.memory > freeOSMemoryAbove {
+		debug.FreeOSMemory()
+	}
+	t, err := format.NewTable(pt.pattern, values, generator)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", pt.file, err)
+	}
+	return t, buildTime, nil
+}
+
+// writeTable writes t atomically into the output directory, logs it, and
+// prints its path on stdout.
+func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, start time.Time, buildTime time.Duration) error {
+	path := filepath.Join(cfg.out, pt.file)
+	if err := format.WriteFile(path, t, cfg.workers); err != nil {
+		return err
+	}
+	if !cfg.quiet {
+		var size int64
+		if st, err := os.Stat(path); err == nil {
+			size = st.Size()
+		}
+		fmt.Fprintf(e.stderr, "wrote %s: %d entries, max %d, %s on disk, built in %.2fs, total %.2fs\n",
+			path, t.Header.Entries, t.Header.MaxValue, humanBytes(uint64(size)), buildTime.Seconds(), time.Since(start).Seconds())
+	}
+	fmt.Fprintln(e.stdout, path)
+	return nil
+}
+
+// resolveTables turns the preset or custom-pattern flags into tables
+// (memory not yet estimated).
+func resolveTables(presets, board string, tiles []string, goal string) ([]plannedTable, error) {
 	if board != "" || len(tiles) > 0 {
 		if presets != "" {
 			return nil, errors.New("use either --preset or --board/--tiles, not both")
@@ -166,40 +230,13 @@ func buildJobs(presets, board string, tiles []string, goal string) ([]job, error
 		if board == "" || len(tiles) == 0 {
 			return nil, errors.New("--board and --tiles go together")
 		}
-		g, err := puzzle.ParseGeometry(board)
-		if err != nil {
-			return nil, err
-		}
-		gb, err := puzzle.ParseGoal(goal, g)
-		if err != nil {
-			return nil, err
-		}
-		var jobs []job
-		var names []string
-		var patterns []*puzzle.Pattern
-		for _, ts := range tiles {
-			list, err := puzzle.ParseTiles(ts)
-			if err != nil {
-				return nil, err
-			}
-			p, err := puzzle.NewPattern(g, gb, list)
-			if err != nil {
-				return nil, err
-			}
-			names = append(names, "--tiles "+ts)
-			patterns = append(patterns, p)
-			jobs = append(jobs, job{pattern: p, file: builder.FileName(g.String(), p)})
-		}
-		if err := puzzle.CheckAdditive(names, patterns); err != nil {
-			return nil, fmt.Errorf("the --tiles sets of one build must form one additive set: %w", err)
-		}
-		return jobs, nil
+		return customTables(board, tiles, goal)
 	}
-	names := builder.DefaultPresets()
+	names := preset.Defaults()
 	if presets != "" {
 		names = strings.Split(presets, ",")
 	}
-	var jobs []job
+	var out []plannedTable
 	seen := map[string]bool{}
 	for _, name := range names {
 		name = strings.TrimSpace(name)
@@ -207,7 +244,7 @@ func buildJobs(presets, board string, tiles []string, goal string) ([]job, error
 			continue
 		}
 		seen[name] = true
-		pr, err := builder.FindPreset(name)
+		pr, err := preset.Find(name)
 		if err != nil {
 			return nil, err
 		}
@@ -216,140 +253,41 @@ func buildJobs(presets, board string, tiles []string, goal string) ([]job, error
 			return nil, err
 		}
 		for _, p := range ps {
-			jobs = append(jobs, job{pattern: p, file: builder.FileName(pr.Name, p)})
+			out = append(out, plannedTable{pattern: p, file: preset.FileName(pr.Name, p)})
 		}
-	}
-	return jobs, nil
-}
-
-// manifestEntry is one line of a manifest: file name, entries, maximum
-// value and the SHA-256 of the raw table (which, unlike the compressed
-// file, does not depend on the zstd library version).
-type manifestEntry struct {
-	name    string
-	entries uint64
-	max     int
-	sha     string
-}
-
-// readManifest parses a manifest: '#' comments, then tab- or
-// space-separated lines "name entries max sha256".
-func readManifest(path string) (map[string]manifestEntry, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
-	}
-	defer f.Close()
-	out := map[string]manifestEntry{}
-	sc := bufio.NewScanner(f)
-	for line := 1; sc.Scan(); line++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || strings.HasPrefix(s, "#") {
-			continue
-		}
-		f := strings.Fields(s)
-		if len(f) != 4 {
-			return nil, dataErr(fmt.Errorf("manifest %s:%d: want 4 fields (name entries max sha256), got %d", path, line, len(f)))
-		}
-		n, err1 := strconv.ParseUint(f[1], 10, 64)
-		m, err2 := strconv.Atoi(f[2])
-		if err1 != nil || err2 != nil || len(f[3]) != 64 {
-			return nil, dataErr(fmt.Errorf("manifest %s:%d: malformed line", path, line))
-		}
-		out[f[0]] = manifestEntry{name: f[0], entries: n, max: m, sha: f[3]}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	return out, nil
 }
 
-func writeManifestFile(path string, entries []manifestEntry) error {
-	var sb strings.Builder
-	sb.WriteString("# tilepdb manifest: file\tentries\tmax value\tSHA-256 of the raw table (pdbgen info shows it as raw_sha256)\n")
-	for _, m := range entries {
-		fmt.Fprintf(&sb, "%s\t%d\t%d\t%s\n", m.name, m.entries, m.max, m.sha)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, []byte(sb.String()), 0o644); err != nil {
-		return fmt.Errorf("manifest: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("manifest: %w", err)
-	}
-	return nil
-}
-
-// memoryLimit is --max-memory, or the MemAvailable of /proc/meminfo (0 when
-// unknown: no check).
-func memoryLimit(flagValue string) (uint64, error) {
-	if flagValue != "" {
-		return parseBytes(flagValue)
-	}
-	data, err := os.ReadFile("/proc/meminfo")
+// customTables is the --board/--tiles form: one table per --tiles, the
+// sets pairwise disjoint.
+func customTables(board string, tiles []string, goal string) ([]plannedTable, error) {
+	g, err := puzzle.ParseGeometry(board)
 	if err != nil {
-		return 0, nil
+		return nil, err
 	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			f := strings.Fields(rest)
-			if len(f) >= 1 {
-				kb, err := strconv.ParseUint(f[0], 10, 64)
-				if err == nil {
-					return kb * 1024, nil
-				}
-			}
+	gb, err := puzzle.ParseGoal(goal, g)
+	if err != nil {
+		return nil, err
+	}
+	var out []plannedTable
+	var names []string
+	var patterns []*puzzle.Pattern
+	for _, ts := range tiles {
+		list, err := puzzle.ParseTiles(ts)
+		if err != nil {
+			return nil, err
 		}
-	}
-	return 0, nil
-}
-
-// parseBytes parses "123", "512M", "4G" (powers of 1024).
-func parseBytes(s string) (uint64, error) {
-	mult := uint64(1)
-	t := strings.ToUpper(strings.TrimSpace(s))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
-	if t != "" {
-		switch t[len(t)-1] {
-		case 'K':
-			mult = 1 << 10
-		case 'M':
-			mult = 1 << 20
-		case 'G':
-			mult = 1 << 30
-		case 'T':
-			mult = 1 << 40
+		p, err := puzzle.NewPattern(g, gb, list)
+		if err != nil {
+			return nil, err
 		}
-		if mult > 1 {
-			t = t[:len(t)-1]
-		}
+		names = append(names, "--tiles "+ts)
+		patterns = append(patterns, p)
+		out = append(out, plannedTable{pattern: p, file: preset.FileName(g.String(), p)})
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v <= 0 {
-		return 0, fmt.Errorf("--max-memory %q: want a size such as 512M or 4G", s)
+	if err := puzzle.CheckAdditive(names, patterns); err != nil {
+		return nil, fmt.Errorf("the --tiles sets of one build must form one additive set: %w", err)
 	}
-	return uint64(v * float64(mult)), nil
-}
-
-func humanBytes(n uint64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// peakRSS is the process's peak resident set size (getrusage ru_maxrss,
-// which Linux reports in KiB).
-func peakRSS() uint64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return uint64(ru.Maxrss) * 1024
+	return out, nil
 }

@@ -22,20 +22,10 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
-
-	"github.com/tilepdb/tilepdb/builder"
 )
-
-// Version is the generator version recorded in every file header.
-const Version = "0.1.0"
-
-// generator is the Header.Generator string.
-const generator = "tilepdb pdbgen " + Version
 
 // command is one subcommand, in the style of cmd/go.
 type command struct {
@@ -52,25 +42,6 @@ type env struct {
 	stderrIsTTY    bool
 }
 
-// exitError carries an exit status: 1 for bad data, 2 for usage and I/O.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-// usageErr and dataErr build the two kinds of failures.
-func usageErr(format string, a ...any) error {
-	return &exitError{code: 2, err: fmt.Errorf(format, a...)}
-}
-
-func dataErr(err error) error { return &exitError{code: 1, err: err} }
-
-// errSilent means the command already printed its diagnostics.
-var errSilent = errors.New("")
-
 var commands []*command
 
 func init() {
@@ -81,10 +52,7 @@ func init() {
 		{"lookup", "FILE...", "print the heuristic value of each board on stdin", runLookup},
 		{"solve", "[--reflect] [-j N] [--json] [--from blank-first] FILE...", "solve boards from stdin optimally", runSolve},
 		{"presets", "", "list the presets", runPresets},
-		{"version", "", "print the version", func(e *env, _ []string) error {
-			fmt.Fprintln(e.stdout, generator)
-			return nil
-		}},
+		{"version", "", "print the version", runVersion},
 	}
 }
 
@@ -115,18 +83,8 @@ func run(e *env, args []string) int {
 		return 2
 	}
 	err := c.run(e, args[1:])
-	if err == nil {
-		return 0
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	code := 2
-	var ee *exitError
-	if errors.As(err, &ee) {
-		code = ee.code
-	}
-	if !errors.Is(err, errSilent) {
+	code := exitCode(err)
+	if err != nil && code != exitOK && !errors.Is(err, errSilent) {
 		fmt.Fprintf(e.stderr, "pdbgen %s: %v\n", c.name, err)
 	}
 	return code
@@ -148,61 +106,4 @@ func printUsage(w io.Writer) {
 		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.short)
 	}
 	fmt.Fprintln(w, "\nRun 'pdbgen <command> -h' for a command's flags.")
-}
-
-// newFlags returns a FlagSet for command c that reports errors to stderr
-// and prints the usage line.
-func newFlags(e *env, name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		c := findCommand(name)
-		fmt.Fprintf(e.stderr, "usage: pdbgen %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses args, turning flag errors into usage errors. Flags may
-// follow positional arguments (pdbgen verify a.pdb --deep).
-func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, &exitError{code: 2, err: errSilent}
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		if args[0] == "--" {
-			return append(positional, args[1:]...), nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
-}
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, " ") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-func runPresets(e *env, args []string) error {
-	fs := newFlags(e, "presets")
-	if _, err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	for _, p := range builder.Presets {
-		def := ""
-		if p.Default {
-			def = " (default)"
-		}
-		fmt.Fprintf(e.stdout, "%-8s %dx%d  %s%s\n", p.Name, p.W, p.H, p.Description, def)
-	}
-	return nil
 }

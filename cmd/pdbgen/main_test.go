@@ -2,186 +2,11 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
-	"runtime/debug"
 	"strings"
-	"sync"
 	"testing"
 )
-
-// result is what one in-process pdbgen invocation produced.
-type result struct {
-	code           int
-	stdout, stderr string
-}
-
-func (r result) String() string {
-	return fmt.Sprintf("exit %d\n--- stdout:\n%s--- stderr:\n%s", r.code, r.stdout, r.stderr)
-}
-
-// pdbgen runs one command line in-process with stdin as input (stderr is
-// not a terminal). It fails the test on a panic or on anything that looks
-// like a Go stack trace in the output.
-func pdbgen(t *testing.T, stdin string, args ...string) result {
-	t.Helper()
-	return pdbgenEnv(t, false, stdin, args...)
-}
-
-func pdbgenEnv(t *testing.T, tty bool, stdin string, args ...string) result {
-	t.Helper()
-	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, stderrIsTTY: tty}
-	var code int
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				t.Fatalf("pdbgen %s panicked: %v\n%s", strings.Join(args, " "), r, debug.Stack())
-			}
-		}()
-		code = run(e, args)
-	}()
-	res := result{code: code, stdout: out.String(), stderr: errb.String()}
-	noStackTrace(t, args, res)
-	return res
-}
-
-// stackRE matches what a Go panic or stack trace would print.
-var stackRE = regexp.MustCompile(`(?m)panic:|^goroutine \d+|\.go:\d+|runtime error|\[signal `)
-
-func noStackTrace(t *testing.T, args []string, r result) {
-	t.Helper()
-	for _, s := range []string{r.stdout, r.stderr} {
-		if stackRE.MatchString(s) {
-			t.Fatalf("pdbgen %s printed something like a Go stack trace:\n%v", strings.Join(args, " "), r)
-		}
-	}
-}
-
-// wantCode fails unless r exited with code.
-func wantCode(t *testing.T, r result, code int) {
-	t.Helper()
-	if r.code != code {
-		t.Fatalf("exit status %d, want %d\n%v", r.code, code, r)
-	}
-}
-
-// oneErrorLine checks that stderr is exactly one line "pdbgen CMD: ..."
-// containing want.
-func oneErrorLine(t *testing.T, r result, cmd, want string) {
-	t.Helper()
-	lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
-	if len(lines) != 1 || !strings.HasSuffix(r.stderr, "\n") {
-		t.Fatalf("stderr is %d line(s), want exactly one error line\n%v", len(lines), r)
-	}
-	if !strings.HasPrefix(lines[0], "pdbgen "+cmd+": ") {
-		t.Errorf("error line %q does not start with %q", lines[0], "pdbgen "+cmd+": ")
-	}
-	if !strings.Contains(lines[0], want) {
-		t.Errorf("error line %q does not contain %q", lines[0], want)
-	}
-}
-
-// lines splits output into its lines (none for "").
-func lines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-}
-
-// dirEntries lists the names in dir (nil when it does not exist).
-func dirEntries(t *testing.T, dir string) []string {
-	t.Helper()
-	des, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, de := range des {
-		names = append(names, de.Name())
-	}
-	return names
-}
-
-func readBytes(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// Shared tables, built once per test binary with the CLI itself (quiet,
-// into a directory that TestMain removes).
-var (
-	fixtureOnce sync.Once
-	fixtureDir  string
-	fixtureErr  error
-)
-
-// The fixture files: the exact 8-puzzle table, two disjoint additive 3x3
-// tables, and the exact blank-first 8-puzzle table.
-const (
-	fx8       = "8puzzle.pdb"
-	fx123     = "3x3_1-2-3.pdb"
-	fx456     = "3x3_4-5-6.pdb"
-	fx8bf     = "8puzzle-bf.pdb"
-	fx123bf   = "3x3-bf_1-2-3.pdb"
-	sha8      = "caf2a81c8ec43d3b22c52a95d4eabb673a8bc3774eb51f0bdc5d27b425862470" // data/MANIFEST.tsv
-	goal8     = "1 2 3 4 5 6 7 8 0"
-	hardest8  = "8 6 7 2 5 4 3 0 1" // one of the two 31-move 8-puzzle states
-	swapped8  = "2 1 3 4 5 6 7 8 0" // unsolvable
-	twoMoves8 = "1 2 3 4 5 6 0 7 8" // blank moves r, r
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if fixtureDir != "" {
-		os.RemoveAll(fixtureDir)
-	}
-	os.Exit(code)
-}
-
-// fixture returns the path of a shared table, building them all on first use.
-func fixture(t *testing.T, name string) string {
-	t.Helper()
-	fixtureOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "pdbgen-test-")
-		if err != nil {
-			fixtureErr = err
-			return
-		}
-		fixtureDir = dir
-		builds := [][]string{
-			{"build", "--quiet", "-j", "2", "-o", dir, "--preset", "8puzzle"},
-			{"build", "--quiet", "-j", "2", "-o", dir, "--board", "3x3", "--tiles", "1,2,3", "--tiles", "4-6"},
-			{"build", "--quiet", "-j", "2", "-o", dir, "--preset", "8puzzle", "--goal", "blank-first"},
-			{"build", "--quiet", "-j", "2", "-o", dir, "--board", "3x3", "--tiles", "1,2,3", "--goal", "blank-first"},
-		}
-		for _, args := range builds {
-			var out, errb bytes.Buffer
-			if code := run(&env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}, args); code != 0 {
-				fixtureErr = fmt.Errorf("pdbgen %s: exit %d: %s", strings.Join(args, " "), code, errb.String())
-				return
-			}
-		}
-	})
-	if fixtureErr != nil {
-		t.Fatalf("building the shared tables: %v", fixtureErr)
-	}
-	p := filepath.Join(fixtureDir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("fixture %s: %v", name, err)
-	}
-	return p
-}
 
 // TestUsage covers command-line mistakes: each exits 2 (or 0 for help)
 // with a clear message, and a failed build writes nothing.
@@ -289,96 +114,50 @@ func TestUsage(t *testing.T) {
 	}
 }
 
-func TestMaxMemoryMessageNamesSize(t *testing.T) {
-	r := pdbgen(t, "", "build", "--preset", "8puzzle", "--max-memory", "1K", "-o", filepath.Join(t.TempDir(), "out"))
-	wantCode(t, r, 2)
-	// "8puzzle.pdb needs about 177.2 KiB of memory, more than the 1.0 KiB available (...)"
-	re := regexp.MustCompile(`needs about [0-9.]+ (KiB|MiB) of memory, more than the --max-memory limit of 1\.0 KiB`)
-	if !re.MatchString(r.stderr) {
-		t.Errorf("message does not name the memory needed and the limit:\n%v", r)
-	}
-	// A generous limit lets the same build through.
-	r = pdbgen(t, "", "build", "--quiet", "--preset", "8puzzle", "--max-memory", "1G", "-o", t.TempDir())
-	wantCode(t, r, 0)
-}
-
-func TestPresetsAndVersion(t *testing.T) {
-	r := pdbgen(t, "", "presets")
-	wantCode(t, r, 0)
-	if r.stderr != "" {
-		t.Errorf("presets wrote to stderr:\n%v", r)
-	}
-	ls := lines(r.stdout)
-	if len(ls) != 5 {
-		t.Fatalf("presets printed %d lines, want 5\n%v", len(ls), r)
-	}
-	for i, want := range []struct{ name, size string }{
-		{"8puzzle", "3x3"}, {"15-555", "4x4"}, {"15-663", "4x4"}, {"15-78", "4x4"}, {"24-6666", "5x5"},
-	} {
-		f := strings.Fields(ls[i])
-		if len(f) < 3 || f[0] != want.name || f[1] != want.size {
-			t.Errorf("presets line %d = %q, want %s %s ...", i+1, ls[i], want.name, want.size)
-		}
-		isDefault := strings.HasSuffix(ls[i], "(default)")
-		if wantDefault := i < 3; isDefault != wantDefault {
-			t.Errorf("presets line %q: default marker %v, want %v", ls[i], isDefault, wantDefault)
-		}
-	}
-
-	r = pdbgen(t, "", "version")
-	wantCode(t, r, 0)
-	if r.stdout != "tilepdb pdbgen "+Version+"\n" || r.stderr != "" {
-		t.Errorf("version:\n%v", r)
-	}
-	if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(Version) {
-		t.Errorf("Version %q is not semver", Version)
-	}
-}
-
-func TestParseBytes(t *testing.T) {
-	tests := []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"100", 100, true},
-		{"1K", 1 << 10, true},
-		{"1k", 1 << 10, true},
-		{"512M", 512 << 20, true},
-		{"4G", 4 << 30, true},
-		{"4GB", 4 << 30, true},
-		{"4GiB", 4 << 30, true},
-		{"1T", 1 << 40, true},
-		{"1.5K", 1536, true},
-		{" 2M ", 2 << 20, true},
-		{"", 0, false},
-		{"0", 0, false},
-		{"-1G", 0, false},
-		{"lots", 0, false},
-		{"G", 0, false},
-		{"1X", 0, false},
-	}
-	for _, tt := range tests {
-		got, err := parseBytes(tt.in)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
-		}
-		if err != nil && !strings.Contains(err.Error(), "--max-memory") {
-			t.Errorf("parseBytes(%q) error %q does not name the flag", tt.in, err)
-		}
-	}
-}
-
-func TestHumanBytes(t *testing.T) {
+// TestOutputWriteError: a command whose answers cannot be written must not
+// report success.
+func TestOutputWriteError(t *testing.T) {
+	p8 := fixture(t, fx8)
+	in := strings.Repeat(twoMoves8+"\n", 2000) // more than a bufio buffer of answers
 	for _, tt := range []struct {
-		n    uint64
-		want string
+		name string
+		args []string
 	}{
-		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {181440, "177.2 KiB"},
-		{5 << 20, "5.0 MiB"}, {3 << 30, "3.00 GiB"},
+		{"lookup", []string{"lookup", p8}},
+		{"lookup at flush", []string{"lookup", p8}},
+		{"solve", []string{"solve", "-j", "1", p8}},
 	} {
-		if got := humanBytes(tt.n); got != tt.want {
-			t.Errorf("humanBytes(%d) = %q, want %q", tt.n, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			stdin, limit := in, 100
+			if tt.name == "lookup at flush" {
+				stdin, limit = twoMoves8+"\n", 5
+			}
+			var errb bytes.Buffer
+			e := &env{stdin: strings.NewReader(stdin), stdout: &failWriter{limit: limit}, stderr: &errb}
+			code := run(e, tt.args)
+			r := result{code: code, stderr: errb.String()}
+			noStackTrace(t, tt.args, r)
+			wantCode(t, r, 2)
+			oneErrorLine(t, r, tt.args[0], "no space left on device")
+		})
 	}
+}
+
+// TestDoubleDash: "--" ends the flags, so a file may start with "-".
+func TestDoubleDash(t *testing.T) {
+	dir := t.TempDir()
+	name := "-odd.pdb"
+	if err := os.WriteFile(filepath.Join(dir, name), readBytes(t, fixture(t, fx123)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	r := pdbgen(t, "", "info", "--json", "--", name)
+	wantCode(t, r, 0)
+	if !strings.Contains(r.stdout, `"file":"-odd.pdb"`) {
+		t.Errorf("info -- -odd.pdb:\n%v", r)
+	}
+	r = pdbgen(t, "", "verify", "-j", "1", "--", name)
+	wantCode(t, r, 0)
+	r = pdbgen(t, "", "info", name) // without "--" it is a flag
+	wantCode(t, r, 2)
 }

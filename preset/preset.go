@@ -1,4 +1,9 @@
-package builder
+// Package preset names the tables tilepdb ships and builds by default: for
+// each preset its board, its disjoint partition of the tiles (Korf & Felner
+// 2002) and whether `make data` builds it, plus the conventional file name
+// of a table. It depends only on package puzzle; package builder computes
+// the tables.
+package preset
 
 import (
 	"fmt"
@@ -21,10 +26,10 @@ type Preset struct {
 	Default     bool      // part of the default set built by `make data`
 }
 
-// Presets lists every preset, in the order `pdbgen presets` shows them.
+// All lists every preset, in the order `pdbgen presets` shows them.
 // Partitions: Korf & Felner 2002 (5-5-5, 6-6-3, 7-8 for the 15-puzzle and
 // 6-6-6-6 for the 24-puzzle), mapped to the blank-last goal.
-var Presets = []Preset{
+var All = []Preset{
 	{Name: "8puzzle", Description: "exact distance table of the 3x3 puzzle (9!/2 = 181,440 states)",
 		W: 3, H: 3, Partition: [][]uint8{{1, 2, 3, 4, 5, 6, 7, 8}}, Default: true},
 	{Name: "15-555", Description: "15-puzzle additive PDBs 5-5-5",
@@ -37,10 +42,11 @@ var Presets = []Preset{
 		W: 5, H: 5, Partition: [][]uint8{{1, 2, 6, 7, 11, 12}, {3, 4, 5, 8, 9, 10}, {13, 14, 15, 19, 20, 24}, {16, 17, 18, 21, 22, 23}}},
 }
 
-// DefaultPresets are the names of the presets built by default.
-func DefaultPresets() []string {
+// Defaults are the names of the presets built by default, in the order of
+// All.
+func Defaults() []string {
 	var out []string
-	for _, p := range Presets {
+	for _, p := range All {
 		if p.Default {
 			out = append(out, p.Name)
 		}
@@ -48,11 +54,10 @@ func DefaultPresets() []string {
 	return out
 }
 
-// FindPreset returns the preset called name, or an error listing the known
-// names.
-func FindPreset(name string) (Preset, error) {
+// Find returns the preset called name, or an error listing the known names.
+func Find(name string) (Preset, error) {
 	var names []string
-	for _, p := range Presets {
+	for _, p := range All {
 		if p.Name == name {
 			return p, nil
 		}

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// The board input of lookup and solve, one board per line:
+//
+//   - cells separated by spaces, tabs or commas, the blank as 0, x or _
+//     (puzzle.ParseBoard);
+//   - blank lines and lines whose first non-space character is # are
+//     skipped;
+//   - a line is at most maxLineLen bytes, measured once, without its "\n"
+//     or "\r\n"; a longer line is reported and skipped;
+//   - lines are numbered from 1, skipped ones included.
+//
+// Every other line gets exactly one answer on stdout or one
+// "line N: <problem>" on stderr, in input order.
+
+// maxLineLen is the longest board line accepted, in bytes.
+const maxLineLen = 4096
+
+// errLineTooLong is the problem reported for a line over maxLineLen.
+var errLineTooLong = fmt.Errorf("line longer than %d bytes", maxLineLen)
+
+// boardLine is one input line that needs an answer: its board, or the
+// problem that stops it from having one.
+type boardLine struct {
+	no    int
+	board puzzle.Board
+	err   error
+}
+
+// readBoards calls fn for every line of r that needs an answer, in order.
+// n is the number of cells a board must have. It returns the first read
+// error (wrapped) or error of fn.
+func readBoards(r io.Reader, n int, fn func(boardLine) error) error {
+	br := bufio.NewReaderSize(r, maxLineLen+2)
+	no := 0
+	for {
+		chunk, err := br.ReadSlice('\n')
+		tooLong := false
+		if err == bufio.ErrBufferFull {
+			tooLong = true
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+		}
+		if err != nil && err != io.EOF {
+			return fmt.Errorf("reading boards: %w", err)
+		}
+		if len(chunk) > 0 || tooLong {
+			no++
+			text := strings.TrimSuffix(strings.TrimSuffix(string(chunk), "\n"), "\r")
+			line := boardLine{no: no}
+			switch t := strings.TrimSpace(text); {
+			case tooLong || len(text) > maxLineLen:
+				line.err = errLineTooLong
+			case t == "" || strings.HasPrefix(t, "#"):
+				line.no = 0 // nothing to answer
+			default:
+				line.board, line.err = puzzle.ParseBoard(text, n)
+			}
+			if line.no > 0 {
+				if ferr := fn(line); ferr != nil {
+					return ferr
+				}
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+	}
+}
+
+// errBadLines is wrapped by the error of answerBoards when some lines were
+// bad; the others were answered.
+var errBadLines = errors.New("bad line(s)")
+
+// answerFunc answers one board with one output line (without "\n"). An
+// error is the board's problem, reported with its line number, unless ctx
+// has ended.
+type answerFunc func(ctx context.Context, b puzzle.Board) (string, error)
+
+// pending is one line on its way from the reader to the writer.
+type pending struct {
+	boardLine
+	answer string
+	done   chan struct{}
+}
+
+// closed is the done channel of a line answered before it is queued.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// answerBoards reads boards of n cells from r (readBoards), answers them
+// with `workers` goroutines, and writes the answers to w and the problems
+// ("line N: <problem>") to errw in input order (with one worker the
+// reading goroutine answers each line itself). An answer is flushed as soon
+// as no later one is ready, so interactive use sees it at once. It returns
+// the first read or write error, ctx's error when ctx ends first, or an
+// error wrapping errBadLines with their count. When ctx ends or a write
+// fails it returns without waiting for the reader, which may be blocked in
+// a Read of a terminal or an idle pipe.
+func answerBoards(parent context.Context, r io.Reader, w, errw io.Writer, n, workers int, answer answerFunc) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	workers = max(workers, 1)
+	work := make(chan *pending)
+	order := make(chan *pending, 4*workers)
+
+	// Reader: queue every line in order, hand good ones to the workers.
+	// Its error arrives once order is closed.
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(order)
+		defer close(work)
+		readErr <- readBoards(r, n, func(line boardLine) error {
+			p := &pending{boardLine: line, done: closed}
+			switch {
+			case p.err != nil:
+			case workers == 1: // answer here: a hand-off costs more than a lookup
+				p.answer, p.err = answer(ctx, p.board)
+			default:
+				p.done = make(chan struct{})
+			}
+			select {
+			case order <- p:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			if p.done == closed {
+				return nil
+			}
+			select {
+			case work <- p:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			return nil
+		})
+	}()
+	var g errgroup.Group
+	if workers > 1 {
+		for range workers {
+			g.Go(func() error {
+				for {
+					select {
+					case p, ok := <-work:
+						if !ok {
+							return nil
+						}
+						p.answer, p.err = answer(ctx, p.board)
+						close(p.done)
+					case <-ctx.Done():
+						return nil
+					}
+				}
+			})
+		}
+	}
+
+	// Writer: answers and problems in input order, until the reader has
+	// closed order (drained), ctx ends or a write fails.
+	bad := 0
+	drained, werr := writeAnswers(ctx, order, w, errw, &bad)
+	cancel()
+	_ = g.Wait() // workers stop at once on cancel
+	switch {
+	case werr != nil:
+		return fmt.Errorf("writing output: %w", werr)
+	case parent.Err() != nil:
+		return parent.Err()
+	case !drained:
+		return ctx.Err()
+	}
+	if err := <-readErr; err != nil {
+		return err
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d %w", bad, errBadLines)
+	}
+	return nil
+}
+
+// writeAnswers writes the lines of order as they are done; drained is true
+// when order was closed and every line written.
+func writeAnswers(ctx context.Context, order <-chan *pending, w, errw io.Writer, bad *int) (drained bool, err error) {
+	bw := bufio.NewWriter(w)
+	for {
+		var p *pending
+		var ok bool
+		select {
+		case p, ok = <-order:
+		case <-ctx.Done():
+			return false, nil
+		}
+		if !ok {
+			return true, bw.Flush()
+		}
+		select {
+		case <-p.done:
+		case <-ctx.Done():
+			return false, nil
+		}
+		if ctx.Err() != nil { // the answer may be the cancellation itself
+			return false, nil
+		}
+		if p.err != nil {
+			*bad++
+			if err := bw.Flush(); err != nil {
+				return false, err
+			}
+			if _, err := fmt.Fprintf(errw, "line %d: %v\n", p.no, p.err); err != nil {
+				return false, err
+			}
+			continue
+		}
+		bw.WriteString(p.answer)
+		if err := bw.WriteByte('\n'); err != nil {
+			return false, err
+		}
+		if len(order) == 0 { // nothing ready to follow: let the answer out now
+			if err := bw.Flush(); err != nil {
+				return false, err
+			}
+		}
+	}
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// newFlags returns a FlagSet for the command called name that reports
+// errors to stderr and prints the command's usage line.
+func newFlags(e *env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		c := findCommand(name)
+		fmt.Fprintf(e.stderr, "usage: pdbgen %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, turning flag errors into usage errors. Flags may
+// follow positional arguments (pdbgen verify a.pdb --deep); "--" ends the
+// flags.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &exitError{code: exitTrouble, err: errSilent}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if args[0] == "--" {
+			return append(positional, args[1:]...), nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// noArgs parses the flags of a command that takes no positional argument.
+func noArgs(fs *flag.FlagSet, args []string) error {
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("unexpected argument %q (flags only)", pos[0])
+	}
+	return nil
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, " ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }

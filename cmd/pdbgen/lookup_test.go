@@ -1,0 +1,226 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+	"github.com/tilepdb/tilepdb/verify"
+)
+
+// refValue is the value of board b in the additive table of tiles, computed
+// by the verifier's reference builder (independent of the fast builder).
+func refValues(t *testing.T, geom puzzle.Geometry, tiles ...uint8) func(puzzle.Board) int {
+	t.Helper()
+	p, err := puzzle.NewPattern(geom, puzzle.BlankLastGoal(geom), tiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := verify.Reference(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(b puzzle.Board) int { return int(vals[p.Rank(b.Positions())]) }
+}
+
+func TestLookup(t *testing.T) {
+	p8, p123, p456 := fixture(t, fx8), fixture(t, fx123), fixture(t, fx456)
+	p8bf, p123bf := fixture(t, fx8bf), fixture(t, fx123bf)
+	dir := t.TempDir()
+
+	geom, err := puzzle.NewGeometry(3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v123, v456 := refValues(t, geom, 1, 2, 3), refValues(t, geom, 4, 5, 6)
+	add := func(s string) string {
+		b, err := puzzle.ParseBoard(s, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%s\t%d", b, v123(b)+v456(b))
+	}
+	if add(swapped8) == swapped8+"\t0" {
+		t.Fatal("test assumption: the swapped board has a positive additive value")
+	}
+
+	// A 2x2 table for the board-mismatch case.
+	wantCode(t, pdbgen(t, "", "build", "--quiet", "-o", dir, "--board", "2x2", "--tiles", "1,2,3"), 0)
+	p2x2 := filepath.Join(dir, "2x2.pdb")
+
+	// Every row spells out its input and all it expects: the exit status,
+	// stdout exactly, the per-line problems on stderr (prefixes, in order)
+	// and the final "pdbgen lookup: ..." line (substrings; none when the
+	// run is clean). stderr holds nothing else.
+	const summary = "pdbgen lookup: "
+	tests := []struct {
+		name     string
+		files    []string
+		stdin    string
+		code     int
+		stdout   []string // exact stdout lines
+		lineErrs []string // prefixes of the "line N: ..." stderr lines, in order
+		final    []string // substrings of the last stderr line; nil = no such line
+	}{
+		{
+			name:  "exact",
+			files: []string{p8},
+			stdin: goal8 + "\n" + hardest8 + "\n# a comment\n\n8,6,7,2,5,4,3,x,1\n  1 2 3 4 5 6 _ 7 8  \n",
+			code:  0,
+			stdout: []string{
+				goal8 + "\t0",
+				hardest8 + "\t31",
+				hardest8 + "\t31",
+				twoMoves8 + "\t2",
+			},
+		},
+		{
+			name:   "no trailing newline",
+			files:  []string{p8},
+			stdin:  twoMoves8,
+			code:   0,
+			stdout: []string{twoMoves8 + "\t2"},
+		},
+		{
+			name:   "CRLF line ends",
+			files:  []string{p8},
+			stdin:  goal8 + "\r\n" + twoMoves8 + "\r\n",
+			code:   0,
+			stdout: []string{goal8 + "\t0", twoMoves8 + "\t2"},
+		},
+		{
+			name:  "empty input",
+			files: []string{p8},
+			stdin: "",
+			code:  0,
+		},
+		{
+			name:  "exact bad lines",
+			files: []string{p8},
+			stdin: goal8 + "\n1 2 3\n1 1 2 3 4 5 6 7 8\n" + hardest8 + "\n1 2 3 4 5 6 7 8 q\n" + swapped8 + "\n1 2 3 4 5 6 7 8 9\n" + twoMoves8 + "\n",
+			code:  1,
+			stdout: []string{
+				goal8 + "\t0",
+				hardest8 + "\t31",
+				twoMoves8 + "\t2",
+			},
+			lineErrs: []string{
+				"line 2: bad board: 3 cells, want 9",
+				"line 3: bad board: tile 1 appears twice",
+				`line 5: bad board: cell 8: "q"`,
+				"line 6: board is not solvable for goal blank-last",
+				"line 7: bad board",
+			},
+			final: []string{summary, "5 bad line(s)"},
+		},
+		{
+			name:  "additive set",
+			files: []string{p123, p456},
+			stdin: goal8 + "\n" + hardest8 + "\n" + twoMoves8 + "\n" + swapped8 + "\n4 5 6 1 2 3 7 8 0\n",
+			code:  0,
+			stdout: []string{
+				goal8 + "\t0",
+				add(hardest8),
+				add(twoMoves8),
+				add(swapped8),
+				add("4 5 6 1 2 3 7 8 0"),
+			},
+		},
+		{
+			name:     "additive bad line",
+			files:    []string{p456, p123},
+			stdin:    "0 1 2 3 4 5 6 7\n" + hardest8 + "\n",
+			code:     1,
+			stdout:   []string{add(hardest8)},
+			lineErrs: []string{"line 1: bad board: 8 cells, want 9"},
+			final:    []string{summary, "1 bad line(s)"},
+		},
+		{
+			name:   "one additive table",
+			files:  []string{p123},
+			stdin:  hardest8 + "\n",
+			code:   0,
+			stdout: []string{fmt.Sprintf("%s\t%d", hardest8, v123(puzzle.Board{8, 6, 7, 2, 5, 4, 3, 0, 1}))},
+		},
+		{
+			name:   "blank-first exact",
+			files:  []string{p8bf},
+			stdin:  "0 1 2 3 4 5 6 7 8\n1 0 2 3 4 5 6 7 8\n" + goal8 + "\n",
+			code:   0,
+			stdout: []string{"0 1 2 3 4 5 6 7 8\t0", "1 0 2 3 4 5 6 7 8\t1", goal8 + "\t22"},
+		},
+		{
+			name:     "line over the limit",
+			files:    []string{p8},
+			stdin:    goal8 + "\n" + strings.Repeat("1 ", 50000) + "\n" + goal8 + "\n",
+			code:     1,
+			stdout:   []string{goal8 + "\t0", goal8 + "\t0"},
+			lineErrs: []string{"line 2: line longer than 4096 bytes"},
+			final:    []string{summary, "1 bad line(s)"},
+		},
+		{
+			name:     "line over 1 MiB",
+			files:    []string{p8},
+			stdin:    strings.Repeat("x", 2<<20) + "\n" + goal8 + "\n",
+			code:     1,
+			stdout:   []string{goal8 + "\t0"},
+			lineErrs: []string{"line 1: line longer than 4096 bytes"},
+			final:    []string{summary, "1 bad line(s)"},
+		},
+		{name: "same exact twice", files: []string{p8, p8}, stdin: goal8 + "\n", code: 2, final: []string{summary, "used alone"}},
+		{name: "same additive twice", files: []string{p123, p123}, stdin: goal8 + "\n", code: 2, final: []string{summary, "not disjoint"}},
+		{name: "exact with additive", files: []string{p123, p8}, stdin: goal8 + "\n", code: 2, final: []string{summary, "used alone"}},
+		{name: "different boards", files: []string{p123, p2x2}, stdin: goal8 + "\n", code: 2, final: []string{summary, "board"}},
+		{name: "different goals", files: []string{p123, p123bf}, stdin: goal8 + "\n", code: 2, final: []string{summary, "goal"}},
+		{name: "missing table", files: []string{filepath.Join(dir, "missing.pdb")}, stdin: goal8 + "\n", code: 2, final: []string{summary, "missing.pdb"}},
+		{name: "corrupt table", files: []string{corrupt(t, dir, p123, "payload"), p456}, stdin: goal8 + "\n", code: 1, final: []string{summary, "payload_3x3_1-2-3.pdb", "frame 0"}},
+		{name: "truncated table", files: []string{corrupt(t, dir, p8, "truncated")}, stdin: goal8 + "\n", code: 1, final: []string{summary, "truncated"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := pdbgen(t, tt.stdin, append([]string{"lookup"}, tt.files...)...)
+			wantCode(t, r, tt.code)
+			if got, want := strings.Join(lines(r.stdout), "\n"), strings.Join(tt.stdout, "\n"); got != want {
+				t.Errorf("stdout:\n%s\nwant:\n%s\n(stderr: %s)", got, want, r.stderr)
+			}
+			el := lines(r.stderr)
+			want := len(tt.lineErrs)
+			if tt.final != nil {
+				want++
+			}
+			if len(el) != want {
+				t.Fatalf("%d stderr lines, want %d\n%v", len(el), want, r)
+			}
+			for i, prefix := range tt.lineErrs {
+				if !strings.HasPrefix(el[i], prefix) {
+					t.Errorf("stderr line %d = %q, want prefix %q", i+1, el[i], prefix)
+				}
+			}
+			for _, sub := range tt.final {
+				if last := el[len(el)-1]; !strings.Contains(last, sub) {
+					t.Errorf("last stderr line %q lacks %q", last, sub)
+				}
+			}
+		})
+	}
+
+	// Admissibility of the additive set against the exact table on the
+	// boards above, via the CLI.
+	in := goal8 + "\n" + hardest8 + "\n" + twoMoves8 + "\n4 1 3 7 2 6 0 5 8\n"
+	exact := lines(pdbgen(t, in, "lookup", p8).stdout)
+	additive := lines(pdbgen(t, in, "lookup", p123, p456).stdout)
+	if len(exact) != 4 || len(additive) != 4 {
+		t.Fatalf("exact %v additive %v", exact, additive)
+	}
+	for i := range exact {
+		e, _ := strconv.Atoi(exact[i][strings.LastIndex(exact[i], "\t")+1:])
+		a, _ := strconv.Atoi(additive[i][strings.LastIndex(additive[i], "\t")+1:])
+		if a > e {
+			t.Errorf("board %d: additive %d > exact %d", i+1, a, e)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestParseBytes(t *testing.T) {
+	tests := []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"100", 100, true},
+		{"1K", 1 << 10, true},
+		{"1k", 1 << 10, true},
+		{"512M", 512 << 20, true},
+		{"4G", 4 << 30, true},
+		{"4GB", 4 << 30, true},
+		{"4GiB", 4 << 30, true},
+		{"1T", 1 << 40, true},
+		{"1.5K", 1536, true},
+		{" 2M ", 2 << 20, true},
+		{"", 0, false},
+		{"0", 0, false},
+		{"-1G", 0, false},
+		{"lots", 0, false},
+		{"G", 0, false},
+		{"1X", 0, false},
+	}
+	for _, tt := range tests {
+		got, err := parseBytes(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("parseBytes(%q) = %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
+		}
+		if err != nil && !strings.Contains(err.Error(), "--max-memory") {
+			t.Errorf("parseBytes(%q) error %q does not name the flag", tt.in, err)
+		}
+	}
+}
+
+func TestHumanBytes(t *testing.T) {
+	for _, tt := range []struct {
+		n    uint64
+		want string
+	}{
+		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {181440, "177.2 KiB"},
+		{5 << 20, "5.0 MiB"}, {3 << 30, "3.00 GiB"},
+	} {
+		if got := humanBytes(tt.n); got != tt.want {
+			t.Errorf("humanBytes(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestPeakRSSUnit: after touching 64 MiB the peak RSS is at least that and
+// far below 64 GiB, which catches ru_maxrss read in the wrong unit (KiB on
+// Linux, bytes on macOS). Other systems report 0 (unknown).
+func TestPeakRSSUnit(t *testing.T) {
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		if got := peakRSS(); got != 0 {
+			t.Errorf("peakRSS = %d on %s, want 0 (unknown)", got, runtime.GOOS)
+		}
+		return
+	}
+	buf := make([]byte, 64<<20)
+	for i := range buf {
+		buf[i] = byte(i)
+	}
+	got := peakRSS()
+	runtime.KeepAlive(buf)
+	if got < 64<<20 || got > 64<<30 {
+		t.Errorf("peakRSS = %d bytes after touching 64 MiB, want between 64 MiB and 64 GiB", got)
+	}
+}

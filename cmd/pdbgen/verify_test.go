@@ -1,0 +1,86 @@
+package main
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/format"
+)
+
+func TestVerify(t *testing.T) {
+	dir := t.TempDir()
+	p8, p123, p456 := fixture(t, fx8), fixture(t, fx123), fixture(t, fx456)
+	missing := filepath.Join(dir, "missing.pdb")
+
+	// A well-formed file (all checksums right) holding a wrong value.
+	tab, err := format.ReadFile(p123)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r0 int
+	for r, v := range tab.Values {
+		if v == 3 {
+			r0 = r
+			break
+		}
+	}
+	tab.Values[r0] += 2
+	wrong, err := format.NewTable(tab.Pattern, tab.Values, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrongPath := filepath.Join(dir, "wrong_3x3_1-2-3.pdb")
+	if err := format.WriteFile(wrongPath, wrong, 1); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string // substrings of stdout
+		stderr string   // substring of the last stderr line ("" = stderr empty)
+	}{
+		{"good", []string{p8, p123, p456}, 0, []string{p8 + ": 3x3 blank-last exact", "0 findings", "checked integrity ok"}, ""},
+		{"flag after file", []string{p123, "-j", "1"}, 0, []string{"0 findings"}, ""},
+		{"deep", []string{"--deep", p123, p456}, 0, []string{"checked reference ok", "0 findings"}, ""},
+		{"deep exact", []string{"--deep", "-j", "2", p8}, 0, []string{"checked reference ok"}, ""},
+		{"flipped payload", []string{corrupt(t, dir, p123, "payload")}, 1, []string{"integrity: ", "frame 0"}, "pdbgen verify: 1 of 1 file(s) failed verification"},
+		{"flipped header", []string{corrupt(t, dir, p123, "header")}, 1, []string{"integrity: "}, "failed verification"},
+		{"truncated", []string{corrupt(t, dir, p123, "truncated")}, 1, []string{"integrity: ", "truncated"}, "failed verification"},
+		{"not a table", []string{corrupt(t, dir, p123, "text")}, 1, []string{"integrity: "}, "failed verification"},
+		{"good and bad", []string{p456, corrupt(t, dir, p123, "payload")}, 1, []string{"0 findings", "integrity: "}, "1 of 2 file(s) failed verification"},
+		{"wrong value", []string{wrongPath}, 1, []string{"findings"}, "failed verification"},
+		{"wrong value deep", []string{"--deep", wrongPath}, 1, []string{"reference: entry " + strconv.Itoa(r0)}, "failed verification"},
+		{"max findings", []string{"--max-findings", "1", corrupt(t, dir, p8, "payload")}, 1, []string{"more findings not shown"}, "failed verification"},
+		{"missing", []string{missing}, 2, nil, "1 of 1 file(s) could not be checked"},
+		{"missing and bad", []string{missing, corrupt(t, dir, p123, "payload")}, 2, []string{"integrity: "}, "could not be checked"},
+		{"directory", []string{dir}, 2, nil, "could not be checked"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := pdbgen(t, "", append([]string{"verify"}, tt.args...)...)
+			wantCode(t, r, tt.code)
+			for _, want := range tt.stdout {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("stdout lacks %q\n%v", want, r)
+				}
+			}
+			el := lines(r.stderr)
+			if tt.stderr == "" {
+				if len(el) != 0 {
+					t.Errorf("stderr should be empty\n%v", r)
+				}
+				return
+			}
+			if len(el) == 0 || !strings.Contains(el[len(el)-1], tt.stderr) || !strings.HasPrefix(el[len(el)-1], "pdbgen verify: ") {
+				t.Errorf("last stderr line should contain %q\n%v", tt.stderr, r)
+			}
+			if tt.code == 2 && (len(el) < 2 || !strings.Contains(r.stderr, "missing.pdb") && !strings.Contains(r.stderr, dir)) {
+				t.Errorf("stderr should name the file that could not be checked\n%v", r)
+			}
+		})
+	}
+}
