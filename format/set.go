@@ -79,24 +79,33 @@ func NewSetParts(parts []Part) (*Set, error) {
 	return newSet(names, parts)
 }
 
+// errPrefix is what newSet's errors start with: "tilepdb" for sets made
+// in memory, ErrSet for sets read from set files.
+var errPrefix = errors.New("tilepdb")
+
 func newSet(names []string, in []Part) (*Set, error) {
+	return newSetWrap(names, in, errPrefix)
+}
+
+// newSetWrap is newSet with errors wrapping prefix.
+func newSetWrap(names []string, in []Part, prefix error) (*Set, error) {
 	if len(in) == 0 {
-		return nil, errors.New("tilepdb: empty set: need at least one table")
+		return nil, fmt.Errorf("%w: empty set: need at least one table", prefix)
 	}
 	parts := append([]Part(nil), in...)
 	patterns := make([]*puzzle.Pattern, len(parts))
 	for i, p := range parts {
 		t := p.Table
 		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
-			return nil, fmt.Errorf("tilepdb: %s: not a complete table", names[i])
+			return nil, fmt.Errorf("%w: %s: not a complete table", prefix, names[i])
 		}
 		if p.Pattern == nil {
-			return nil, fmt.Errorf("tilepdb: %s: no pattern", names[i])
+			return nil, fmt.Errorf("%w: %s: no pattern", prefix, names[i])
 		}
 		patterns[i] = p.Pattern
 	}
 	if err := puzzle.CheckAdditive(names, patterns); err != nil {
-		return nil, fmt.Errorf("tilepdb: %w", err)
+		return nil, fmt.Errorf("%w: %w", prefix, err)
 	}
 	s := &Set{Geom: patterns[0].Geom, Goal: append(puzzle.Board(nil), patterns[0].Goal...)}
 	seen := map[*Table]bool{}
@@ -107,7 +116,7 @@ func newSet(names []string, in []Part) (*Set, error) {
 		if !own {
 			m, err := puzzle.MapPattern(p.Pattern, tp, p.Sym)
 			if err != nil {
-				return nil, fmt.Errorf("tilepdb: %s (%s) through table %s: %w", names[i], p.Pattern, tp, err)
+				return nil, fmt.Errorf("%w: %s (%s) through table %s: %w", prefix, names[i], p.Pattern, tp, err)
 			}
 			p.m = m
 		}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tilepdb/tilepdb/internal/atomicfile"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -82,42 +83,18 @@ func ints(xs []uint8) []int {
 	return out
 }
 
-// WriteSetFile writes sf as indented JSON to path atomically (a temporary
-// file in the same directory, synced and renamed over path).
-func WriteSetFile(path string, sf *SetFile) (err error) {
+// WriteSetFile writes sf as indented JSON to path atomically
+// (internal/atomicfile).
+func WriteSetFile(path string, sf *SetFile) error {
 	js, err := json.MarshalIndent(sf, "", "  ")
 	if err != nil {
 		return err
 	}
 	js = append(js, '\n')
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
+		_, err := w.Write(js)
 		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(js); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	})
 }
 
 // ReadSetFile reads and parses the set file at path. It checks the syntax,
@@ -160,9 +137,9 @@ func ParseSetFile(data []byte) (*SetFile, error) {
 	return &sf, nil
 }
 
-// isSetFile reports whether the file at path looks like a set file (its
+// IsSetFile reports whether the file at path looks like a set file (its
 // first non-space byte is '{') rather than a table file.
-func isSetFile(path string) (bool, error) {
+func IsSetFile(path string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return false, err
@@ -204,7 +181,7 @@ func OpenSet(paths ...string) (*Set, error) {
 	used := map[string]bool{} // tables used by a set file
 	isSet := make([]bool, len(paths))
 	for i, path := range paths {
-		ok, err := isSetFile(path)
+		ok, err := IsSetFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -237,11 +214,10 @@ func OpenSet(paths ...string) (*Set, error) {
 		names = append(names, path)
 		parts = append(parts, Part{Pattern: t.Pattern, Table: t})
 	}
-	s, err := newSet(names, parts)
-	if err != nil && slices.Contains(isSet, true) {
-		return nil, fmt.Errorf("%w: %w", ErrSet, err)
+	if slices.Contains(isSet, true) {
+		return newSetWrap(names, parts, ErrSet)
 	}
-	return s, err
+	return newSet(names, parts)
 }
 
 func absPath(p string) string {

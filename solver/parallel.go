@@ -65,7 +65,15 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 		var fx *searcher
 		for {
 			fx = s.newSearcher(ctx, b)
-			fx.bound, fx.next, fx.cut = bound, inf, cut
+			fx.bound, fx.next = bound, inf
+			// Every solution found in this iteration is bound moves long,
+			// so below a cut < bound none is found above the cut. With
+			// cut >= bound the pass is the whole iteration, unsplit (a
+			// frontier at or below the solutions' depth would leave
+			// nodes the single-threaded search expands uncounted).
+			if cut < bound {
+				fx.cut = cut
+			}
 			if fx.dfs(0, noMove) {
 				if fx.err != nil {
 					return nil, total + fx.nodes, fx.err

@@ -45,4 +45,19 @@ func TestParallelMatchesSequential(t *testing.T) {
 			}
 		}
 	}
+	// Tiles outside every pattern: states at the solution's depth with h = 0
+	// that are not the goal, which the single-threaded search expands (a cut
+	// at that depth once left their children uncounted).
+	partial := set(t, 4, 4, puzzle.GoalBlankLast, []uint8{2, 3, 4}, []uint8{5, 9, 13}, []uint8{14, 15})
+	b, err := puzzle.ParseBoard("1 6 2 4 10 7 9 8 5 3 0 11 13 14 15 12", 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := newSolver(t, partial, Options{}).Solve(b)
+	for _, threads := range []int{2, 3} {
+		got, _ := newSolver(t, partial, Options{Threads: threads}).Solve(b)
+		if got.Nodes != want.Nodes || got.Moves != want.Moves {
+			t.Errorf("partial set, threads %d: nodes %d moves %s; single-threaded %d %s", threads, got.Nodes, got.Moves, want.Nodes, want.Moves)
+		}
+	}
 }

@@ -40,9 +40,18 @@ type plannedTable struct {
 	memory  uint64 // builder.MemoryEstimate, computed once
 }
 
+// plannedSet is the set file of a preset whose parts share tables
+// (preset.Plan).
+type plannedSet struct {
+	file   string // file name in the output directory
+	parts  []preset.Part
+	tables []plannedTable // by preset.Part.Table
+}
+
 // buildPlan is everything decided before the first search starts.
 type buildPlan struct {
 	tables []plannedTable
+	sets   []plannedSet
 	want   map[string]manifestEntry // the --manifest entries, nil without one
 }
 
@@ -82,6 +91,11 @@ func runBuild(e *env, args []string) error {
 			return err
 		}
 		written = append(written, me)
+	}
+	for _, ps := range plan.sets {
+		if err := writeSetFile(e, cfg, ps, written); err != nil {
+			return err
+		}
 	}
 	if rss := peakRSS(); !cfg.quiet && rss > 0 {
 		fmt.Fprintf(e.stderr, "peak RSS %s\n", humanBytes(rss))
@@ -123,7 +137,7 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 // and refuses any that needs more than the limit, and reads the manifest
 // to compare with. Nothing is built or written.
 func planBuild(cfg *buildConfig) (*buildPlan, error) {
-	tables, err := resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal)
+	tables, sets, err := resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal)
 	if err != nil {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
@@ -142,7 +156,7 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 			return nil, usageErr("%s needs about %s of memory, more than %s", pt.file, humanBytes(pt.memory), what)
 		}
 	}
-	plan := &buildPlan{tables: tables}
+	plan := &buildPlan{tables: tables, sets: sets}
 	if cfg.manifest != "" {
 		if plan.want, err = readManifest(cfg.manifest); err != nil {
 			return nil, err
@@ -221,22 +235,25 @@ func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, star
 }
 
 // resolveTables turns the preset or custom-pattern flags into tables
-// (memory not yet estimated).
-func resolveTables(presets, board string, tiles []string, goal string) ([]plannedTable, error) {
+// (memory not yet estimated) and, for presets whose parts share tables by
+// symmetry (preset.Plan), the set files to write.
+func resolveTables(presets, board string, tiles []string, goal string) ([]plannedTable, []plannedSet, error) {
 	if board != "" || len(tiles) > 0 {
 		if presets != "" {
-			return nil, errors.New("use either --preset or --board/--tiles, not both")
+			return nil, nil, errors.New("use either --preset or --board/--tiles, not both")
 		}
 		if board == "" || len(tiles) == 0 {
-			return nil, errors.New("--board and --tiles go together")
+			return nil, nil, errors.New("--board and --tiles go together")
 		}
-		return customTables(board, tiles, goal)
+		tables, err := customTables(board, tiles, goal)
+		return tables, nil, err
 	}
 	names := preset.Defaults()
 	if presets != "" {
 		names = strings.Split(presets, ",")
 	}
 	var out []plannedTable
+	var sets []plannedSet
 	seen := map[string]bool{}
 	for _, name := range names {
 		name = strings.TrimSpace(name)
@@ -246,17 +263,60 @@ func resolveTables(presets, board string, tiles []string, goal string) ([]planne
 		seen[name] = true
 		pr, err := preset.Find(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		ps, err := pr.Patterns(goal)
+		tables, parts, err := pr.Plan(goal)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		for _, p := range ps {
-			out = append(out, plannedTable{pattern: p, file: preset.FileName(pr.Name, p)})
+		var planned []plannedTable
+		for _, p := range tables {
+			planned = append(planned, plannedTable{pattern: p, file: preset.FileName(pr.Name, p)})
+		}
+		out = append(out, planned...)
+		if len(tables) < len(parts) {
+			sets = append(sets, plannedSet{file: preset.SetFileName(pr.Name, tables[0]), parts: parts, tables: planned})
 		}
 	}
-	return out, nil
+	return out, sets, nil
+}
+
+// writeSetFile writes the set file of ps (format.SetFile) into the output
+// directory once all its tables are written (written lists them with their
+// raw SHA-256), and prints its path on stdout; otherwise it writes nothing.
+func writeSetFile(e *env, cfg *buildConfig, ps plannedSet, written []manifestEntry) error {
+	sha := map[string]string{}
+	for _, me := range written {
+		sha[me.name] = me.sha
+	}
+	for _, pt := range ps.tables {
+		if _, ok := sha[pt.file]; !ok {
+			fmt.Fprintf(e.stderr, "%s: not written, table %s is missing\n", ps.file, pt.file)
+			return nil
+		}
+	}
+	first := ps.parts[0].Pattern
+	sf := &format.SetFile{Version: format.SetVersion, Width: first.Geom.W, Height: first.Geom.H}
+	for _, t := range first.Goal {
+		sf.Goal = append(sf.Goal, int(t))
+	}
+	for _, part := range ps.parts {
+		pt := ps.tables[part.Table]
+		sp, err := format.NewSetPart(part.Pattern, pt.pattern, part.Sym, pt.file, sha[pt.file])
+		if err != nil {
+			return fmt.Errorf("%s: %w", ps.file, err)
+		}
+		sf.Parts = append(sf.Parts, sp)
+	}
+	path := filepath.Join(cfg.out, ps.file)
+	if err := format.WriteSetFile(path, sf); err != nil {
+		return err
+	}
+	if !cfg.quiet {
+		fmt.Fprintf(e.stderr, "wrote %s: %d parts through %d tables\n", path, len(ps.parts), len(ps.tables))
+	}
+	fmt.Fprintln(e.stdout, path)
+	return nil
 }
 
 // customTables is the --board/--tiles form: one table per --tiles, the

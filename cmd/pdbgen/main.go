@@ -47,10 +47,10 @@ var commands []*command
 func init() {
 	commands = []*command{
 		{"build", "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--max-memory SIZE]", "build tables into a directory", runBuild},
-		{"verify", "[--deep] [-j N] FILE...", "check table files (exit 0 all good, 1 bad data, 2 trouble)", runVerify},
+		{"verify", "[--deep] [-j N] FILE...", "check table and set files (exit 0 all good, 1 bad data, 2 trouble)", runVerify},
 		{"info", "[--json] FILE...", "print header and value histogram of table files", runInfo},
-		{"lookup", "FILE...", "print the heuristic value of each board on stdin", runLookup},
-		{"solve", "[--reflect] [-j N] [--json] [--from blank-first] FILE...", "solve boards from stdin optimally", runSolve},
+		{"lookup", "FILE... (tables and set files)", "print the heuristic value of each board on stdin", runLookup},
+		{"solve", "[--reflect] [-j N] [-t N] [--json] [--from blank-first] FILE... (tables and set files)", "solve boards from stdin optimally", runSolve},
 		{"presets", "", "list the presets", runPresets},
 		{"version", "", "print the version", runVersion},
 	}

@@ -19,7 +19,8 @@ import (
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
 	reflect := fs.Bool("reflect", false, "also look up the state reflected about the main diagonal and take the maximum")
-	workers := fs.Int("j", runtime.NumCPU(), "boards solved in parallel (each search is single-threaded)")
+	workers := fs.Int("j", runtime.NumCPU(), "boards solved in parallel")
+	threads := fs.Int("t", 1, "threads sharing each board's search (parallel IDA*; moves and node counts do not depend on it)")
 	asJSON := fs.Bool("json", false, "one JSON object per board: board, length, moves, nodes, solvable")
 	from := fs.String("from", "", "convention of the input boards when it differs from the tables' goal: blank-first")
 	files, err := parseFlags(fs, args)
@@ -27,7 +28,7 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	if len(files) == 0 {
-		return usageErr("no table files given (usage: pdbgen solve [flags] FILE... < boards)")
+		return usageErr("no table files given (tables or set files; usage: pdbgen solve [flags] FILE... < boards)")
 	}
 	if *from != "" && *from != puzzle.GoalBlankFirst {
 		return usageErr("--from: only %q is supported", puzzle.GoalBlankFirst)
@@ -35,11 +36,14 @@ func runSolve(e *env, args []string) error {
 	if *workers < 1 {
 		return usageErr("-j must be at least 1")
 	}
+	if *threads < 1 {
+		return usageErr("-t must be at least 1")
+	}
 	set, err := format.OpenSet(files...)
 	if err != nil {
 		return err
 	}
-	s, err := solver.New(set, solver.Options{Reflect: *reflect, FromBlankFirst: *from != ""})
+	s, err := solver.New(set, solver.Options{Reflect: *reflect, FromBlankFirst: *from != "", Threads: *threads})
 	if err != nil {
 		return usageErr("%v", err)
 	}
