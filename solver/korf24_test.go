@@ -3,6 +3,7 @@ package solver
 import (
 	"bufio"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -115,4 +117,27 @@ func TestKorf24Long(t *testing.T) {
 		t.Logf("#%d: length %d, nodes %d (Korf & Felner %d), wall %.1fs, CPU %.1fs, %.2f M nodes/s per CPU-second",
 			id, res.Length, res.Nodes, k.kfNodes, wall.Seconds(), cpu.Seconds(), float64(res.Nodes)/cpu.Seconds()/1e6)
 	}
+}
+
+// TestMeanHeuristic24Long logs the mean heuristic of the 24-puzzle set
+// (-set24, default Korf & Felner's 6-6-6-6) over 10^6 random solvable
+// states (uniform, pdbtest.RandomSolvable, fixed seed), with the single
+// lookup and with the maximum of it and the reflected lookup. Run with
+// -long.
+func TestMeanHeuristic24Long(t *testing.T) {
+	if !*long {
+		t.Skip("use -long")
+	}
+	s := kfSet(t)
+	plain := newSolver(t, s, Options{})
+	refl := newSolver(t, s, Options{Reflect: true})
+	rng := rand.New(rand.NewPCG(24, 6666))
+	const n = 1000000
+	var sum, sumR int
+	for range n {
+		b := pdbtest.RandomSolvable(rng, s.Geom, s.Goal)
+		sum += plain.Heuristic(b)
+		sumR += refl.Heuristic(b)
+	}
+	t.Logf("mean h over %d random states: %.4f single lookup, %.4f with the reflected lookup", n, float64(sum)/n, float64(sumR)/n)
 }
