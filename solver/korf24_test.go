@@ -141,3 +141,25 @@ func TestMeanHeuristic24Long(t *testing.T) {
 	}
 	t.Logf("mean h over %d random states: %.4f single lookup, %.4f with the reflected lookup", n, float64(sum)/n, float64(sumR)/n)
 }
+
+// BenchmarkKorf24 solves Korf's 24-puzzle instance #40 (24 M nodes with
+// Korf & Felner's tables and reflection) per iteration on one thread, and
+// reports nodes per second. Use -set24 with tables built by pdbgen to skip
+// building them in the benchmark.
+func BenchmarkKorf24(b *testing.B) {
+	s := kfSet(b)
+	k := korf50(b)[40]
+	sv := newSolver(b, s, Options{Reflect: true, FromBlankFirst: true})
+	var nodes uint64
+	for b.Loop() {
+		res, err := sv.Solve(k.board)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if res.Length != k.length {
+			b.Fatalf("length %d, published %d", res.Length, k.length)
+		}
+		nodes += res.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+}
