@@ -14,12 +14,17 @@ import (
 type tableInfo struct {
 	values []uint8
 	k      int
-	comb   uint64 // C(N, k)
+	comb   uint64                  // C(N, k)
+	weight [puzzle.MaxCells]uint64 // weight[i] = (k-1-i)!, the place value of Lehmer digit i
 }
 
 func newTableInfo(t *format.Table) tableInfo {
 	k := len(t.Pattern.Tiles)
-	return tableInfo{values: t.Values, k: k, comb: t.Pattern.Combinations()}
+	ti := tableInfo{values: t.Values, k: k, comb: t.Pattern.Combinations()}
+	for i := 0; i < k; i++ {
+		ti.weight[i] = puzzle.Factorial(k - 1 - i)
+	}
+	return ti
 }
 
 // rankState is the index of one table's pattern tiles, kept in parts so
@@ -48,25 +53,78 @@ func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
 // index is the table index of st.
 func (ti *tableInfo) index(st rankState) uint64 { return st.ord*ti.comb + st.m }
 
-// moved returns the rankState after one pattern tile moved from cell a to
-// the free cell b; cells must already hold b. When no pattern tile lies
-// strictly between a and b in reading order (always true for a horizontal
-// move), the tile keeps its place j in the sorted occupied cells, so ord is
-// unchanged and m changes by C(b,j) - C(a,j). Otherwise it recomputes.
-func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uint8) rankState {
+// moved returns the rankState after the pattern tile with index p (among
+// the table's tiles, ascending) moved from cell a to the free cell b;
+// cells must already hold b. Let J be the occupied cells strictly between
+// a and b in reading order (none for a horizontal move). The tile goes
+// from place ra to place rb in the sorted occupied cells (1-based) and the
+// tiles on J shift by one place the other way; nothing else changes. So
+// the colexicographic rank m changes by C(b,rb) - C(a,ra) plus, for each
+// cell s of J at old place r, C(s,r±1) - C(s,r); and in the order rank
+// only the comparisons between tile p and the tiles on J flip: the Lehmer
+// digit of p (the later tiles it exceeds) changes by ∓|later tiles on J|
+// and that of each earlier tile on J by ±1, each digit i weighing (k-1-i)!
+// (puzzle.OrderRank). It does not recompute either rank.
+func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uint8, p uint8) rankState {
 	lo, hi := a, b
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	if st.mask&(1<<hi-1)&^(1<<(lo+1)-1) != 0 {
-		return ti.rank(cells)
+	between := st.mask & (1<<hi - 1) &^ (1<<(lo+1) - 1)
+	ra := bits.OnesCount32(st.mask&(1<<a-1)) + 1
+	mask := st.mask&^(1<<a) | 1<<b
+	if between == 0 {
+		return rankState{
+			mask: mask,
+			m:    st.m - puzzle.Binomial(int(a), ra) + puzzle.Binomial(int(b), ra),
+			ord:  st.ord,
+		}
 	}
-	j := bits.OnesCount32(st.mask&(1<<a-1)) + 1
-	return rankState{
-		mask: st.mask&^(1<<a) | 1<<b,
-		m:    st.m - puzzle.Binomial(int(a), j) + puzzle.Binomial(int(b), j),
-		ord:  st.ord,
+	n := bits.OnesCount32(between)
+	m := st.m - puzzle.Binomial(int(a), ra)
+	ord := st.ord
+	if b < a {
+		// Up: the tiles on J move one place up, tile p below them.
+		rb := ra - n
+		m += puzzle.Binomial(int(b), rb)
+		r := rb
+		for j := between; j != 0; j &= j - 1 {
+			c := bits.TrailingZeros32(j)
+			m += puzzle.Binomial(c, r+1) - puzzle.Binomial(c, r)
+			r++
+		}
+		for q := 0; q < ti.k; q++ {
+			if between&(1<<cells[q]) == 0 {
+				continue
+			}
+			if q < int(p) {
+				ord += ti.weight[q]
+			} else {
+				ord -= ti.weight[p]
+			}
+		}
+	} else {
+		// Down: the tiles on J move one place down, tile p above them.
+		rb := ra + n
+		m += puzzle.Binomial(int(b), rb)
+		r := ra + 1
+		for j := between; j != 0; j &= j - 1 {
+			c := bits.TrailingZeros32(j)
+			m += puzzle.Binomial(c, r-1) - puzzle.Binomial(c, r)
+			r++
+		}
+		for q := 0; q < ti.k; q++ {
+			if between&(1<<cells[q]) == 0 {
+				continue
+			}
+			if q < int(p) {
+				ord -= ti.weight[q]
+			} else {
+				ord += ti.weight[p]
+			}
+		}
 	}
+	return rankState{mask: mask, m: m, ord: ord}
 }
 
 // noMove is the "previous move" of the root: it excludes no move.
@@ -214,7 +272,7 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 			tab := &s.tabs[ti]
 			pc := &s.partCell[ti]
 			x.cells[ti][s.tileIdx[tile]] = pc[blank]
-			nst = tab.moved(x.st[ti], &x.cells[ti], pc[to], pc[blank])
+			nst = tab.moved(x.st[ti], &x.cells[ti], pc[to], pc[blank], s.tileIdx[tile])
 			hv = tab.values[tab.index(nst)]
 			sum += int(hv) - int(x.h[ti])
 		}
@@ -240,7 +298,7 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 				tab := &s.tabs[tj]
 				pc := &s.partCellR[tj]
 				x.cellsR[tj][s.tileIdx[rt]] = pc[blank]
-				nstR = tab.moved(x.stR[tj], &x.cellsR[tj], pc[to], pc[blank])
+				nstR = tab.moved(x.stR[tj], &x.cellsR[tj], pc[to], pc[blank], s.tileIdx[rt])
 				hvR = tab.values[tab.index(nstR)]
 				sumR += int(hvR) - int(x.hR[tj])
 			}
