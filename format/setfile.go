@@ -83,18 +83,41 @@ func ints(xs []uint8) []int {
 	return out
 }
 
-// WriteSetFile writes sf as indented JSON to path atomically
-// (internal/atomicfile).
+// WriteSetFile writes sf to path atomically (internal/atomicfile), as
+// MarshalSetFile encodes it.
 func WriteSetFile(path string, sf *SetFile) error {
-	js, err := json.MarshalIndent(sf, "", "  ")
+	js, err := MarshalSetFile(sf)
 	if err != nil {
 		return err
 	}
-	js = append(js, '\n')
 	return atomicfile.Write(path, 0o644, func(w io.Writer) error {
 		_, err := w.Write(js)
 		return err
 	})
+}
+
+// MarshalSetFile encodes sf as JSON in the layout WriteSetFile writes: one
+// key per line and one line per part, ending in a newline.
+func MarshalSetFile(sf *SetFile) ([]byte, error) {
+	goal, err := json.Marshal(sf.Goal)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n  \"tilepdb_set\": %d,\n  \"width\": %d,\n  \"height\": %d,\n  \"goal\": %s,\n  \"parts\": [", sf.Version, sf.Width, sf.Height, goal)
+	for i, p := range sf.Parts {
+		js, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.Write(js)
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.Bytes(), nil
 }
 
 // ReadSetFile reads and parses the set file at path. It checks the syntax,

@@ -214,3 +214,23 @@ func TestSetFileErrors(t *testing.T) {
 		t.Error("a set file plus a table of another goal was accepted")
 	}
 }
+
+// TestMarshalSetFile: the written layout parses back to the same value.
+func TestMarshalSetFile(t *testing.T) {
+	sf := &format.SetFile{Version: 1, Width: 2, Height: 2, Goal: []int{1, 2, 3, 0},
+		Parts: []format.SetPart{{Tiles: []int{1}, Table: "a.pdb", TableTiles: []int{1}, Symmetry: "identity", TileMap: []int{1}, RawSHA256: "ab"},
+			{Tiles: []int{2}, Table: "a.pdb", TableTiles: []int{1}, Symmetry: "transpose", TileMap: []int{3}, RawSHA256: "ab"}}}
+	js, err := format.MarshalSetFile(sf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := format.ParseSetFile(js)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, js)
+	}
+	a, _ := json.Marshal(sf)
+	b, _ := json.Marshal(back)
+	if string(a) != string(b) || strings.Count(string(js), "\n") != 10 {
+		t.Errorf("round trip:\n%s", js)
+	}
+}
