@@ -191,7 +191,7 @@ func TestBrokenFiles(t *testing.T) {
 		{"max_value wrong", hdr(func(h *Header) { h.MaxValue--; h.Histogram = h.Histogram[:len(h.Histogram)-1] }), formatMsg("histogram sums")},
 		{"histogram short", hdr(func(h *Header) { h.Histogram = h.Histogram[:3] }), formatMsg("histogram has 3")},
 		{"histogram sum", hdr(func(h *Header) { h.Histogram[0]++ }), formatMsg("histogram sums")},
-		{"histogram overflow", hdr(func(h *Header) { h.Histogram[0] = 1<<64 - 1 }), formatMsg("histogram sums")},
+		{"histogram overflow", hdr(func(h *Header) { h.Histogram[0] = 1<<64 - 1 }), formatMsg("histogram counts overflow 64 bits")},
 		{"histogram mismatch", hdr(func(h *Header) { h.Histogram[0]++; h.Histogram[1]-- }), formatMsg("histogram does not match")},
 		{"max not attained", hdr(func(h *Header) {
 			h.Histogram[0] += h.Histogram[h.MaxValue]

@@ -340,7 +340,12 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 		sum, carry = bits.Add64(sum, c, 0)
 		overflow = overflow || carry != 0
 	}
-	if overflow || sum != h.Entries {
+	switch {
+	case overflow:
+		if err := d.note(bad("histogram counts overflow 64 bits when summed, want a sum of entries = %d", h.Entries)); err != nil {
+			return nil, err
+		}
+	case sum != h.Entries:
 		if err := d.note(bad("histogram sums to %d, want entries = %d", sum, h.Entries)); err != nil {
 			return nil, err
 		}

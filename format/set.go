@@ -171,23 +171,25 @@ func (s *Set) HeuristicBoard(b puzzle.Board) (int, error) {
 }
 
 // ErrUnsolvable is wrapped by the error of Lookup for a board that cannot
-// reach an exact set's goal.
+// reach the set's goal.
 var ErrUnsolvable = errors.New("board is not solvable")
 
 // Lookup is the heuristic value of board b as front ends report it (pdbgen
 // lookup), in moves. b must be a permutation of 0..N-1 for the set's
 // geometry (errors wrap puzzle.ErrBoard). For a board that can reach the
 // goal it is Heuristic of b's positions. For one that cannot (the other
-// parity class), an exact set has no entry and Lookup returns an error
-// wrapping ErrUnsolvable; additive tables hold every placement of their
-// tiles, so their sum is defined and returned.
+// parity class) Lookup returns an error wrapping ErrUnsolvable, for exact
+// and additive sets alike: an exact table has no entry for it, and although
+// additive tables hold every placement of their tiles, a sum for a board
+// that has no distance would only mislead (pdbgen answers "unsolvable", as
+// solve does).
 func (s *Set) Lookup(b puzzle.Board) (int, error) {
 	if err := b.Validate(s.Geom.N()); err != nil {
 		return 0, err
 	}
 	pos := b.Positions()
-	if !s.Parts[0].Pattern.SolvablePositions(pos) && s.Parts[0].Pattern.Exact {
-		return 0, fmt.Errorf("%w for goal %s; the exact table has no entry for it", ErrUnsolvable, puzzle.GoalName(s.Geom, s.Goal))
+	if !s.Parts[0].Pattern.SolvablePositions(pos) {
+		return 0, fmt.Errorf("%w for goal %s", ErrUnsolvable, puzzle.GoalName(s.Geom, s.Goal))
 	}
 	return s.Heuristic(pos), nil
 }

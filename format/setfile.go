@@ -243,6 +243,27 @@ func OpenSet(paths ...string) (*Set, error) {
 	return newSet(names, parts)
 }
 
+// SetFileTables returns the paths of the tables a set file names (in the
+// set file's directory), each once, in order of first use. It reads only
+// the set file (ReadSetFile), so a front end can size the tables' memory
+// before loading them.
+func SetFileTables(path string) ([]string, error) {
+	sf, err := ReadSetFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range sf.Parts {
+		if seen[p.Table] {
+			continue
+		}
+		seen[p.Table] = true
+		out = append(out, filepath.Join(filepath.Dir(path), p.Table))
+	}
+	return out, nil
+}
+
 func absPath(p string) string {
 	if a, err := filepath.Abs(p); err == nil {
 		return a

@@ -161,7 +161,9 @@ func (t *Table) validate() error {
 // WriteFile writes t to path atomically: it encodes into a temporary file in
 // the same directory, syncs it, renames it over path and syncs the
 // directory. On any error the temporary file is removed and an existing file
-// at path is left untouched. The file gets mode 0644. See Encode for workers
+// at path is left untouched; errors name path, not the temporary file.
+// Before it starts, it removes the temporaries
+// that killed writers left in the directory (RemoveStaleTemps). The file gets mode 0644. See Encode for workers
 // and validation.
 func WriteFile(path string, t *Table, workers int) (err error) {
 	if err := t.validate(); err != nil {
@@ -171,15 +173,18 @@ func WriteFile(path string, t *Table, workers int) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	_, _ = RemoveStaleTemps(dir) // best effort: leftovers of killed writers
+	f, err := os.CreateTemp(dir, tempPattern(base))
 	if err != nil {
-		return err
+		return targetErr(path, err)
 	}
 	tmp := f.Name()
+	lockTemp(f)
 	defer func() {
 		if err != nil {
 			f.Close()
 			os.Remove(tmp)
+			err = targetErr(path, err)
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 1<<20)

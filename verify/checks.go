@@ -389,6 +389,10 @@ func (c *checker) symmetry(lo, hi uint64, tl *tally) {
 // Reference's value, got the table's). A failure of Reference itself other
 // than cancellation is reported as a finding too.
 func (c *checker) reference(ctx context.Context) error {
+	c.pass = CheckReference
+	if c.opts.Progress != nil {
+		c.opts.Progress(c.pass, 0, c.p.Size())
+	}
 	want, err := Reference(ctx, c.p)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

@@ -99,6 +99,20 @@ type Report struct {
 	Findings []Finding                // the findings kept, grouped by check in check order
 	Counts   map[string]uint64        // number of findings per check, including those not kept
 	Elapsed  map[string]time.Duration // time spent in each check that ran (checks sharing a pass share its time)
+	Passes   [][]string               // groups of checks that ran together in one pass over the entries, each with the pass's time in Elapsed
+}
+
+// passOf returns the group of checks that ran in one pass with check c, or
+// nil when c ran alone.
+func (r *Report) passOf(c string) []string {
+	for _, g := range r.Passes {
+		for _, x := range g {
+			if x == c {
+				return g
+			}
+		}
+	}
+	return nil
 }
 
 // Total is the number of findings over all checks.
@@ -144,7 +158,15 @@ func (r *Report) WriteText(w io.Writer) error {
 		if n := r.Counts[c]; n > 0 {
 			status = fmt.Sprintf("%d findings", n)
 		}
-		fmt.Fprintf(&sb, "  checked %-9s %-16s %v\n", c, status, r.Elapsed[c].Round(time.Millisecond))
+		took := r.Elapsed[c].Round(time.Millisecond).String()
+		if g := r.passOf(c); len(g) > 1 {
+			if c == g[0] {
+				took += " (one pass: " + strings.Join(g, ", ") + ")"
+			} else {
+				took = "(in the " + g[0] + " pass)"
+			}
+		}
+		fmt.Fprintf(&sb, "  checked %-9s %-16s %s\n", c, status, took)
 	}
 	for _, s := range r.Skipped {
 		fmt.Fprintf(&sb, "  skipped %s\n", s)

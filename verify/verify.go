@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -51,6 +52,13 @@ type Options struct {
 	// MaxFindingsPerCheck caps the findings kept in the report per check;
 	// all are still counted. <= 0 means DefaultMaxFindings.
 	MaxFindingsPerCheck int
+	// Progress, when set, is told how the passes over the entries advance,
+	// for a progress display: pass is the first check of the pass
+	// (CheckRanking, CheckGoal, CheckSymmetry, CheckReference), done and
+	// total count entries (done = total when the pass ends; the reference
+	// rebuild reports only its start and end). It is called from several
+	// goroutines at once and must be quick; it does not affect the report.
+	Progress func(pass string, done, total uint64)
 }
 
 func (o Options) normalized() Options {
@@ -171,12 +179,14 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 	c.goal = p.RankCells(p.GoalCells())
 
 	start = time.Now()
+	c.pass = CheckRanking
 	if err := c.scan(ctx, c.ranking); err != nil {
 		return err
 	}
 	r.ran(CheckRanking, start)
 
 	start = time.Now()
+	c.pass = CheckGoal
 	if p.Exact {
 		if err := c.scan(ctx, c.exactEntries); err != nil {
 			return err
@@ -187,15 +197,18 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 		}
 	}
 	// These five checks share one pass, and its time.
-	for _, name := range []string{CheckGoal, CheckUnreached, CheckManhattan, CheckDescent, CheckStep} {
+	pass := []string{CheckGoal, CheckUnreached, CheckManhattan, CheckDescent, CheckStep}
+	for _, name := range pass {
 		r.ran(name, start)
 	}
+	r.Passes = append(r.Passes, pass)
 
 	start = time.Now()
 	if syms := symmetries(p); len(syms) == 0 {
 		r.Skipped = append(r.Skipped, CheckSymmetry+": no board symmetry fixes the goal and the tile set")
 	} else {
 		c.syms = syms
+		c.pass = CheckSymmetry
 		if err := c.scan(ctx, c.symmetry); err != nil {
 			return err
 		}
@@ -203,7 +216,7 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 	}
 
 	if !opts.Deep {
-		r.Skipped = append(r.Skipped, CheckReference+": not requested (Deep)")
+		r.Skipped = append(r.Skipped, CheckReference+": not requested (--deep)")
 		return nil
 	}
 	start = time.Now()
@@ -285,6 +298,7 @@ type checker struct {
 	opts   Options
 	r      *Report
 	syms   []symmetry
+	pass   string // the pass scan runs, for Options.Progress
 }
 
 // chunkSize is the number of entries per unit of parallel work.
@@ -299,6 +313,7 @@ func (c *checker) scan(ctx context.Context, fn func(lo, hi uint64, tl *tally)) e
 	tallies := make([]*tally, chunks)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(c.opts.Workers)
+	var done atomic.Uint64
 	for i := uint64(0); i < chunks; i++ {
 		if gctx.Err() != nil {
 			break
@@ -308,9 +323,13 @@ func (c *checker) scan(ctx context.Context, fn func(lo, hi uint64, tl *tally)) e
 				return err
 			}
 			tl := newTally(c.opts.MaxFindingsPerCheck)
-			fn(i*chunkSize, min((i+1)*chunkSize, size), tl)
+			lo, hi := i*chunkSize, min((i+1)*chunkSize, size)
+			fn(lo, hi, tl)
 			if tl.counts != nil {
 				tallies[i] = tl
+			}
+			if c.opts.Progress != nil {
+				c.opts.Progress(c.pass, done.Add(hi-lo), size)
 			}
 			return nil
 		})

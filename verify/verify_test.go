@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -448,5 +450,62 @@ func TestCancel(t *testing.T) {
 	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3)
 	if _, err := Table(ctx, goodTable(t, p), Options{}); err == nil {
 		t.Errorf("no error with a cancelled context")
+	}
+}
+
+// TestReportText: the text report gives the time of a pass shared by
+// several checks once, saying which checks shared it, and names the flag
+// that requests the reference comparison.
+func TestReportText(t *testing.T) {
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 2)
+	r := mustVerify(t, goodTable(t, p), Options{Workers: 1})
+	text := reportText(r)
+	shared := []string{CheckUnreached, CheckManhattan, CheckDescent, CheckStep}
+	for _, c := range shared {
+		want := regexp.MustCompile(`(?m)^  checked ` + c + ` +ok +\(in the goal pass\)$`)
+		if !want.MatchString(text) {
+			t.Errorf("no line matching %s in:\n%s", want, text)
+		}
+	}
+	want := regexp.MustCompile(`(?m)^  checked goal +ok +[0-9.]+[mµn]?s \(one pass: goal, unreached, manhattan, descent, step\)$`)
+	if !want.MatchString(text) {
+		t.Errorf("no line matching %s in:\n%s", want, text)
+	}
+	if !strings.Contains(text, "skipped reference: not requested (--deep)") || strings.Contains(text, "Deep") {
+		t.Errorf("reference skip does not name --deep:\n%s", text)
+	}
+}
+
+// TestProgress: every pass reports its entries, ending at done = total,
+// and the report does not depend on a progress callback being set.
+func TestProgress(t *testing.T) {
+	p := pdbtest.Pattern(t, 3, 3, "blank-last", 1, 5) // a symmetry fixes it: four passes
+	tb := goodTable(t, p)
+	var mu sync.Mutex
+	last := map[string]uint64{}
+	calls := 0
+	opts := Options{Workers: 3, Deep: true, Progress: func(pass string, done, total uint64) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		if total != p.Size() || done > total {
+			t.Errorf("%s: progress %d of %d, table has %d", pass, done, total, p.Size())
+		}
+		last[pass] = max(last[pass], done)
+	}}
+	r := mustVerify(t, tb, opts)
+	for _, pass := range []string{CheckRanking, CheckGoal, CheckSymmetry, CheckReference} {
+		if last[pass] != p.Size() {
+			t.Errorf("pass %s reached %d of %d", pass, last[pass], p.Size())
+		}
+	}
+	if calls < 4 {
+		t.Errorf("%d progress calls", calls)
+	}
+	opts.Progress = nil
+	plain := mustVerify(t, tb, opts)
+	r.Elapsed, plain.Elapsed = nil, nil
+	if !reflect.DeepEqual(r, plain) {
+		t.Error("report differs with a progress callback")
 	}
 }

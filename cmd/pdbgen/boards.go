@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +19,7 @@ import (
 //   - cells separated by spaces, tabs or commas, the blank as 0, x or _
 //     (puzzle.ParseBoard);
 //   - blank lines and lines whose first non-space character is # are
-//     skipped;
+//     skipped, and so is a UTF-8 byte-order mark at the start of the input;
 //   - a line is at most maxLineLen bytes, measured once, without its "\n"
 //     or "\r\n"; a longer line is reported and skipped;
 //   - lines are numbered from 1, skipped ones included.
@@ -40,6 +41,9 @@ type boardLine struct {
 	err   error
 }
 
+// utf8BOM is the UTF-8 byte-order mark, skipped at the start of the input.
+var utf8BOM = []byte("\ufeff")
+
 // readBoards calls fn for every line of r that needs an answer, in order.
 // n is the number of cells a board must have. It returns the first read
 // error (wrapped) or error of fn.
@@ -60,6 +64,9 @@ func readBoards(r io.Reader, n int, fn func(boardLine) error) error {
 		}
 		if len(chunk) > 0 || tooLong {
 			no++
+			if no == 1 {
+				chunk = bytes.TrimPrefix(chunk, utf8BOM) // editors on Windows start files with one
+			}
 			text := strings.TrimSuffix(strings.TrimSuffix(string(chunk), "\n"), "\r")
 			line := boardLine{no: no}
 			switch t := strings.TrimSpace(text); {

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tilepdb/tilepdb/builder"
@@ -68,11 +66,10 @@ func runBuild(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
-		return fmt.Errorf("output directory: %w", err)
+	if err := checkTargets(cfg, plan); err != nil {
+		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx := e.context()
 	var written []manifestEntry
 	mismatches := 0
 	for _, pt := range plan.tables {
@@ -105,6 +102,9 @@ func runBuild(e *env, args []string) error {
 			return err
 		}
 	}
+	if plan.want != nil && mismatches == 0 && !cfg.quiet {
+		fmt.Fprintf(e.stderr, "manifest check passed: all %d table(s) match %s\n", len(plan.tables), cfg.manifest)
+	}
 	if mismatches > 0 {
 		return dataErr(fmt.Errorf("%d table(s) differ from the manifest", mismatches))
 	}
@@ -123,12 +123,12 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.StringVar(&cfg.goal, "goal", puzzle.GoalBlankLast, "goal: blank-last, blank-first, or a board such as '1,2,3,4,5,6,7,8,0'")
 	fs.StringVar(&cfg.manifest, "manifest", "", "check every built table against this manifest (name, entries, max, raw SHA-256); a mismatch is written nowhere and exits 1")
 	fs.StringVar(&cfg.writeManifest, "write-manifest", "", "write a manifest of the built tables to this file")
-	fs.StringVar(&cfg.maxMemory, "max-memory", "", "refuse tables needing more than this many bytes (e.g. 4G); default: available memory")
+	fs.StringVar(&cfg.maxMemory, "max-memory", "", maxMemoryHelp)
 	if err := noArgs(fs, args); err != nil {
 		return nil, err
 	}
-	if cfg.workers < 1 {
-		return nil, usageErr("-j must be at least 1")
+	if err := checkWorkers(cfg.workers); err != nil {
+		return nil, err
 	}
 	return cfg, nil
 }
@@ -141,19 +141,15 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 	if err != nil {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
-	limit, err := memoryLimit(cfg.maxMemory)
+	budget, err := memoryBudget(cfg.maxMemory)
 	if err != nil {
-		return nil, usageErr("%v", err)
+		return nil, err
 	}
 	for i := range tables {
 		pt := &tables[i]
 		pt.memory = builder.MemoryEstimate(pt.pattern)
-		if limit > 0 && pt.memory > limit {
-			what := "the " + humanBytes(limit) + " available (set --max-memory to override)"
-			if cfg.maxMemory != "" {
-				what = "the --max-memory limit of " + humanBytes(limit)
-			}
-			return nil, usageErr("%s needs about %s of memory, more than %s", pt.file, humanBytes(pt.memory), what)
+		if err := budget.Check(pt.file, pt.memory); err != nil {
+			return nil, &exitError{code: exitTrouble, err: err}
 		}
 	}
 	plan := &buildPlan{tables: tables, sets: sets}
@@ -163,6 +159,39 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// checkTargets makes the output directory and checks, before any search
+// starts, that every table file and the --write-manifest file can be
+// written there (format.CheckWritable), so that a read-only directory or a
+// bad manifest path fails at once rather than after minutes of search. The
+// errors name the target, not a temporary file.
+func checkTargets(cfg *buildConfig, plan *buildPlan) error {
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return fmt.Errorf("output directory: %w (nothing built)", err)
+	}
+	targets := make([]string, 0, len(plan.tables)+1)
+	for _, pt := range plan.tables {
+		targets = append(targets, filepath.Join(cfg.out, pt.file))
+	}
+	if cfg.writeManifest != "" {
+		targets = append(targets, cfg.writeManifest)
+	}
+	for _, path := range targets {
+		if err := format.CheckWritable(path); err != nil {
+			return fmt.Errorf("cannot write %s: %w (nothing built)", path, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// unwrapPath drops the path of a *PathError that the message already names.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // compare checks a built table against the manifest: "" when it matches
@@ -196,7 +225,7 @@ func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) 
 			pt.file, pt.pattern, pt.pattern.Size(), humanBytes(pt.memory))
 	}
 	start := time.Now()
-	prog := newProgress(e.stderr, pt.file, e.stderrIsTTY, cfg.quiet)
+	prog := newProgress(e.stderr, pt.file, pt.pattern.Size(), e.stderrIsTTY, cfg.quiet)
 	values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.workers, Progress: prog.event})
 	prog.done()
 	if err != nil {

@@ -164,7 +164,11 @@ func TestBuildTargetIsDirectory(t *testing.T) {
 }
 
 // levelRE is one per-level progress line of a non-terminal build.
-var levelRE = regexp.MustCompile(`^(\S+\.pdb): level (\d+): (\d+) new, (\d+)/(\d+) states \([0-9.]+%\), [0-9.]+s, \S+ states/s, ETA (\d+s|-)$`)
+var levelRE = regexp.MustCompile(`^(\S+\.pdb): level (\d+): (\d+) new, (\d+)/(\d+) search states \([0-9.]+%\), [0-9.]+s, \S+ states/s, ETA (\d+s|-)$`)
+
+// statesRE is the line that says, once per additive table, how many
+// search states fill how many entries.
+var statesRE = regexp.MustCompile(`^(\S+\.pdb): the search visits (\d+) states \(placement of the tiles x region of the blank\) to fill (\d+) entries \(one per placement\)$`)
 
 // TestBuildProgressLog: without --quiet and with stderr not a terminal,
 // stderr gets one line per BFS level and a summary per table, and stdout
@@ -178,7 +182,7 @@ func TestBuildProgressLog(t *testing.T) {
 		t.Fatalf("stdout:\n%s\nwant only the paths:\n%s", r.stdout, wantOut)
 	}
 	levels := map[string][]int{}
-	var building, wrote, rss int
+	var building, wrote, rss, states int
 	for _, l := range lines(r.stderr) {
 		switch {
 		case strings.HasPrefix(l, "building "):
@@ -193,6 +197,11 @@ func TestBuildProgressLog(t *testing.T) {
 			}
 		case strings.HasPrefix(l, "peak RSS "):
 			rss++
+		case statesRE.MatchString(l):
+			states++
+			if m := statesRE.FindStringSubmatch(l); m[2] != "744" || m[3] != "504" {
+				t.Errorf("states line %q: want 744 search states for 504 entries", l)
+			}
 		default:
 			m := levelRE.FindStringSubmatch(l)
 			if m == nil {
@@ -208,6 +217,9 @@ func TestBuildProgressLog(t *testing.T) {
 		if strings.Contains(l, "\r") {
 			t.Errorf("carriage return (a progress bar) in non-terminal output: %q", l)
 		}
+	}
+	if states != 2 {
+		t.Errorf("%d lines explaining search states versus entries, want one per table", states)
 	}
 	if building != 2 || wrote != 2 || rss != 1 {
 		t.Errorf("building %d, wrote %d, peak RSS %d lines; want 2, 2, 1\n%s", building, wrote, rss, r.stderr)
@@ -255,10 +267,10 @@ func TestBuildProgressTTY(t *testing.T) {
 }
 
 func TestMaxMemoryMessageNamesSize(t *testing.T) {
-	r := pdbgen(t, "", "build", "--preset", "8puzzle", "--max-memory", "1K", "-o", filepath.Join(t.TempDir(), "out"))
+	r := pdbgen(t, "", "build", "--preset", "8puzzle", "--max-memory", "1M", "-o", filepath.Join(t.TempDir(), "out"))
 	wantCode(t, r, 2)
-	// "8puzzle.pdb needs about 177.2 KiB of memory, more than the 1.0 KiB available (...)"
-	re := regexp.MustCompile(`needs about [0-9.]+ (KiB|MiB) of memory, more than the --max-memory limit of 1\.0 KiB`)
+	// "8puzzle.pdb needs 33.3 MiB of memory, more than --max-memory 1.0 MiB"
+	re := regexp.MustCompile(`^pdbgen build: 8puzzle\.pdb needs [0-9.]+ MiB of memory, more than --max-memory 1\.0 MiB\n$`)
 	if !re.MatchString(r.stderr) {
 		t.Errorf("message does not name the memory needed and the limit:\n%v", r)
 	}

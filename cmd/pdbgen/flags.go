@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -12,12 +13,36 @@ import (
 func newFlags(e *env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		c := findCommand(name)
-		fmt.Fprintf(e.stderr, "usage: pdbgen %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short)
+	fs.Usage = func() { printCommandHelp(e.stderr, findCommand(name), fs) }
+	return fs
+}
+
+// printCommandHelp writes a command's usage line, summary, longer help and
+// flags (the "Flags:" section only when it has any).
+func printCommandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: %s\n\n%s\n", strings.TrimSpace("pdbgen "+c.name+" "+c.usage), c.short)
+	if c.help != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimRight(c.help, "\n"))
+	}
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	if n > 0 {
+		fmt.Fprintf(w, "\nFlags:\n")
+		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
-	return fs
+}
+
+// maxWorkers bounds -j: enough for any machine, and low enough that a typo
+// such as -j 10000000 cannot start ten million goroutines.
+const maxWorkers = 1024
+
+// checkWorkers validates a -j value.
+func checkWorkers(j int) error {
+	if j < 1 || j > maxWorkers {
+		return usageErr("-j must be between 1 and %d, got %d", maxWorkers, j)
+	}
+	return nil
 }
 
 // parseFlags parses args, turning flag errors into usage errors. Flags may

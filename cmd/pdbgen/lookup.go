@@ -4,17 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // runLookup prints "<board>\t<value>" for each board on stdin, the value
-// by format.Set.Lookup; bad lines are reported by number (boards.go).
+// by format.Set.Lookup, or "<board>\tunsolvable" for a board that cannot
+// reach the goal (as solve answers it); bad lines are reported by number
+// (boards.go).
 func runLookup(e *env, args []string) error {
 	fs := newFlags(e, "lookup")
+	maxMem := fs.String("max-memory", "", maxMemoryHelp)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -22,15 +23,16 @@ func runLookup(e *env, args []string) error {
 	if len(files) == 0 {
 		return usageErr("no table files given (usage: pdbgen lookup FILE... < boards)")
 	}
-	set, err := format.OpenSet(files...)
+	set, err := openSet(e, *maxMem, files)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	// One worker: a lookup costs less than handing it to another goroutine.
-	err = answerBoards(ctx, e.stdin, e.stdout, e.stderr, set.Geom.N(), 1, func(_ context.Context, b puzzle.Board) (string, error) {
+	err = answerBoards(e.context(), e.stdin, e.stdout, e.stderr, set.Geom.N(), 1, func(_ context.Context, b puzzle.Board) (string, error) {
 		h, err := set.Lookup(b)
+		if errors.Is(err, format.ErrUnsolvable) {
+			return fmt.Sprintf("%s\tunsolvable", b), nil
+		}
 		if err != nil {
 			return "", err
 		}
@@ -40,4 +42,20 @@ func runLookup(e *env, args []string) error {
 		return dataErr(err)
 	}
 	return err
+}
+
+// openSet checks that the tables fit in memory (--max-memory, or the
+// memory available), then loads them as one heuristic.
+func openSet(e *env, maxMemory string, files []string) (*format.Set, error) {
+	budget, err := memoryBudget(maxMemory)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLoadMemory(budget, files); err != nil {
+		return nil, err
+	}
+	if err := e.context().Err(); err != nil {
+		return nil, err
+	}
+	return format.OpenSet(files...)
 }

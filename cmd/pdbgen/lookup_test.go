@@ -106,28 +106,44 @@ func TestLookup(t *testing.T) {
 			stdout: []string{
 				goal8 + "\t0",
 				hardest8 + "\t31",
+				swapped8 + "\tunsolvable", // an answer, as solve gives it, not a bad line
 				twoMoves8 + "\t2",
 			},
 			lineErrs: []string{
 				"line 2: bad board: 3 cells, want 9",
 				"line 3: bad board: tile 1 appears twice",
 				`line 5: bad board: cell 8: "q"`,
-				"line 6: board is not solvable for goal blank-last",
 				"line 7: bad board",
 			},
-			final: []string{summary, "5 bad line(s)"},
+			final: []string{summary, "4 bad line(s)"},
+		},
+		{
+			name:   "byte-order mark",
+			files:  []string{p8},
+			stdin:  "\ufeff" + goal8 + "\n" + twoMoves8 + "\n",
+			code:   0,
+			stdout: []string{goal8 + "\t0", twoMoves8 + "\t2"},
+		},
+		{
+			name:     "byte-order mark only at the start",
+			files:    []string{p8},
+			stdin:    goal8 + "\n\ufeff" + twoMoves8 + "\n",
+			code:     1,
+			stdout:   []string{goal8 + "\t0"},
+			lineErrs: []string{"line 2: bad board"},
+			final:    []string{summary, "1 bad line(s)"},
 		},
 		{
 			name:  "additive set",
 			files: []string{p123, p456},
-			stdin: goal8 + "\n" + hardest8 + "\n" + twoMoves8 + "\n" + swapped8 + "\n4 5 6 1 2 3 7 8 0\n",
+			stdin: goal8 + "\n" + hardest8 + "\n" + twoMoves8 + "\n" + swapped8 + "\n4 5 6 1 2 3 8 7 0\n",
 			code:  0,
 			stdout: []string{
 				goal8 + "\t0",
 				add(hardest8),
 				add(twoMoves8),
-				add(swapped8),
-				add("4 5 6 1 2 3 7 8 0"),
+				swapped8 + "\tunsolvable", // the sum exists, but the board has no distance
+				add("4 5 6 1 2 3 8 7 0"),
 			},
 		},
 		{

@@ -201,15 +201,34 @@ func TestWriteManifestFails(t *testing.T) {
 	if err := os.WriteFile(plain, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The manifest path cannot be written: build says so before any
+	// search (no "building" line), naming the path, and writes nothing.
 	out := filepath.Join(dir, "out")
-	r := pdbgen(t, "", "build", "--quiet", "-o", out, "--board", "3x3", "--tiles", "1,2,3",
-		"--write-manifest", filepath.Join(plain, "m.tsv"))
+	target := filepath.Join(plain, "m.tsv")
+	r := pdbgen(t, "", "build", "-o", out, "--board", "3x3", "--tiles", "1,2,3", "--write-manifest", target)
 	wantCode(t, r, 2)
-	oneErrorLine(t, r, "build", "manifest")
-	if r.stdout != filepath.Join(out, "3x3_1-2-3.pdb")+"\n" {
+	oneErrorLine(t, r, "build", "cannot write "+target+": not a directory (nothing built)")
+	if r.stdout != "" {
 		t.Errorf("stdout:\n%v", r)
 	}
-	if got := dirEntries(t, dir); strings.Join(got, " ") != "out plain" {
-		t.Errorf("temp dir holds %v", got)
+	if got := dirEntries(t, out); len(got) != 0 {
+		t.Errorf("output directory holds %v", got)
+	}
+	// The same for a table file that cannot be written (a directory is in
+	// its place) and a manifest path that is a directory.
+	if err := os.MkdirAll(filepath.Join(out, "3x3_4-5-6.pdb", "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r = pdbgen(t, "", "build", "-o", out, "--board", "3x3", "--tiles", "1,2,3", "--tiles", "4-6")
+	wantCode(t, r, 2)
+	oneErrorLine(t, r, "build", "cannot write "+filepath.Join(out, "3x3_4-5-6.pdb")+": is a directory")
+	r = pdbgen(t, "", "build", "-o", out, "--board", "3x3", "--tiles", "1,2,3", "--write-manifest", out)
+	wantCode(t, r, 2)
+	oneErrorLine(t, r, "build", "cannot write "+out+": is a directory")
+	if got := dirEntries(t, out); strings.Join(got, " ") != "3x3_4-5-6.pdb" {
+		t.Errorf("output directory holds %v", got)
+	}
+	if strings.Contains(r.stderr, ".tmp-") {
+		t.Errorf("error names a temporary file: %v", r)
 	}
 }

@@ -2,43 +2,8 @@ package main
 
 import (
 	"runtime"
-	"strings"
 	"testing"
 )
-
-func TestParseBytes(t *testing.T) {
-	tests := []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"100", 100, true},
-		{"1K", 1 << 10, true},
-		{"1k", 1 << 10, true},
-		{"512M", 512 << 20, true},
-		{"4G", 4 << 30, true},
-		{"4GB", 4 << 30, true},
-		{"4GiB", 4 << 30, true},
-		{"1T", 1 << 40, true},
-		{"1.5K", 1536, true},
-		{" 2M ", 2 << 20, true},
-		{"", 0, false},
-		{"0", 0, false},
-		{"-1G", 0, false},
-		{"lots", 0, false},
-		{"G", 0, false},
-		{"1X", 0, false},
-	}
-	for _, tt := range tests {
-		got, err := parseBytes(tt.in)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d, ok %v", tt.in, got, err, tt.want, tt.ok)
-		}
-		if err != nil && !strings.Contains(err.Error(), "--max-memory") {
-			t.Errorf("parseBytes(%q) error %q does not name the flag", tt.in, err)
-		}
-	}
-}
 
 func TestHumanBytes(t *testing.T) {
 	for _, tt := range []struct {

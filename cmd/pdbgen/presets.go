@@ -8,8 +8,7 @@ import (
 
 // runPresets lists preset.All: name, board, description, default mark.
 func runPresets(e *env, args []string) error {
-	fs := newFlags(e, "presets")
-	if _, err := parseFlags(fs, args); err != nil {
+	if err := noArgs(newFlags(e, "presets"), args); err != nil {
 		return err
 	}
 	for _, p := range preset.All {

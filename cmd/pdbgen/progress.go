@@ -21,6 +21,8 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 type progress struct {
 	w       io.Writer
 	name    string
+	entries uint64 // entries of the table being built
+	told    bool   // the states-versus-entries note was printed
 	tty     bool
 	quiet   bool
 	start   time.Time
@@ -29,8 +31,8 @@ type progress struct {
 	lastLvl int
 }
 
-func newProgress(w io.Writer, name string, tty, quiet bool) *progress {
-	return &progress{w: w, name: name, tty: tty, quiet: quiet, start: time.Now(), lastLvl: -1}
+func newProgress(w io.Writer, name string, entries uint64, tty, quiet bool) *progress {
+	return &progress{w: w, name: name, entries: entries, tty: tty, quiet: quiet, start: time.Now(), lastLvl: -1}
 }
 
 func (p *progress) event(ev builder.Event) {
@@ -61,6 +63,13 @@ func (p *progress) event(ev builder.Event) {
 	if !ev.LevelDone || ev.Level < 0 {
 		return
 	}
+	if !p.told && ev.Total != p.entries {
+		// An additive search runs over (placement, region of the blank)
+		// states: more of them than the table has entries.
+		fmt.Fprintf(p.w, "%s: the search visits %d states (placement of the tiles x region of the blank) to fill %d entries (one per placement)\n",
+			p.name, ev.Total, p.entries)
+		p.told = true
+	}
 	el := time.Since(p.start).Seconds()
 	rate := float64(ev.Reached) / max(el, 1e-9)
 	if ev.NewStates == 0 {
@@ -70,7 +79,7 @@ func (p *progress) event(ev builder.Event) {
 	if ev.Reached*100 >= ev.Total {
 		eta = fmt.Sprintf("ETA %.0fs", float64(ev.Total-ev.Reached)/max(rate, 1))
 	}
-	fmt.Fprintf(p.w, "%s: level %d: %d new, %d/%d states (%.1f%%), %.1fs, %.3g states/s, %s\n",
+	fmt.Fprintf(p.w, "%s: level %d: %d new, %d/%d search states (%.1f%%), %.1fs, %.3g states/s, %s\n",
 		p.name, ev.Level+1, ev.NewStates, ev.Reached, ev.Total,
 		100*float64(ev.Reached)/float64(max(ev.Total, 1)), el, rate, eta)
 }
@@ -85,4 +94,117 @@ func (p *progress) done() {
 		fmt.Fprint(p.w, "\r")
 		p.bar = nil
 	}
+}
+
+// liveStatus is a one-line status on stderr for long runs of verify and
+// solve, drawn only when stderr is a terminal (a log file gets nothing):
+// a bar when the work has a known total, a spinner otherwise. The work
+// reports through atomic counters read by status; one goroutine refreshes
+// the line every 200 ms (progressbar's methods take a lock, so workers do
+// not call them). clear erases the line before the command writes to a
+// terminal's stdout.
+type liveStatus struct {
+	mu     sync.Mutex
+	bar    *progressbar.ProgressBar
+	total  int64
+	stopc  chan struct{}
+	done   chan struct{}
+	status func() (desc string, done, total int64)
+}
+
+// startStatus starts the status line (nil on a non-terminal: every method
+// of a nil *liveStatus does nothing). status returns the description ("" to
+// show nothing for now) and, when total > 0, how much of total is done.
+func startStatus(e *env, status func() (desc string, done, total int64)) *liveStatus {
+	if !e.stderrIsTTY {
+		return nil
+	}
+	s := &liveStatus{stopc: make(chan struct{}), done: make(chan struct{}), status: status, total: -2}
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.stopc:
+				return
+			case <-t.C:
+				s.refresh(e.stderr)
+			}
+		}
+	}()
+	return s
+}
+
+func (s *liveStatus) refresh(w io.Writer) {
+	desc, done, total := s.status()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if desc == "" { // nothing worth showing now
+		if s.bar != nil {
+			_ = s.bar.Clear()
+		}
+		return
+	}
+	if total <= 0 {
+		total = -1 // spinner
+	}
+	if s.bar == nil || total != s.total {
+		if s.bar != nil {
+			_ = s.bar.Clear()
+		}
+		opts := []progressbar.Option{
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionSetElapsedTime(total > 0), // a spinner's description says the time
+			progressbar.OptionThrottle(100 * time.Millisecond),
+		}
+		if total > 0 {
+			opts = append(opts, progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true))
+		} else {
+			opts = append(opts, progressbar.OptionSpinnerType(14))
+		}
+		s.bar = progressbar.NewOptions64(total, opts...)
+		s.total = total
+	}
+	s.bar.Describe(desc)
+	if total > 0 {
+		_ = s.bar.Set64(done)
+	} else {
+		_ = s.bar.Add64(1)
+	}
+}
+
+// clear erases the line; the next refresh draws it again.
+func (s *liveStatus) clear() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bar != nil {
+		_ = s.bar.Clear()
+	}
+}
+
+// stop erases the line for good.
+func (s *liveStatus) stop() {
+	if s == nil {
+		return
+	}
+	close(s.stopc)
+	<-s.done
+	s.clear()
+}
+
+// clearingWriter clears a status line before each write, so that answers
+// printed on the same terminal do not run into it.
+type clearingWriter struct {
+	w io.Writer
+	s *liveStatus
+}
+
+func (c clearingWriter) Write(p []byte) (int, error) {
+	c.s.clear()
+	return c.w.Write(p)
 }

@@ -3,11 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/verify"
@@ -21,6 +20,7 @@ func runVerify(e *env, args []string) error {
 	deep := fs.Bool("deep", false, "also rebuild each table with the simple reference BFS and compare every entry")
 	workers := fs.Int("j", runtime.NumCPU(), "worker goroutines")
 	maxFind := fs.Int("max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
+	maxMem := fs.String("max-memory", "", maxMemoryHelp)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -28,15 +28,43 @@ func runVerify(e *env, args []string) error {
 	if len(files) == 0 {
 		return usageErr("no table files given (usage: pdbgen verify [--deep] FILE...)")
 	}
-	if *workers < 1 || *maxFind < 1 {
-		return usageErr("-j and --max-findings must be at least 1")
+	if err := checkWorkers(*workers); err != nil {
+		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	if *maxFind < 1 {
+		return usageErr("--max-findings must be at least 1")
+	}
+	budget, err := memoryBudget(*maxMem)
+	if err != nil {
+		return err
+	}
+	ctx := e.context()
+	// On a terminal, a bar follows each pass over the entries.
+	var pass atomic.Pointer[string]
+	var done, total atomic.Int64
+	var current atomic.Pointer[string]
+	status := startStatus(e, func() (string, int64, int64) {
+		f, p := current.Load(), pass.Load()
+		if f == nil || p == nil {
+			return "", 0, 0
+		}
+		return fmt.Sprintf("verifying %s: %s", *f, *p), done.Load(), total.Load()
+	})
+	defer status.stop()
+	opts := verify.Options{Deep: *deep, Workers: *workers, MaxFindingsPerCheck: *maxFind,
+		Progress: func(p string, d, t uint64) {
+			if cur := pass.Load(); cur == nil || *cur != p {
+				pass.Store(&p)
+			}
+			done.Store(int64(d))
+			total.Store(int64(t))
+		}}
 	bad, trouble := 0, 0
 	for _, f := range files {
 		if isSet, err := format.IsSetFile(f); err == nil && isSet {
 			switch err := verifySet(ctx, e, f, *deep); {
+			case err != nil && ctx.Err() != nil:
+				return err // interrupted: the reports printed so far stand
 			case format.IsBadData(err):
 				fmt.Fprintf(e.stdout, "%s: set file\n  %v\n1 findings\n", f, err)
 				bad++
@@ -46,8 +74,20 @@ func runVerify(e *env, args []string) error {
 			}
 			continue
 		}
-		rep, err := verify.File(ctx, f, verify.Options{Deep: *deep, Workers: *workers, MaxFindingsPerCheck: *maxFind})
+		if err := checkVerifyMemory(budget, f, opts); err != nil {
+			fmt.Fprintf(e.stderr, "%v\n", err)
+			trouble++
+			continue
+		}
+		current.Store(&f)
+		pass.Store(nil)
+		rep, err := verify.File(ctx, f, opts)
+		current.Store(nil)
+		status.clear()
 		if err != nil {
+			if ctx.Err() != nil {
+				return err // interrupted: the reports printed so far stand
+			}
 			fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
 			trouble++
 			continue

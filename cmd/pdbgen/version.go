@@ -9,7 +9,10 @@ const Version = "0.1.0"
 const generator = "tilepdb pdbgen " + Version
 
 // runVersion prints the generator string.
-func runVersion(e *env, _ []string) error {
+func runVersion(e *env, args []string) error {
+	if err := noArgs(newFlags(e, "version"), args); err != nil {
+		return err
+	}
 	fmt.Fprintln(e.stdout, generator)
 	return nil
 }

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The signal tests run pdbgen as a real process: the test binary itself,
+// which runs main when this variable is set.
+const asMainEnv = "PDBGEN_TEST_RUN_MAIN"
+
+func init() {
+	if os.Getenv(asMainEnv) == "1" {
+		main() // exits
+	}
+}
+
+// startPdbgen starts pdbgen args as a child process with piped stdin and
+// stdout; stderr is collected.
+func startPdbgen(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, *bufio.Reader, *strings.Builder) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGINT to send on Windows")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), asMainEnv+"=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, stdin, bufio.NewReader(stdout), &stderr
+}
+
+// waitExit waits at most d for cmd to exit and returns its status.
+func waitExit(t *testing.T, cmd *exec.Cmd, d time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		return cmd.ProcessState.ExitCode()
+	case <-time.After(d):
+		t.Fatalf("pdbgen %v still running %v after the signal", cmd.Args[1:], d)
+	}
+	return -1
+}
+
+// readLineWithin reads one line of r or fails after d.
+func readLineWithin(t *testing.T, r *bufio.Reader, d time.Duration) string {
+	t.Helper()
+	got := make(chan string, 1)
+	go func() {
+		s, _ := r.ReadString('\n')
+		got <- s
+	}()
+	select {
+	case s := <-got:
+		return s
+	case <-time.After(d):
+		t.Fatalf("no output line within %v", d)
+	}
+	return ""
+}
+
+// TestSolveInterruptedWaitingForInput: solve waiting on an idle pipe (a
+// terminal nobody types into) stops at once on SIGINT, prints the answers
+// already found, says "interrupted" and exits 130 (before the fix it
+// ignored SIGINT until input came).
+func TestSolveInterruptedWaitingForInput(t *testing.T) {
+	p8 := fixture(t, fx8)
+	cmd, stdin, stdout, stderr := startPdbgen(t, "solve", p8)
+	defer stdin.Close()
+	if _, err := io.WriteString(stdin, twoMoves8+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if line := readLineWithin(t, stdout, 10*time.Second); !strings.HasPrefix(line, twoMoves8+" : length 2 moves rr") {
+		t.Fatalf("answer %q", line)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 5*time.Second); code != 130 {
+		t.Errorf("exit status %d, want 130", code)
+	}
+	if stderr.String() != "pdbgen solve: interrupted\n" {
+		t.Errorf("stderr %q, want %q", stderr.String(), "pdbgen solve: interrupted\n")
+	}
+}
+
+// TestSolveInterruptedEndlessInput: solve < /dev/zero (an endless line)
+// stops on SIGINT.
+func TestSolveInterruptedEndlessInput(t *testing.T) {
+	p8 := fixture(t, fx8)
+	cmd, stdin, _, stderr := startPdbgen(t, "solve", p8)
+	go func() {
+		zeros := make([]byte, 1<<16)
+		for {
+			if _, err := stdin.Write(zeros); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(300 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 5*time.Second); code != 130 {
+		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr)
+	}
+	stdin.Close()
+	if !strings.HasSuffix(stderr.String(), "pdbgen solve: interrupted\n") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// TestLookupAnswersEachLine: lookup answers a line while the input is
+// still open (before the fix it held every answer until the end of the
+// input), and SIGTERM stops it with status 143.
+func TestLookupAnswersEachLine(t *testing.T) {
+	p8 := fixture(t, fx8)
+	cmd, stdin, stdout, stderr := startPdbgen(t, "lookup", p8)
+	defer stdin.Close()
+	for _, c := range []struct{ in, out string }{
+		{hardest8, hardest8 + "\t31\n"},
+		{swapped8, swapped8 + "\tunsolvable\n"},
+		{twoMoves8, twoMoves8 + "\t2\n"},
+	} {
+		if _, err := io.WriteString(stdin, c.in+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if got := readLineWithin(t, stdout, 10*time.Second); got != c.out {
+			t.Fatalf("answer %q, want %q", got, c.out)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 5*time.Second); code != 143 {
+		t.Errorf("exit status %d, want 143", code)
+	}
+	if stderr.String() != "pdbgen lookup: interrupted\n" {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// TestBuildInterrupted: a build stopped by SIGINT in the middle of a
+// search exits 130 saying "interrupted" (before: exit 2 with "context
+// canceled"), keeps the tables it wrote and leaves no temporary file.
+func TestBuildInterrupted(t *testing.T) {
+	out := t.TempDir()
+	// 15-663's 6-tile tables take seconds: long enough to interrupt.
+	cmd, stdin, stdout, stderr := startPdbgen(t, "build", "--quiet", "-j", "1", "-o", out, "--preset", "8puzzle,15-663")
+	stdin.Close()
+	if line := readLineWithin(t, stdout, 60*time.Second); line != filepath.Join(out, "8puzzle.pdb")+"\n" {
+		t.Fatalf("first path %q", line)
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 10*time.Second); code != 130 {
+		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr)
+	}
+	if stderr.String() != "pdbgen build: interrupted\n" {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	if got := dirEntries(t, out); len(got) == 0 || got[0] != "8puzzle.pdb" || strings.Contains(strings.Join(got, " "), ".tmp-") {
+		t.Errorf("output directory holds %v", got)
+	}
+}

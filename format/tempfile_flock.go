@@ -1,0 +1,33 @@
+//go:build darwin || dragonfly || freebsd || linux || netbsd || openbsd
+
+package format
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+// lockTemp takes an exclusive advisory lock on f (flock), held until f is
+// closed, so that RemoveStaleTemps in another process leaves it alone. Best
+// effort: a file system without flock support only loses that protection.
+func lockTemp(f *os.File) {
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+}
+
+// tempInUse reports whether another open file description holds the lock
+// of lockTemp on path.
+func tempInUse(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return true // cannot tell: leave it
+	}
+	defer f.Close()
+	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if err != nil {
+		return err == syscall.EWOULDBLOCK
+	}
+	return false // closing f releases the lock
+}
+
+func minStaleAge() time.Duration { return staleAge }
