@@ -12,7 +12,8 @@
 // ReadFile/Decode verify everything and fail on the first problem;
 // ReadHeaderFile checks only the header; Inspect reports every integrity
 // problem it finds instead of stopping. A Set combines tables into one
-// heuristic for a solver.
+// heuristic for a solver; a set file (SPEC.md section 8, SetFile, OpenSet)
+// lets one table serve several parts of a set through board symmetries.
 package format
 
 import (

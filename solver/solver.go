@@ -16,7 +16,14 @@
 //     reflected about the main diagonal is looked up in the same tables and
 //     the larger of the two sums is used (Culberson & Schaeffer 1998,
 //     "Pattern databases", Computational Intelligence 14; Felner, Korf &
-//     Hanan 2004, "Additive pattern database heuristics", JAIR 22).
+//     Hanan 2004, "Additive pattern database heuristics", JAIR 22); the
+//     reflected lookup is taken only for children that the regular sum
+//     does not already cut, as in Korf's program. A set's parts may be
+//     looked up through a table built for a symmetric pattern
+//     (format.Part, puzzle.MapPattern): Korf & Felner's 24-puzzle
+//     partition needs 2 tables for 4 parts. With Options.Threads > 1 each
+//     IDA* iteration is split below a shallow depth and shared among
+//     threads, with the same moves and node count (idaParallel).
 //
 // Moves are reported as the direction in which the BLANK moves: 'u', 'd',
 // 'l', 'r'. Applying them in order to the input board gives the goal.
