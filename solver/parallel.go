@@ -31,13 +31,13 @@ type subResult struct {
 // needed (a subtree earlier in the order holds a solution).
 var errAbandoned = errors.New("subtree abandoned")
 
-// Frontier sizes of idaParallel: the cut depth grows (from minCut, by 2)
-// until an iteration's frontier has at least frontierPerThread nodes per
-// thread, and no further once it has maxFrontier.
+// Frontier sizes of idaParallel: the cut depth starts at minCut and moves
+// by 2 between iterations to keep the frontier between frontierPerThread
+// and maxFrontierPerThread nodes per thread.
 const (
-	minCut            = 6
-	frontierPerThread = 256
-	maxFrontier       = 1 << 20
+	minCut               = 6
+	frontierPerThread    = 256
+	maxFrontierPerThread = 16384
 )
 
 // idaParallel is IDA* with each iteration's tree split among
@@ -61,29 +61,32 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 	cut := minCut
 	var total uint64
 	for {
-		// The frontier of this iteration, deepened while it is small.
-		var fx *searcher
-		for {
-			fx = s.newSearcher(ctx, b)
-			fx.bound, fx.next = bound, inf
-			// Every solution found in this iteration is bound moves long,
-			// so below a cut < bound none is found above the cut. With
-			// cut >= bound the pass is the whole iteration, unsplit (a
-			// frontier at or below the solutions' depth would leave
-			// nodes the single-threaded search expands uncounted).
-			if cut < bound {
-				fx.cut = cut
+		// The frontier of this iteration, one single-threaded pass. The cut
+		// adapts between iterations (the tree grows with the bound): one
+		// level deeper (2 moves, the parity of the puzzle) when the
+		// frontier was small, one shallower when it was large. Redoing a
+		// pass within an iteration would cost a whole small tree per try.
+		fx := s.newSearcher(ctx, b)
+		fx.bound, fx.next = bound, inf
+		// Every solution found in this iteration is bound moves long, so
+		// below a cut < bound none is found above the cut. With cut >=
+		// bound the pass is the whole iteration, unsplit (a frontier at or
+		// below the solutions' depth would leave nodes the single-threaded
+		// search expands uncounted).
+		if cut < bound {
+			fx.cut = cut
+		}
+		if fx.dfs(0, noMove) {
+			if fx.err != nil {
+				return nil, total + fx.nodes, fx.err
 			}
-			if fx.dfs(0, noMove) {
-				if fx.err != nil {
-					return nil, total + fx.nodes, fx.err
-				}
-				return fx.path, total + fx.nodes, nil // a solution above the cut
-			}
-			if len(fx.frontier) >= frontierPerThread*threads || len(fx.frontier) >= maxFrontier/4 || cut >= bound {
-				break
-			}
+			return fx.path, total + fx.nodes, nil // a solution above the cut
+		}
+		switch n := len(fx.frontier); {
+		case n < frontierPerThread*threads:
 			cut += 2
+		case n > maxFrontierPerThread*threads && cut > minCut:
+			cut -= 2
 		}
 		items := fx.frontier
 		results := make([]subResult, len(items))
