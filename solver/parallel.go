@@ -76,7 +76,9 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 		if cut < bound {
 			fx.cut = cut
 		}
-		if fx.dfs(0, noMove) {
+		found := fx.dfs(0, noMove)
+		s.explored.Add(fx.nodes)
+		if found {
 			if fx.err != nil {
 				return nil, total + fx.nodes, fx.err
 			}
@@ -169,6 +171,7 @@ func (s *Solver) searchSubtree(ctx context.Context, b puzzle.Board, path []uint8
 	x.stop, x.item = stop, item
 	x.path = append(x.path, path...)
 	found := x.dfs(len(path), path[len(path)-1])
+	s.explored.Add(x.nodes)
 	if x.err != nil {
 		return subResult{nodes: x.nodes, err: x.err}
 	}

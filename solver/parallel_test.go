@@ -35,6 +35,10 @@ func TestParallelMatchesSequential(t *testing.T) {
 			for _, threads := range []int{2, 3} {
 				par := newSolver(t, s, Options{Reflect: reflect, Threads: threads})
 				got, err := par.Solve(b)
+				// The work thrown away (abandoned subtrees) must stay small.
+				if ex := par.explored.Load(); float64(ex) > 1.25*float64(got.Nodes)+50000 {
+					t.Errorf("%s threads=%d: explored %d nodes to count %d", b, threads, ex, got.Nodes)
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -44,6 +44,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -106,6 +107,11 @@ type Solver struct {
 	goal puzzle.Board
 
 	exact *format.Table // the exact table, or nil for an additive set
+
+	// explored counts every node idaParallel generates, including those
+	// of subtrees it abandons (which Result.Nodes leaves out), for tests
+	// of its overhead.
+	explored atomic.Uint64
 
 	// Additive search data.
 	tabs      []tableInfo
