@@ -1,16 +1,23 @@
 # tilepdb: build, verify and test pattern databases.
-#   make data   build the default tables (8puzzle, 15-555, 15-663) into data/,
-#               check them against data/MANIFEST.tsv, and verify them
+#   make data   build the tables data/MANIFEST.tsv lists (the default set:
+#               8puzzle, 15-555, 15-663) into data/, only those missing or bad:
+#               a table already there that matches the manifest and passes
+#               verify is kept; a new one must match the manifest and pass
+#               verify before it is written
+#   make ci-tables  the CI recipe (scripts/ci-tables.sh) twice on a fresh folder
 #   make test   gofmt, go vet and the unit tests with the race detector
 #   make cross  build and vet for Windows, macOS, arm64 and 32-bit x86, and
 #               check that go.mod and go.sum are tidy
 #   make bench  benchmarks and long runs (minutes); see README.md
+#   make readers-test  JavaScript and Java readers: their tests and a cross-check
+#               against pdbgen lookup (after make data; scripts/ci-readers.sh installs)
+#   make web-test      the browser solver in headless Chromium (after make data)
 SHELL := bash
 GO ?= go
 PDBGEN := bin/pdbgen
 J ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build data test vet fmt-check cross bench bench-presets bench-korf24 long fuzz clean
+.PHONY: all build data ci-tables test vet fmt-check cross bench bench-presets bench-korf24 long fuzz clean readers-test web-test
 
 all: build
 
@@ -18,10 +25,22 @@ build:
 	$(GO) build -o $(PDBGEN) ./cmd/pdbgen
 
 data: build
-	@mkdir -p data
-	$(PDBGEN) build -j $(J) -o data --manifest data/MANIFEST.tsv > data/.built
-	$(PDBGEN) verify -j $(J) $$(cat data/.built)
-	@rm -f data/.built
+	$(PDBGEN) build --if-needed -j $(J) -o data --manifest data/MANIFEST.tsv
+
+# The CI recipe of README.md (scripts/ci-tables.sh) on a fresh folder, twice
+# with one cache: the first run builds, verifies and fills the cache; the
+# second restores every table from it and must build nothing.
+ci-tables: build
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	for run in 1 2; do \
+	  rm -rf "$$tmp/data" && mkdir -p "$$tmp/data" && cp data/MANIFEST.tsv "$$tmp/data/" && \
+	  PDBGEN=$(PDBGEN) J=$(J) CACHE_DIR="$$tmp/cache" REPORTS="$$tmp/reports$$run" ARTIFACT="$$tmp/tables.tar.gz" \
+	    scripts/ci-tables.sh "$$tmp/data/MANIFEST.tsv" || exit $$?; \
+	done && \
+	if grep -v '"action":"kept"' "$$tmp/reports2/build.jsonl"; then \
+	  echo "ci-tables: the second run did not keep every table" >&2; exit 1; fi && \
+	tar -tzf "$$tmp/tables.tar.gz" && \
+	echo "ci-tables: recipe ok: second run restored and kept all $$(wc -l < "$$tmp/reports2/build.jsonl") tables"
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -69,9 +88,21 @@ bench-korf24:
 long: build
 	$(GO) test -v -timeout 60m -run Long ./builder ./solver -long
 
+# Readers in other languages (readers/js, readers/java): unit tests, then
+# thousands of random boards per table and set through both and pdbgen.
+readers-test: build
+	cd readers/js && npm test
+	readers/java/test.sh
+	scripts/check-readers.sh
+
+# The browser solver (web/) driven in headless Chromium.
+web-test:
+	cd web && node test/web-test.mjs
+
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s ./format/
 	$(GO) test -run '^$$' -fuzz FuzzParseBoard -fuzztime 30s ./puzzle/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./manifest/
 
 clean:
-	rm -rf bin data/*.pdb data/.built
+	rm -rf bin data/*.pdb

@@ -276,6 +276,10 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 			hv = tab.values[tab.index(nst)]
 			sum += int(hv) - int(x.h[ti])
 		}
+		// The reflected lookup only raises h: skip it when h already
+		// prunes the child (same decisions; x.next may come out lower,
+		// which can only cost an extra iteration, rare since every f has
+		// the parity of the solution).
 		if f := g + 1 + sum; f > x.bound {
 			if f < x.next {
 				x.next = f

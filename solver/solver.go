@@ -25,6 +25,13 @@
 //     IDA* iteration is split below a shallow depth and shared among
 //     threads, with the same moves and node count (idaParallel).
 //
+// Besides the optimal Solve, a Solver offers searches that store states
+// (packed boards in a hash table, bounded by Limits): SolveWeighted
+// (weighted A*, a solution at most w times the optimum), SolveAnytime (ARA*:
+// a first solution at once, then better ones with proven bounds down to the
+// optimum) and SolveBidirectional (breadth-first from both ends, no table:
+// also the package-level Bidirectional), an independent check of the others.
+//
 // Moves are reported as the direction in which the BLANK moves: 'u', 'd',
 // 'l', 'r'. Applying them in order to the input board gives the goal.
 //
@@ -214,6 +221,7 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	}
 	for i, p := range set.Parts {
 		s.tabs = append(s.tabs, newTableInfo(p.Table))
+		adviseHugePages(p.Table.Values)
 		m := p.Mapping()
 		for c := 0; c < n; c++ {
 			s.partCell[i][c] = uint8(c)

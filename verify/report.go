@@ -100,6 +100,7 @@ type Report struct {
 	Counts   map[string]uint64        // number of findings per check, including those not kept
 	Elapsed  map[string]time.Duration // time spent in each check that ran (checks sharing a pass share its time)
 	Passes   [][]string               // groups of checks that ran together in one pass over the entries, each with the pass's time in Elapsed
+	Wall     time.Duration            // wall time of the whole verification
 }
 
 // passOf returns the group of checks that ran in one pass with check c, or

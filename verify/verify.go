@@ -98,6 +98,7 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 
 	r := newReport(path)
 	start := time.Now()
+	defer func() { r.Wall = time.Since(start) }()
 	t, problems, err := format.Inspect(path)
 	if err != nil {
 		// Bad data is an integrity finding; anything else (I/O) is
@@ -130,6 +131,8 @@ func File(ctx context.Context, path string, opts Options) (*Report, error) {
 func Table(ctx context.Context, t *format.Table, opts Options) (*Report, error) {
 	opts = opts.normalized()
 	r := newReport("")
+	start := time.Now()
+	defer func() { r.Wall = time.Since(start) }()
 	r.Skipped = append(r.Skipped, CheckIntegrity+": not a file")
 	if err := checkTable(ctx, r, t, opts, true); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -98,11 +99,40 @@ var errBadLines = errors.New("bad line(s)")
 // has ended.
 type answerFunc func(ctx context.Context, b puzzle.Board) (string, error)
 
+// streamFunc is an answerFunc that may also emit lines (without "\n")
+// before its answer, such as the improving solutions of an anytime search:
+// each is written as soon as every earlier line of the input is, and before
+// the board's answer. emit may be called from the answering goroutine only.
+type streamFunc func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error)
+
 // pending is one line on its way from the reader to the writer.
 type pending struct {
 	boardLine
+	mu     sync.Mutex
+	parts  []string      // emitted lines not yet written
+	more   chan struct{} // signalled (buffer 1) when parts grows
 	answer string
 	done   chan struct{}
+}
+
+// emit queues an early line of p and wakes the writer.
+func (p *pending) emit(s string) {
+	p.mu.Lock()
+	p.parts = append(p.parts, s)
+	p.mu.Unlock()
+	select {
+	case p.more <- struct{}{}:
+	default:
+	}
+}
+
+// takeParts returns and clears the emitted lines not yet written.
+func (p *pending) takeParts() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.parts
+	p.parts = nil
+	return out
 }
 
 // closed is the done channel of a line answered before it is queued.
@@ -118,6 +148,16 @@ var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c
 // fails it returns without waiting for the reader, which may be blocked in
 // a Read of a terminal or an idle pipe.
 func answerBoards(parent context.Context, r io.Reader, w, errw io.Writer, n, workers int, answer answerFunc) error {
+	return answerBoardsStream(parent, r, w, errw, n, workers, false, func(ctx context.Context, b puzzle.Board, _ func(string)) (string, error) {
+		return answer(ctx, b)
+	})
+}
+
+// answerBoardsStream is answerBoards for a streamFunc. With stream false
+// the emitted lines are written only with the answer (cheaper: one worker
+// then answers a line before queueing it); with stream true each is
+// written as soon as the lines before it are.
+func answerBoardsStream(parent context.Context, r io.Reader, w, errw io.Writer, n, workers int, stream bool, answer streamFunc) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 	workers = max(workers, 1)
@@ -132,10 +172,16 @@ func answerBoards(parent context.Context, r io.Reader, w, errw io.Writer, n, wor
 		defer close(work)
 		readErr <- readBoards(r, n, func(line boardLine) error {
 			p := &pending{boardLine: line, done: closed}
+			if stream {
+				p.more = make(chan struct{}, 1) // nil otherwise: emit never signals
+			}
+			here := false // answered by this goroutine after queueing
 			switch {
 			case p.err != nil:
-			case workers == 1: // answer here: a hand-off costs more than a lookup
-				p.answer, p.err = answer(ctx, p.board)
+			case workers == 1 && !stream: // answer here: a hand-off costs more than a lookup
+				p.answer, p.err = answer(ctx, p.board, p.emit)
+			case workers == 1:
+				p.done, here = make(chan struct{}), true
 			default:
 				p.done = make(chan struct{})
 			}
@@ -143,6 +189,11 @@ func answerBoards(parent context.Context, r io.Reader, w, errw io.Writer, n, wor
 			case order <- p:
 			case <-ctx.Done():
 				return ctx.Err()
+			}
+			if here {
+				p.answer, p.err = answer(ctx, p.board, p.emit)
+				close(p.done)
+				return nil
 			}
 			if p.done == closed {
 				return nil
@@ -165,7 +216,7 @@ func answerBoards(parent context.Context, r io.Reader, w, errw io.Writer, n, wor
 						if !ok {
 							return nil
 						}
-						p.answer, p.err = answer(ctx, p.board)
+						p.answer, p.err = answer(ctx, p.board, p.emit)
 						close(p.done)
 					case <-ctx.Done():
 						return nil
@@ -213,10 +264,22 @@ func writeAnswers(ctx context.Context, order <-chan *pending, w, errw io.Writer,
 		if !ok {
 			return true, bw.Flush()
 		}
-		select {
-		case <-p.done:
-		case <-ctx.Done():
-			return false, nil
+	wait:
+		for {
+			select {
+			case <-p.done:
+				break wait
+			case <-p.more:
+				for _, part := range p.takeParts() {
+					bw.WriteString(part)
+					bw.WriteByte('\n')
+				}
+				if err := bw.Flush(); err != nil {
+					return false, err
+				}
+			case <-ctx.Done():
+				return false, nil
+			}
 		}
 		if ctx.Err() != nil { // the answer may be the cancellation itself
 			return false, nil
@@ -230,6 +293,10 @@ func writeAnswers(ctx context.Context, order <-chan *pending, w, errw io.Writer,
 				return false, err
 			}
 			continue
+		}
+		for _, part := range p.takeParts() {
+			bw.WriteString(part)
+			bw.WriteByte('\n')
 		}
 		bw.WriteString(p.answer)
 		if err := bw.WriteByte('\n'); err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -235,4 +236,71 @@ func FuzzAnswerBoards(f *testing.F) {
 			t.Fatalf("%d answers + %d problems for %d lines", nOut, nErr, want)
 		}
 	})
+}
+
+// syncWriter collects what is written, safe for concurrent reads.
+type syncWriter struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// TestAnswerBoardsStream: lines emitted before an answer are written at
+// once when the lines before them are (the answer is still being worked
+// out), never before an earlier board's answer, and always before their
+// own board's answer.
+func TestAnswerBoardsStream(t *testing.T) {
+	const in = "1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 0 8\n1 2 3 4 5 6 0 7 8\n"
+	for _, workers := range []int{1, 2, 3} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+			w := &syncWriter{}
+			var errOut bytes.Buffer
+			err := answerBoardsStream(context.Background(), strings.NewReader(in), w, &errOut, 9, workers, true,
+				func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
+					h, _ := sumAnswer(ctx, b)
+					if b[8] == 0 { // the first board: answered late
+						time.Sleep(50 * time.Millisecond)
+						return h, nil
+					}
+					emit("early " + h)
+					emit("early again " + h)
+					// The emitted lines come out before this answer is made,
+					// once the first board's answer is written.
+					deadline := time.Now().Add(10 * time.Second)
+					for !strings.Contains(w.String(), "early again "+h) {
+						if time.Now().After(deadline) {
+							return "", errors.New("emitted lines not written while answering")
+						}
+						time.Sleep(time.Millisecond)
+					}
+					return h, nil
+				})
+			if err != nil {
+				t.Fatal(err, errOut.String())
+			}
+			var want []string
+			for i, l := range strings.Split(strings.TrimSpace(in), "\n") {
+				b, _ := puzzle.ParseBoard(l, 9)
+				h, _ := sumAnswer(context.Background(), b)
+				if i > 0 {
+					want = append(want, "early "+h, "early again "+h)
+				}
+				want = append(want, h)
+			}
+			if got := w.String(); got != strings.Join(want, "\n")+"\n" {
+				t.Errorf("output\n%s\nwant\n%s", got, strings.Join(want, "\n"))
+			}
+		})
+	}
 }

@@ -13,6 +13,8 @@ import (
 
 	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
+	"github.com/tilepdb/tilepdb/manifest"
 	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -29,6 +31,8 @@ type buildConfig struct {
 	manifest      string // check against this manifest ("" = none)
 	writeManifest string // write a manifest here ("" = none)
 	maxMemory     string // --max-memory as given ("" = available memory)
+	ifNeeded      bool   // keep the existing good tables, build only the missing or bad ones
+	asJSON        bool   // one JSON object per table on stdout
 }
 
 // plannedTable is one table to build.
@@ -49,14 +53,17 @@ type plannedSet struct {
 // buildPlan is everything decided before the first search starts.
 type buildPlan struct {
 	tables []plannedTable
-	sets   []plannedSet
-	want   map[string]manifestEntry // the --manifest entries, nil without one
+	sets   []plannedSet       // set files to write once their tables are there
+	want   *manifest.Manifest // the --manifest, nil without one
+	budget sysmem.Budget      // the memory a search may take
 }
 
-// runBuild builds tables in four steps: plan (resolve the tables, check
-// memory, read the manifest), then for each table build (BFS and
+// runBuild builds tables in four steps: plan (read the manifest, resolve
+// the tables, check memory), then for each table build (BFS and
 // encoding), compare with the manifest, write; finally the manifest of
-// what was written.
+// the tables. With --if-needed each table starts with a check of the
+// file already there (checkExisting): a good one is kept untouched, and a
+// table built in its place is verified before it is written.
 func runBuild(e *env, args []string) error {
 	cfg, err := parseBuildFlags(e, args)
 	if err != nil {
@@ -70,43 +77,52 @@ func runBuild(e *env, args []string) error {
 		return err
 	}
 	ctx := e.context()
-	var written []manifestEntry
-	mismatches := 0
+	var entries []manifest.Entry // the tables in the folder at the end, for --write-manifest
+	counts := map[string]int{}
 	for _, pt := range plan.tables {
-		start := time.Now()
-		t, buildTime, err := buildTable(ctx, e, cfg, pt)
+		res, err := buildOne(ctx, e, cfg, plan, pt)
 		if err != nil {
 			return err
 		}
-		me := entryOf(pt.file, t)
-		if problem := plan.compare(me, cfg.manifest); problem != "" {
-			fmt.Fprintf(e.stderr, "%s (not written)\n", problem)
-			mismatches++
-			continue
+		counts[res.Action]++
+		if res.Action != actionFailed {
+			entries = append(entries, manifest.Entry{Name: pt.file, Entries: res.Entries, MaxValue: res.MaxValue, RawSHA256: res.RawSHA256})
 		}
-		if err := writeTable(e, cfg, pt, t, start, buildTime); err != nil {
+		if err := reportTable(e, cfg, res); err != nil {
 			return err
 		}
-		written = append(written, me)
 	}
 	for _, ps := range plan.sets {
-		if err := writeSetFile(e, cfg, ps, written); err != nil {
+		if err := writeSetFile(e, cfg, ps, entries); err != nil {
 			return err
 		}
 	}
-	if rss := peakRSS(); !cfg.quiet && rss > 0 {
-		fmt.Fprintf(e.stderr, "peak RSS %s\n", humanBytes(rss))
+	if !cfg.quiet {
+		if rss := peakRSS(); rss > 0 {
+			fmt.Fprintf(e.stderr, "peak RSS %s\n", humanBytes(rss))
+		}
+		if cfg.ifNeeded {
+			fmt.Fprintf(e.stderr, "%d table(s): %d kept, %d built, %d replaced, %d failed\n", len(plan.tables),
+				counts[actionKept], counts[actionBuilt], counts[actionReplaced], counts[actionFailed])
+		}
+		if plan.want != nil && counts[actionFailed] == 0 {
+			fmt.Fprintf(e.stderr, "manifest check passed: all %d table(s) match %s\n", len(plan.tables), cfg.manifest)
+		}
 	}
 	if cfg.writeManifest != "" {
-		if err := writeManifest(cfg.writeManifest, written); err != nil {
+		m, err := manifest.New(entries)
+		if err == nil {
+			err = m.WriteFile(cfg.writeManifest)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	if plan.want != nil && mismatches == 0 && !cfg.quiet {
-		fmt.Fprintf(e.stderr, "manifest check passed: all %d table(s) match %s\n", len(plan.tables), cfg.manifest)
-	}
-	if mismatches > 0 {
-		return dataErr(fmt.Errorf("%d table(s) differ from the manifest", mismatches))
+	if n := counts[actionFailed]; n > 0 {
+		if plan.want != nil {
+			return dataErr(fmt.Errorf("%d table(s) differ from the manifest", n))
+		}
+		return dataErr(fmt.Errorf("%d table(s) failed verification (nothing written for them)", n))
 	}
 	return nil
 }
@@ -117,13 +133,15 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "worker goroutines per BFS level (the output does not depend on it)")
 	fs.StringVar(&cfg.out, "o", "data", "output directory (created if missing)")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress output")
-	fs.StringVar(&cfg.presets, "preset", "", "comma-separated preset names (see 'pdbgen presets'); default: "+strings.Join(preset.Defaults(), ","))
+	fs.StringVar(&cfg.presets, "preset", "", "comma-separated preset names (see 'pdbgen presets'); default: the tables --manifest lists, else "+strings.Join(preset.Defaults(), ","))
 	fs.StringVar(&cfg.board, "board", "", "board size WxH for a custom pattern, 2x2 to 5x5")
 	fs.Var((*stringList)(&cfg.tiles), "tiles", "pattern tiles for --board, e.g. 1,2,3 or 1-8; repeat for a disjoint set; all tiles = the exact table")
 	fs.StringVar(&cfg.goal, "goal", puzzle.GoalBlankLast, "goal: blank-last, blank-first, or a board such as '1,2,3,4,5,6,7,8,0'")
-	fs.StringVar(&cfg.manifest, "manifest", "", "check every built table against this manifest (name, entries, max, raw SHA-256); a mismatch is written nowhere and exits 1")
-	fs.StringVar(&cfg.writeManifest, "write-manifest", "", "write a manifest of the built tables to this file")
+	fs.StringVar(&cfg.manifest, "manifest", "", "check every table against this manifest (name, entries, max, raw SHA-256); a mismatch is written nowhere and exits 1; without --preset or --board, build the tables it lists")
+	fs.StringVar(&cfg.writeManifest, "write-manifest", "", "write a manifest of the tables (built, or kept with --if-needed) to this file")
 	fs.StringVar(&cfg.maxMemory, "max-memory", "", maxMemoryHelp)
+	fs.BoolVar(&cfg.ifNeeded, "if-needed", false, "keep each existing table whose header matches the manifest and which passes verify (untouched); build only the missing or bad ones, verified before they are written")
+	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per table on stdout (file, action, reason, identity, verify report)")
 	if err := noArgs(fs, args); err != nil {
 		return nil, err
 	}
@@ -133,32 +151,51 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	return cfg, nil
 }
 
-// planBuild resolves the tables of cfg, estimates the memory of each once
-// and refuses any that needs more than the limit, and reads the manifest
-// to compare with. Nothing is built or written.
+// planBuild reads the manifest, resolves the tables of cfg (the ones the
+// manifest lists when neither --preset nor --board is given), estimates
+// the memory of each once and refuses any that needs more than the limit
+// (with --if-needed, only when it comes to building it). Nothing is built
+// or written.
 func planBuild(cfg *buildConfig) (*buildPlan, error) {
-	tables, sets, err := resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal)
-	if err != nil {
-		return nil, &exitError{code: exitTrouble, err: err}
-	}
-	budget, err := memoryBudget(cfg.maxMemory)
-	if err != nil {
-		return nil, err
-	}
-	for i := range tables {
-		pt := &tables[i]
-		pt.memory = builder.MemoryEstimate(pt.pattern)
-		if err := budget.Check(pt.file, pt.memory); err != nil {
-			return nil, &exitError{code: exitTrouble, err: err}
-		}
-	}
-	plan := &buildPlan{tables: tables, sets: sets}
+	plan := &buildPlan{}
+	var err error
 	if cfg.manifest != "" {
-		if plan.want, err = readManifest(cfg.manifest); err != nil {
+		if plan.want, err = readManifestFile(cfg.manifest); err != nil {
 			return nil, err
 		}
 	}
+	if plan.want != nil && cfg.presets == "" && cfg.board == "" && len(cfg.tiles) == 0 {
+		if cfg.goal != puzzle.GoalBlankLast {
+			return nil, usageErr("--goal needs --preset or --board (the file names of a manifest carry the goal)")
+		}
+		if plan.tables, err = manifestTargets(plan.want); err != nil {
+			return nil, err
+		}
+	} else if plan.tables, plan.sets, err = resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
+		return nil, &exitError{code: exitTrouble, err: err}
+	}
+	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
+		return nil, err
+	}
+	for i := range plan.tables {
+		pt := &plan.tables[i]
+		pt.memory = builder.MemoryEstimate(pt.pattern)
+		if !cfg.ifNeeded {
+			if err := plan.checkMemory(cfg, *pt); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return plan, nil
+}
+
+// checkMemory refuses a table whose search needs more memory than the
+// budget (trouble, exit 2).
+func (plan *buildPlan) checkMemory(cfg *buildConfig, pt plannedTable) error {
+	if err := plan.budget.Check(pt.file, pt.memory); err != nil {
+		return &exitError{code: exitTrouble, err: err}
+	}
+	return nil
 }
 
 // checkTargets makes the output directory and checks, before any search
@@ -194,24 +231,6 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// compare checks a built table against the manifest: "" when it matches
-// or there is no manifest, otherwise the problem, naming the file and the
-// manifest.
-func (plan *buildPlan) compare(got manifestEntry, manifest string) string {
-	if plan.want == nil {
-		return ""
-	}
-	w, ok := plan.want[got.name]
-	switch {
-	case !ok:
-		return fmt.Sprintf("%s: not in manifest %s", got.name, manifest)
-	case w != got:
-		return fmt.Sprintf("%s: differs from manifest %s: got %d entries, max %d, sha256 %s; want %d, %d, %s",
-			got.name, manifest, got.entries, got.max, got.sha, w.entries, w.max, w.sha)
-	}
-	return ""
-}
-
 // freeOSMemoryAbove is the memory estimate above which the search's
 // arrays are returned to the OS before encoding (about 64 MiB of arrays;
 // smaller tables skip it, it costs about 30 ms each).
@@ -244,8 +263,7 @@ func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) 
 	return t, buildTime, nil
 }
 
-// writeTable writes t atomically into the output directory, logs it, and
-// prints its path on stdout.
+// writeTable writes t atomically into the output directory and logs it.
 func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, start time.Time, buildTime time.Duration) error {
 	path := filepath.Join(cfg.out, pt.file)
 	if err := format.WriteFile(path, t, cfg.workers); err != nil {
@@ -259,7 +277,6 @@ func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, star
 		fmt.Fprintf(e.stderr, "wrote %s: %d entries, max %d, %s on disk, built in %.2fs, total %.2fs\n",
 			path, t.Header.Entries, t.Header.MaxValue, humanBytes(uint64(size)), buildTime.Seconds(), time.Since(start).Seconds())
 	}
-	fmt.Fprintln(e.stdout, path)
 	return nil
 }
 
@@ -313,10 +330,10 @@ func resolveTables(presets, board string, tiles []string, goal string) ([]planne
 // writeSetFile writes the set file of ps (format.SetFile) into the output
 // directory once all its tables are written (written lists them with their
 // raw SHA-256), and prints its path on stdout; otherwise it writes nothing.
-func writeSetFile(e *env, cfg *buildConfig, ps plannedSet, written []manifestEntry) error {
+func writeSetFile(e *env, cfg *buildConfig, ps plannedSet, written []manifest.Entry) error {
 	sha := map[string]string{}
 	for _, me := range written {
-		sha[me.name] = me.sha
+		sha[me.Name] = me.RawSHA256
 	}
 	for _, pt := range ps.tables {
 		if _, ok := sha[pt.file]; !ok {

@@ -129,9 +129,9 @@ func TestBuildManifestProblems(t *testing.T) {
 		{"not in manifest", "# only another table\nother.pdb\t1\t0\t" + sha + "\n", 1, "3x3_1-2-3.pdb: not in manifest"},
 		{"wrong entries", "3x3_1-2-3.pdb 505 11 001c6b7247e7595d254f2a29b3406fa4d99f6712e4cf0d15e83eea13d928cbe5\n", 1, "differs from manifest"},
 		{"wrong max", "3x3_1-2-3.pdb 504 12 001c6b7247e7595d254f2a29b3406fa4d99f6712e4cf0d15e83eea13d928cbe5\n", 1, "differs from manifest"},
-		{"three fields", "3x3_1-2-3.pdb\t504\t11\n", 1, "want 4 fields"},
-		{"bad number", "3x3_1-2-3.pdb\tmany\t11\t" + sha + "\n", 1, "malformed line"},
-		{"short sha", "3x3_1-2-3.pdb\t504\t11\tabc\n", 1, "malformed line"},
+		{"three fields", "3x3_1-2-3.pdb\t504\t11\n", 1, "m.tsv:1: want 4 columns (file, entries, max value, raw SHA-256), got 3"},
+		{"bad number", "3x3_1-2-3.pdb\tmany\t11\t" + sha + "\n", 1, `m.tsv:1: entries "many": want a whole number >= 1`},
+		{"short sha", "3x3_1-2-3.pdb\t504\t11\tabc\n", 1, `m.tsv:1: raw SHA-256 "abc": want 64 lowercase hex digits`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -36,14 +36,7 @@ func checkLoadMemory(b sysmem.Budget, files []string) error {
 	if !b.Known {
 		return nil
 	}
-	need := uint64(runtimeBase)
-	for _, f := range withSetTables(files) {
-		h, err := format.ReadHeaderFile(f)
-		if err != nil {
-			continue
-		}
-		need = satAdd(need, h.DecodeMemory())
-	}
+	need := loadMemoryNeed(files)
 	what := files[0]
 	if len(files) > 1 {
 		what = fmt.Sprintf("loading the %d tables", len(files))
@@ -52,6 +45,21 @@ func checkLoadMemory(b sysmem.Budget, files []string) error {
 		return &exitError{code: exitTrouble, err: err}
 	}
 	return nil
+}
+
+// loadMemoryNeed is the memory estimated for loading the table files (their
+// headers' format.Header.DecodeMemory) plus runtimeBase; a file whose header
+// cannot be read counts 0 (the load reports it).
+func loadMemoryNeed(files []string) uint64 {
+	need := uint64(runtimeBase)
+	for _, f := range withSetTables(files) {
+		h, err := format.ReadHeaderFile(f)
+		if err != nil {
+			continue
+		}
+		need = satAdd(need, h.DecodeMemory())
+	}
+	return need
 }
 
 // checkVerifyMemory refuses to verify a file that needs more memory than

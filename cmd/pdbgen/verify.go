@@ -13,20 +13,28 @@ import (
 )
 
 // runVerify checks each file with verify.File (a set file with
-// verify.SetFile) and prints its report; exit 0 all good, 1 when a file
-// failed a check, 2 when one could not be checked.
+// verify.SetFile) and prints its report (text,
+// or one JSON object per file with --json); with --manifest it checks a
+// folder against the manifest instead (verifyFolder). Exit 0 all good, 1
+// when a file failed a check (with --manifest also: a listed table is
+// missing, different or corrupt), 2 when one could not be checked.
 func runVerify(e *env, args []string) error {
 	fs := newFlags(e, "verify")
 	deep := fs.Bool("deep", false, "also rebuild each table with the simple reference BFS and compare every entry")
 	workers := fs.Int("j", runtime.NumCPU(), "worker goroutines")
 	maxFind := fs.Int("max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
 	maxMem := fs.String("max-memory", "", maxMemoryHelp)
+	asJSON := fs.Bool("json", false, "print one JSON object per file (schema in README.md, 'JSON reports') instead of the text report")
+	man := fs.String("manifest", "", "check the folder DIR against this manifest: every listed table present, with the listed identity, passing verify; unlisted tables reported")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		return usageErr("no table files given (usage: pdbgen verify [--deep] FILE...)")
+	switch {
+	case *man != "" && len(files) != 1:
+		return usageErr("--manifest takes one data folder (usage: pdbgen verify --manifest FILE DIR)")
+	case len(files) == 0:
+		return usageErr("no table files given (usage: pdbgen verify [--deep] [--json] FILE... or pdbgen verify --manifest FILE DIR)")
 	}
 	if err := checkWorkers(*workers); err != nil {
 		return err
@@ -59,25 +67,11 @@ func runVerify(e *env, args []string) error {
 			done.Store(int64(d))
 			total.Store(int64(t))
 		}}
-	bad, trouble := 0, 0
-	for _, f := range files {
-		if isSet, err := format.IsSetFile(f); err == nil && isSet {
-			switch err := verifySet(ctx, e, f, *deep); {
-			case err != nil && ctx.Err() != nil:
-				return err // interrupted: the reports printed so far stand
-			case format.IsBadData(err):
-				fmt.Fprintf(e.stdout, "%s: set file\n  %v\n1 findings\n", f, err)
-				bad++
-			case err != nil:
-				fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
-				trouble++
-			}
-			continue
-		}
+	// verifyOne checks that f fits in memory, then verifies it. The error
+	// names f; it is trouble (or ctx's error when interrupted).
+	verifyOne := func(f string) (*verify.Report, error) {
 		if err := checkVerifyMemory(budget, f, opts); err != nil {
-			fmt.Fprintf(e.stderr, "%v\n", err)
-			trouble++
-			continue
+			return nil, err
 		}
 		current.Store(&f)
 		pass.Store(nil)
@@ -86,13 +80,49 @@ func runVerify(e *env, args []string) error {
 		status.clear()
 		if err != nil {
 			if ctx.Err() != nil {
-				return err // interrupted: the reports printed so far stand
+				return nil, err
 			}
-			fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
-			trouble++
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		return rep, nil
+	}
+	if *man != "" {
+		return verifyFolder(e, *man, files[0], verifyOne, *asJSON)
+	}
+	bad, trouble := 0, 0
+	for _, f := range files {
+		if isSet, err := format.IsSetFile(f); err == nil && isSet {
+			switch err := verifySet(ctx, e, f, *deep, *asJSON); {
+			case err != nil && ctx.Err() != nil:
+				return err // interrupted: the reports printed so far stand
+			case format.IsBadData(err):
+				bad++
+			case err != nil:
+				fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
+				trouble++
+			}
 			continue
 		}
-		if err := rep.WriteText(e.stdout); err != nil {
+		rep, err := verifyOne(f)
+		if err != nil {
+			if ctx.Err() != nil {
+				return err // interrupted: the reports printed so far stand
+			}
+			fmt.Fprintf(e.stderr, "%v\n", err)
+			trouble++
+			if *asJSON {
+				if err := writeJSONLine(e.stdout, verify.ErrorJSON(f, err)); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if *asJSON {
+			err = writeJSONLine(e.stdout, rep.JSON())
+		} else {
+			err = rep.WriteText(e.stdout)
+		}
+		if err != nil {
 			return err
 		}
 		if !rep.OK() {
@@ -108,11 +138,38 @@ func runVerify(e *env, args []string) error {
 	return nil
 }
 
-// verifySet checks a set file and prints its one-paragraph report when it
-// holds together; the error is the set's problem (bad data) or trouble.
-func verifySet(ctx context.Context, e *env, path string, deep bool) error {
+// setReportJSON is the --json report of a set file.
+type setReportJSON struct {
+	File   string `json:"file"`
+	Set    bool   `json:"set"`
+	OK     bool   `json:"ok"`
+	Parts  int    `json:"parts,omitempty"`
+	Tables int    `json:"tables,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// verifySet checks a set file with verify.SetFile and prints its report
+// (text, or one JSON object); a set that does not hold together is
+// reported and returned (bad data), trouble is returned unreported.
+func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) error {
 	s, err := verify.SetFile(ctx, path, verify.Options{Deep: deep})
+	if err != nil && !format.IsBadData(err) {
+		return err
+	}
+	if asJSON {
+		r := setReportJSON{File: path, Set: true, OK: err == nil}
+		if err != nil {
+			r.Error = err.Error()
+		} else {
+			r.Parts, r.Tables = len(s.Parts), len(s.Tables)
+		}
+		if werr := writeJSONLine(e.stdout, r); werr != nil {
+			return werr
+		}
+		return err
+	}
 	if err != nil {
+		fmt.Fprintf(e.stdout, "%s: set file\n  %v\n1 findings\n", path, err)
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: set file, %s board, %d parts through %d tables\n", path, s.Geom, len(s.Parts), len(s.Tables))

@@ -1,0 +1,39 @@
+package tilepdb;
+
+import java.util.List;
+
+/** One decoded, verified table: header fields, pattern and values. */
+public final class Table {
+    /** The header as read (checked); encoding is "raw bytes" in format 1, payloadSha256 "" there. */
+    public record Header(int width, int height, int[] goal, String goalName, int[] tiles, String kind, String ranking,
+            int rankingVersion, long entries, int bitsPerEntry, int maxValue, long[] histogram, String rawSha256,
+            String generator, int frameSize, long[] frames, String encoding, String payloadSha256) {}
+
+    public final Header header;
+    public final Pattern pattern;
+    /** values[rank] = moves, unsigned (use & 0xff). */
+    public final byte[] values;
+    public final int major, minor;
+
+    Table(Header header, Pattern pattern, byte[] values, int major, int minor) {
+        this.header = header;
+        this.pattern = pattern;
+        this.values = values;
+        this.major = major;
+        this.minor = minor;
+    }
+
+    /** Fast path for a solver's inner loop: the value of the state pos; nothing checked. */
+    public int value(byte[] pos) {
+        return values[(int) pattern.rank(pos)] & 0xff;
+    }
+
+    /**
+     * Checked lookup of a board (tile per cell, 0 = blank): throws
+     * BoardException for a malformed board, or a board an exact table has
+     * no entry for (not solvable for the file's goal).
+     */
+    public int lookup(int[] board) throws BoardException {
+        return new TableSet(List.of(this)).heuristicBoard(board);
+    }
+}

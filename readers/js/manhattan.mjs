@@ -1,0 +1,112 @@
+// Manhattan distance of every rank of a table, in rank order (SPEC.md
+// section 8, "Computing m(r) fast"), for decoding format 2 codes:
+// value(r) = m(r) + 2*code(r). No dependencies.
+
+import { BINOM } from './rank.mjs';
+
+// dist[t*n + c] = taxicab distance from cell c to the goal cell of tile t (0 for the blank).
+function distances(p) {
+  const { n, w } = p;
+  const d = new Uint8Array(n * n);
+  for (let t = 1; t < n; t++) {
+    const g = p.goalPos[t];
+    for (let c = 0; c < n; c++) d[t * n + c] = Math.abs(Math.floor(c / w) - Math.floor(g / w)) + Math.abs((c % w) - (g % w));
+  }
+  return d;
+}
+
+/**
+ * Calls visit(rank, m) for every rank of pattern p in increasing order,
+ * with m the Manhattan distance of the table's tiles in the state of that
+ * rank. visit returns false to stop.
+ */
+export function forEachManhattan(p, visit) {
+  const n = p.n;
+  const dist = distances(p);
+  if (p.exact) {
+    // (N-2)-permutations pos[0..N-3] in lexicographic order; the last two
+    // tiles take the free cells a < b as (a, b) when that state is solvable.
+    const depthMax = n - 2;
+    let goalParity = 0;
+    for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (p.goalPos[j] < p.goalPos[i]) goalParity ^= 1;
+    const gb = p.goalPos[0];
+    let rank = 0;
+    let stop = false;
+    const rec = (d, used, partial, parity, blank) => {
+      if (d === depthMax) {
+        const free = ~used & ((1 << n) - 1);
+        const a = 31 - Math.clz32(free & -free);
+        const b = 31 - Math.clz32(free & (free - 1));
+        const bd = Math.abs(Math.floor(blank / p.w) - Math.floor(gb / p.w)) + Math.abs((blank % p.w) - (gb % p.w));
+        const [x, y] = (parity ^ goalParity) === bd % 2 ? [a, b] : [b, a];
+        if (visit(rank++, partial + dist[(n - 2) * n + x] + dist[(n - 1) * n + y]) === false) stop = true;
+        return;
+      }
+      let digit = 0;
+      for (let c = 0; c < n && !stop; c++) {
+        if (used & (1 << c)) continue;
+        rec(d + 1, used | (1 << c), partial + dist[d * n + c], parity ^ (digit & 1), d === 0 ? c : blank);
+        digit++;
+      }
+    };
+    rec(0, 0, 0, 0, 0);
+    return;
+  }
+  // cellset-order: rank = P*C(N,k) + M; per tile order P, the cell sets in
+  // colexicographic order (largest cell outermost).
+  const k = p.tiles.length;
+  const tiles = p.tiles;
+  const orders = Math.round(p.size / BINOM[n][k]);
+  const slotTile = new Uint8Array(k); // tile in the j-th smallest occupied cell
+  const digits = new Uint8Array(k);
+  let rank = 0;
+  let stop = false;
+  const rec = (j, hi, partial) => {
+    const rowBase = slotTile[j] * n;
+    if (j === 0) {
+      for (let s = 0; s < hi; s++) {
+        if (visit(rank++, partial + dist[rowBase + s]) === false) {
+          stop = true;
+          return;
+        }
+      }
+      return;
+    }
+    for (let s = j; s < hi && !stop; s++) rec(j - 1, s, partial + dist[rowBase + s]);
+  };
+  for (let P = 0; P < orders && !stop; P++) {
+    // Lehmer unrank of P as a permutation o of 0..k-1; o_i = slot of tile i
+    let r = P;
+    for (let i = k - 1; i >= 0; i--) {
+      digits[i] = r % (k - i);
+      r = Math.floor(r / (k - i));
+    }
+    let usedSlots = 0;
+    for (let i = 0; i < k; i++) {
+      let free = ~usedSlots;
+      for (let d = digits[i]; d > 0; d--) free &= free - 1;
+      const o = 31 - Math.clz32(free & -free);
+      usedSlots |= 1 << o;
+      slotTile[o] = tiles[i];
+    }
+    rec(k - 1, n, 0);
+  }
+}
+
+/**
+ * Decodes format 2 codes in place: values[r] = m(r) + 2*codes[r]. Returns
+ * null, or { rank, value } of the first decoded value above 254 (invalid).
+ */
+export function decodeCodes(values, p) {
+  let bad = null;
+  forEachManhattan(p, (r, m) => {
+    const v = m + 2 * values[r];
+    if (v > 254) {
+      bad = { rank: r, value: v };
+      return false;
+    }
+    values[r] = v;
+    return true;
+  });
+  return bad;
+}

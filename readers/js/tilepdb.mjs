@@ -1,0 +1,609 @@
+// tilepdb reader for JavaScript (Node >= 18 and browsers, ES module, no build
+// step): reads and verifies table files of formats 1.x and 2.x
+// (format/SPEC.md) in the strict order of SPEC.md section 3, ranks boards
+// (section 4), looks them up, and sums sets of disjoint additive tables.
+//
+// Dependencies: fzstd (pure-JS zstd decoder; it does not verify zstd content
+// checksums, so every frame's XXH64 is checked here, see xxh64.mjs), SHA-256
+// from node:crypto in Node and WebCrypto (crypto.subtle) in browsers.
+//
+//   import { readFile, openSet } from './tilepdb.mjs';        // Node
+//   const t = await readFile('data/8puzzle.pdb');
+//   t.lookup([1, 2, 3, 4, 5, 6, 7, 8, 0]);                    // 0
+//   const set = await openSet(['data/15-663_1-5-6-9-10-13.pdb', ...]);
+//   set.heuristicBoard(board);
+//
+//   import { readBytes } from './tilepdb.mjs';                // browser
+//   const t = await readBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
+//
+// Errors, with the classes of SPEC.md section 3 in .kind: FormatError
+// ('format': not a table file, or corrupt; .offset is the byte offset),
+// ChecksumError ('checksum': header SHA-256, payload_sha256, a zstd frame
+// checksum or raw_sha256), UnsupportedError ('unsupported': ranking_version,
+// bits_per_entry or encoding not implemented), UnsupportedVersionError
+// ('unsupported-version': a major version other than 1 and 2). LimitError
+// when a valid table is too large for one typed array here.
+
+import { Decompress } from 'fzstd';
+import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION } from './rank.mjs';
+import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField } from './json.mjs';
+import { xxh64Low32 } from './xxh64.mjs';
+import { codecFor, SUPPORTED_MAJORS } from './values.mjs';
+
+export { Pattern, BoardError } from './rank.mjs';
+
+/** Major versions read (any minor version of each). */
+export const MAJOR_VERSIONS = SUPPORTED_MAJORS;
+export const MAGIC = Uint8Array.from([0x54, 0x49, 0x4c, 0x45, 0x50, 0x44, 0x42, 0x1a]); // "TILEPDB" 0x1A
+export const MAX_HEADER_LEN = 16 << 20;
+export const MIN_FRAME_SIZE = 1 << 10;
+export const MAX_FRAME_SIZE = 1 << 26;
+export const BITS_PER_ENTRY = 8;
+export const UNREACHED = 255;
+/**
+ * Largest table (entries, bytes) this reader holds: one Uint8Array, whose
+ * length V8 limits to 2^32 on 64-bit platforms (browsers may allow less;
+ * an allocation failure is reported as a LimitError too).
+ */
+export const MAX_TABLE_BYTES = 2 ** 32;
+
+const PREFIX_LEN = 16;
+const CHECKSUM_LEN = 32;
+const OFF_HEADER = 16;
+
+/** Base class of the errors about a file's content. */
+export class TilepdbError extends Error {}
+
+/** The file is not a tilepdb table or its structure is corrupt (SPEC.md: ErrFormat). */
+export class FormatError extends TilepdbError {
+  constructor(offset, msg) {
+    super(`tilepdb: invalid table file at byte ${offset}: ${msg}`);
+    this.name = 'FormatError';
+    this.kind = 'format';
+    this.offset = offset;
+  }
+}
+
+/** Stored and recomputed checksums differ (SPEC.md: ErrChecksum). */
+export class ChecksumError extends TilepdbError {
+  constructor(what, want = '', got = '') {
+    super(want || got ? `tilepdb: ${what} mismatch: file says ${want}, content hashes to ${got}` : `tilepdb: ${what} mismatch`);
+    this.name = 'ChecksumError';
+    this.kind = 'checksum';
+    this.what = what;
+  }
+}
+
+/** A file of a major version this reader does not implement. */
+export class UnsupportedVersionError extends TilepdbError {
+  constructor(major, minor) {
+    super(`tilepdb: table file format version ${major}.${minor} is not supported (this reader supports ${MAJOR_VERSIONS.map((v) => `${v}.x`).join(' and ')})`);
+    this.name = 'UnsupportedVersionError';
+    this.kind = 'unsupported-version';
+    this.major = major;
+    this.minor = minor;
+  }
+}
+
+/** A well-formed header asking for what this reader does not implement (ranking_version, bits_per_entry, encoding). */
+export class UnsupportedError extends TilepdbError {
+  constructor(offset, msg) {
+    super(`tilepdb: unsupported table file at byte ${offset}: ${msg}`);
+    this.name = 'UnsupportedError';
+    this.kind = 'unsupported';
+    this.offset = offset;
+  }
+}
+
+/** A valid table that this reader cannot hold (size limit of one typed array). */
+export class LimitError extends Error {
+  constructor(msg) {
+    super(msg);
+    this.name = 'LimitError';
+    this.kind = 'limit';
+  }
+}
+
+const toHex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+
+const isNode = typeof globalThis.process !== 'undefined' && !!globalThis.process.versions?.node;
+
+/** SHA-256 (FIPS 180-4) of bytes: node:crypto in Node, WebCrypto elsewhere. */
+export async function sha256(bytes) {
+  if (isNode) {
+    const { createHash } = await import('node:crypto');
+    return new Uint8Array(createHash('sha256').update(bytes).digest());
+  }
+  return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+}
+
+/** A source of bytes: { size, read(offset, length) -> Promise<Uint8Array> } over memory. */
+export function memorySource(bytes) {
+  return {
+    size: bytes.length,
+    async read(off, len) {
+      return bytes.subarray(off, off + len);
+    },
+  };
+}
+
+/** A source over a Node FileHandle (positioned reads; nothing is read ahead). */
+export function fileHandleSource(fh, size) {
+  return {
+    size,
+    async read(off, len) {
+      const buf = new Uint8Array(len);
+      let got = 0;
+      while (got < len) {
+        const { bytesRead } = await fh.read(buf, got, len - got, off + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      return buf.subarray(0, got);
+    },
+  };
+}
+
+/** One decoded, verified table (of either format: the values are the same). */
+export class Table {
+  constructor(header, pattern, values, version) {
+    /** The JSON header as parsed (numbers as JavaScript numbers; entries and histogram counts too). */
+    this.header = header;
+    /** The pattern (geometry, goal, tiles, ranking). */
+    this.pattern = pattern;
+    /** values[rank] = moves (Uint8Array of header.entries bytes). */
+    this.values = values;
+    /** [major, minor] of the file. */
+    this.version = version;
+    /** "raw bytes" (format 1) or the format 2 encoding. */
+    this.encoding = header.encoding ?? 'raw bytes';
+  }
+
+  /** Fast path for a solver's inner loop: the value of the state with position vector pos; nothing checked, no allocation. */
+  value(pos) {
+    return this.values[this.pattern.rank(pos)];
+  }
+
+  /**
+   * Checked lookup of a board (array-like of N tiles, 0 = blank): throws
+   * BoardError for a malformed board, or one an exact table has no entry
+   * for (not solvable for the file's goal). Additive tables hold every
+   * placement of their tiles, so any valid board has a value.
+   */
+  lookup(board) {
+    const err = validateBoard(board, this.pattern.n);
+    if (err) throw new BoardError(err);
+    const pos = positions(board);
+    if (this.pattern.exact && !this.pattern.solvablePositions(pos)) {
+      throw new BoardError(`board is not solvable for goal ${this.pattern.goalName}; the exact table has no entry for it`);
+    }
+    return this.value(pos);
+  }
+}
+
+function checkMagic(pre) {
+  const m = Math.min(pre.length, MAGIC.length);
+  for (let i = 0; i < m; i++) {
+    if (pre[i] !== MAGIC[i]) return false;
+  }
+  return true;
+}
+
+// zstd frame header checks of SPEC.md section 1 (checkFrameHeader in Go).
+function checkFrameHeader(b, raw) {
+  if (b.length < 6 || b[0] !== 0x28 || b[1] !== 0xb5 || b[2] !== 0x2f || b[3] !== 0xfd) return 'not a zstd frame (bad zstd magic)';
+  const fhd = b[4];
+  const fcsFlag = fhd >> 6;
+  const single = (fhd & 0x20) !== 0;
+  if (fhd & 0x08) return 'zstd frame descriptor has the reserved bit set';
+  if (!(fhd & 0x04)) return 'zstd frame has no content checksum';
+  if (fhd & 0x03) return 'zstd frame uses a dictionary';
+  if (fcsFlag === 0 && !single) return 'zstd frame does not record its content size';
+  let i = single ? 5 : 6;
+  const fcsLen = [1, 2, 4, 8][fcsFlag];
+  if (b.length < i + fcsLen) return 'zstd frame header truncated';
+  let fcs = 0;
+  for (let k = fcsLen - 1; k >= 0; k--) fcs = fcs * 256 + b[i + k];
+  if (fcsLen === 2) fcs += 256;
+  if (fcs !== raw) return `zstd frame content size is ${fcs}, want ${raw}`;
+  return '';
+}
+
+// Walks the blocks of one zstd frame (RFC 8878 3.1.1.2) that must fill
+// exactly frame.length bytes; returns '' or what is wrong. window is the
+// largest window accepted.
+function checkFrameBlocks(f, window) {
+  const fhd = f[4];
+  const single = (fhd & 0x20) !== 0;
+  const fcsFlag = fhd >> 6;
+  let p = 5;
+  if (!single) {
+    const wd = f[5];
+    const base = 2 ** (10 + (wd >> 3));
+    const w = base + (base / 8) * (wd & 7);
+    if (w > window) return `zstd window of ${w} bytes exceeds the limit of ${window}`;
+    p++;
+  }
+  p += [single ? 1 : 0, 2, 4, 8][fcsFlag];
+  for (;;) {
+    if (p + 3 > f.length) return 'zstd frame truncated (block header)';
+    const bh = f[p] | (f[p + 1] << 8) | (f[p + 2] << 16);
+    p += 3;
+    const last = bh & 1;
+    const type = (bh >> 1) & 3;
+    const size = bh >>> 3;
+    if (type === 3) return 'zstd block of reserved type';
+    if (size > 128 << 10) return `zstd block of ${size} bytes exceeds 128 KiB`;
+    p += type === 1 ? 1 : size;
+    if (p > f.length) return 'zstd frame truncated (block)';
+    if (last) break;
+  }
+  if (p + 4 !== f.length) {
+    return p + 4 > f.length ? 'zstd frame truncated (content checksum)' : `zstd frame ends ${f.length - p - 4} bytes before the frame's end`;
+  }
+  return '';
+}
+
+// minFrameLen: lower bound on a valid zstd frame of `raw` stored bytes (SPEC.md 3.5).
+function minFrameLen(raw) {
+  const blocks = Math.max(Math.ceil(raw / (128 << 10)), 1);
+  return 4 + 1 + 1 + 4 * blocks + 4;
+}
+
+/**
+ * Reads and verifies a whole table from a source (see memorySource,
+ * fileHandleSource), in the order of SPEC.md section 3, and returns a Table.
+ * Nothing the file says is trusted for an allocation before it is checked
+ * against the file size: the header after `48 + n <= size`, the table
+ * after the frame layout. opts.onProgress({ done, total }) is called after
+ * every frame (total = frames).
+ */
+export async function readTable(src, opts = {}) {
+  const size = src.size;
+  const read = async (off, len) => {
+    const b = await src.read(off, len);
+    if (b.length !== len) throw new FormatError(off + b.length, `file truncated: short read (${b.length} of ${len} bytes)`);
+    return b;
+  };
+  // 1. size, magic, version, header length
+  if (size === 0) throw new FormatError(0, 'empty file');
+  const have = Math.min(size, PREFIX_LEN);
+  const pre = await read(0, have);
+  if (!checkMagic(pre)) throw new FormatError(0, 'not a tilepdb table file (bad magic)');
+  if (have < 12) throw new FormatError(have, `file truncated inside the fixed prefix (${have} of ${PREFIX_LEN} bytes)`);
+  const dv = new DataView(pre.buffer, pre.byteOffset, pre.byteLength);
+  const major = dv.getUint16(8, true);
+  const minor = dv.getUint16(10, true);
+  if (!MAJOR_VERSIONS.includes(major)) throw new UnsupportedVersionError(major, minor);
+  if (have < PREFIX_LEN) throw new FormatError(have, `file truncated inside the fixed prefix (${have} of ${PREFIX_LEN} bytes)`);
+  const n = dv.getUint32(12, true);
+  if (n > MAX_HEADER_LEN) throw new FormatError(12, `header length ${n} exceeds the limit of ${MAX_HEADER_LEN} bytes`);
+  const payloadOff = PREFIX_LEN + n + CHECKSUM_LEN;
+  if (payloadOff > size) throw new FormatError(size, `file truncated: the ${n}-byte header and its checksum end at byte ${payloadOff}, the file has ${size} bytes`);
+  const head = await read(0, payloadOff);
+  // 2. header checksum
+  const sum = await sha256(head.subarray(0, PREFIX_LEN + n));
+  const stored = head.subarray(PREFIX_LEN + n);
+  if (toHex(sum) !== toHex(stored)) throw new ChecksumError('header sha256', toHex(stored), toHex(sum));
+  // 3. JSON rules and types
+  const js = head.subarray(PREFIX_LEN, PREFIX_LEN + n);
+  if (js[0] === 0xef && js[1] === 0xbb && js[2] === 0xbf) throw new FormatError(OFF_HEADER, 'header JSON starts with a byte-order mark');
+  let h;
+  try {
+    let text;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(js);
+    } catch {
+      throw new JSONError('header is not valid UTF-8');
+    }
+    h = parseHeader(text, major);
+  } catch (e) {
+    if (e instanceof JSONError || e instanceof RangeError) throw new FormatError(OFF_HEADER, `header JSON: ${e.message}`);
+    throw e;
+  }
+  // 4. header sanity, 5. layout
+  const pattern = checkHeader(h, major);
+  const codec = codecFor(major, h.encoding);
+  const layout = checkLayout(h, major, codec, payloadOff, size);
+  const { frames, offs, frameSize, entries } = layout;
+  const frameEntries = (i) => Math.min(entries - i * frameSize, frameSize);
+  const payload = await read(payloadOff, size - payloadOff);
+  // 6. payload checksum (2.x)
+  if (major >= 2) {
+    const ps = toHex(await sha256(payload));
+    if (ps !== h.payload_sha256) throw new ChecksumError('payload_sha256', h.payload_sha256, ps);
+  }
+  // 7. every frame's zstd header, before allocating the table
+  for (let i = 0; i < frames.length; i++) {
+    const o = offs[i] - payloadOff;
+    const msg = checkFrameHeader(payload.subarray(o, o + Math.min(18, frames[i])), codec.storedSize(frameEntries(i)));
+    if (msg) throw new FormatError(offs[i], `frame ${i}: ${msg}`);
+  }
+  // 8. allocate, decompress, decode
+  if (entries > MAX_TABLE_BYTES) {
+    throw new LimitError(`tilepdb: table of ${entries} entries is larger than this reader's limit of ${MAX_TABLE_BYTES} bytes (one Uint8Array)`);
+  }
+  let raw;
+  try {
+    raw = new Uint8Array(entries);
+  } catch (e) {
+    throw new LimitError(`tilepdb: cannot allocate ${entries} bytes for the table in this JavaScript engine (${e.message})`);
+  }
+  let window = 1024;
+  while (window < frameSize) window *= 2;
+  const direct = codec.storedSize(frameSize) === frameSize && codec.storedSize(1) === 1;
+  for (let i = 0; i < frames.length; i++) {
+    const o = offs[i] - payloadOff;
+    const f = payload.subarray(o, o + frames[i]);
+    const lo = i * frameSize;
+    const dst = raw.subarray(lo, lo + frameEntries(i));
+    const storedLen = codec.storedSize(dst.length);
+    const storedBuf = direct ? dst : new Uint8Array(storedLen);
+    decodeFrame(f, storedBuf, i, offs[i], window);
+    const msg = codec.unpack(storedBuf, dst);
+    if (msg) throw new FormatError(offs[i], `frame ${i}: ${msg}`);
+    if (opts.onProgress) opts.onProgress({ done: i + 1, total: frames.length });
+  }
+  const bad = codec.finish(raw, pattern);
+  if (bad) throw new FormatError(payloadOff, `the entry of rank ${bad.rank} decodes to ${bad.value}, above 254`);
+  // 9. raw SHA-256
+  const rawSum = toHex(await sha256(raw));
+  if (rawSum !== h.raw_sha256) throw new ChecksumError('raw_sha256', h.raw_sha256, rawSum);
+  // 10. recount
+  const hist = new Float64Array(256);
+  for (let i = 0; i < raw.length; i++) hist[raw[i]]++;
+  if (hist[UNREACHED] !== 0) throw new FormatError(payloadOff, `${hist[UNREACHED]} entries hold the reserved value 255, first at rank ${raw.indexOf(UNREACHED)}`);
+  let max = 0;
+  for (let v = 255; v >= 0; v--) {
+    if (hist[v] !== 0) {
+      max = v;
+      break;
+    }
+  }
+  if (max !== h.max_value) throw new FormatError(OFF_HEADER, `header max_value is ${h.max_value}, the largest value in the table is ${max}`);
+  for (let v = 0; v < 256; v++) {
+    const want = v < h.histogram.length ? h.histogram[v] : 0n;
+    if (want !== BigInt(hist[v])) throw new FormatError(OFF_HEADER, `header histogram does not match the table: value ${v}: header says ${want} entries, table has ${hist[v]}`);
+  }
+  const header = {
+    ...h,
+    entries,
+    histogram: h.histogram.map(Number),
+    frames: frames.slice(),
+  };
+  return new Table(header, pattern, raw, [major, minor]);
+}
+
+function decodeFrame(f, dst, i, off, window) {
+  const msg = checkFrameBlocks(f, window);
+  if (msg) throw new FormatError(off, `frame ${i}: ${msg}`);
+  let got = 0;
+  try {
+    const d = new Decompress((chunk) => {
+      if (got + chunk.length > dst.length) throw new FormatError(off, `frame ${i} decodes to more than ${dst.length} bytes`);
+      dst.set(chunk, got);
+      got += chunk.length;
+    });
+    d.push(f, true);
+  } catch (e) {
+    if (e instanceof TilepdbError) throw e;
+    throw new FormatError(off, `frame ${i}: zstd: ${e.message}`);
+  }
+  if (got !== dst.length) throw new FormatError(off, `frame ${i} decodes to ${got} bytes, want ${dst.length}`);
+  const want = (f[f.length - 4] | (f[f.length - 3] << 8) | (f[f.length - 2] << 16) | (f[f.length - 1] << 24)) >>> 0;
+  if (xxh64Low32(dst) !== want) throw new ChecksumError(`zstd frame ${i} (at byte ${off}) content checksum`);
+}
+
+// parseHeader decodes the JSON header with the types of SPEC.md section 2:
+// every key required (encoding and payload_sha256 in 2.x only), integers
+// exact as BigInt until checked.
+function parseHeader(text, major) {
+  const obj = parseJSON(text);
+  if (!(obj instanceof Map)) throw new JSONError('header is not a JSON object');
+  const h = {
+    width: int64Field(obj, 'width'),
+    height: int64Field(obj, 'height'),
+    goal: intArrayField(obj, 'goal'),
+    goal_name: stringField(obj, 'goal_name'),
+    tiles: intArrayField(obj, 'tiles'),
+    kind: stringField(obj, 'kind'),
+    ranking: stringField(obj, 'ranking'),
+    ranking_version: int64Field(obj, 'ranking_version'),
+    entries: uint64Field(obj, 'entries'),
+    bits_per_entry: int64Field(obj, 'bits_per_entry'),
+    max_value: int64Field(obj, 'max_value'),
+    histogram: intArrayField(obj, 'histogram', true),
+    raw_sha256: stringField(obj, 'raw_sha256'),
+    generator: stringField(obj, 'generator'),
+    frame_size: int64Field(obj, 'frame_size'),
+    frames: intArrayField(obj, 'frames'),
+  };
+  if (major >= 2) {
+    h.encoding = stringField(obj, 'encoding');
+    h.payload_sha256 = stringField(obj, 'payload_sha256');
+  }
+  return h;
+}
+
+// checkHeader: SPEC.md 3.4 in the reference reader's order. Converts the
+// checked integer fields of h to numbers and returns the pattern.
+function checkHeader(h, major) {
+  const bad = (msg) => new FormatError(OFF_HEADER, `header: ${msg}`);
+  const unsupported = (msg) => new UnsupportedError(OFF_HEADER, `header: ${msg}`);
+  const { width: w, height: ht } = h;
+  if (w < 2n || w > 5n || ht < 2n || ht > 5n) throw bad(`board ${w}x${ht}: each side must be between 2 and 5`);
+  const W = Number(w);
+  const H = Number(ht);
+  const n = W * H;
+  if (h.goal.length !== n) throw bad(`goal has ${h.goal.length} cells, want ${n} for a ${W}x${H} board`);
+  h.goal.forEach((t, i) => {
+    if (t < 0n || t >= BigInt(n)) throw bad(`goal cell ${i}: tile ${t} out of range 0..${n - 1}`);
+  });
+  const goal = h.goal.map(Number);
+  const gErr = validateBoard(goal, n);
+  if (gErr) throw bad(`goal: ${gErr}`);
+  if (h.tiles.length === 0 || h.tiles.length > n - 1) throw bad(`${h.tiles.length} tiles, want 1..${n - 1}`);
+  h.tiles.forEach((t, i) => {
+    if (t < 1n || t >= BigInt(n)) throw bad(`tile ${t} out of range 1..${n - 1}`);
+    if (i > 0 && t <= h.tiles[i - 1]) throw bad(`tiles not strictly ascending (${t} after ${h.tiles[i - 1]})`);
+  });
+  let p;
+  try {
+    p = new Pattern(W, H, goal, h.tiles.map(Number));
+  } catch (e) {
+    if (e instanceof BoardError) throw bad(e.message);
+    throw e;
+  }
+  if (h.kind !== p.kind) throw bad(`kind "${h.kind}", but ${p.tiles.length} of ${n - 1} tiles make an "${p.kind}" table`);
+  if (h.ranking !== p.ranking) throw bad(`ranking "${h.ranking}", want "${p.ranking}" for a table of kind "${p.kind}"`);
+  if (h.ranking_version !== BigInt(RANKING_VERSION)) throw unsupported(`ranking_version ${h.ranking_version} is not supported (this reader implements version ${RANKING_VERSION})`);
+  if (h.bits_per_entry !== BigInt(BITS_PER_ENTRY)) throw unsupported(`bits_per_entry ${h.bits_per_entry} is not supported (want ${BITS_PER_ENTRY})`);
+  if (major >= 2 && !codecFor(major, h.encoding)) throw unsupported(`encoding ${JSON.stringify(h.encoding)} is not supported (this reader implements manhattan-half-4bit and manhattan-half-8bit)`);
+  if (h.entries !== BigInt(p.size)) throw bad(`entries ${h.entries}, but pattern ${p} has ${p.size}`);
+  const wantName = p.goalName === 'blank-last' || p.goalName === 'blank-first' ? p.goalName : 'custom';
+  if (h.goal_name !== wantName) throw bad(`goal_name "${h.goal_name}", but the goal is "${wantName}"`);
+  if (h.max_value < 0n || h.max_value >= 255n) throw bad(`max_value ${h.max_value} out of range 0..254`);
+  if (BigInt(h.histogram.length) !== h.max_value + 1n) throw bad(`histogram has ${h.histogram.length} counts, want max_value+1 = ${h.max_value + 1n}`);
+  if (h.histogram[h.histogram.length - 1] === 0n) throw bad(`histogram[max_value] is 0: max_value ${h.max_value} is not attained`);
+  let sum = 0n;
+  for (const c of h.histogram) sum += c;
+  if (sum !== h.entries) throw bad(`histogram sums to ${sum & ((1n << 64n) - 1n)}, want entries = ${h.entries}`);
+  if (!/^[0-9a-f]{64}$/.test(h.raw_sha256)) throw bad(`raw_sha256 ${JSON.stringify(h.raw_sha256)} is not 64 lowercase hex digits`);
+  if (major >= 2 && !/^[0-9a-f]{64}$/.test(h.payload_sha256)) throw bad(`payload_sha256 ${JSON.stringify(h.payload_sha256)} is not 64 lowercase hex digits`);
+  h.max_value = Number(h.max_value);
+  h.width = W;
+  h.height = H;
+  h.goal = goal;
+  h.tiles = h.tiles.map(Number);
+  h.ranking_version = Number(h.ranking_version);
+  h.bits_per_entry = Number(h.bits_per_entry);
+  return p;
+}
+
+// checkLayout: SPEC.md 3.5.
+function checkLayout(h, major, codec, payloadOff, size) {
+  const bad = (msg) => new FormatError(OFF_HEADER, `header: ${msg}`);
+  if (h.frame_size < BigInt(MIN_FRAME_SIZE) || h.frame_size > BigInt(MAX_FRAME_SIZE)) {
+    throw bad(`frame_size ${h.frame_size} out of range ${MIN_FRAME_SIZE}..${MAX_FRAME_SIZE}`);
+  }
+  if (major >= 2 && h.frame_size % 2n !== 0n) throw bad(`frame_size ${h.frame_size} is odd (format 2 packs two entries per byte)`);
+  const frameSize = Number(h.frame_size);
+  const entries = Number(h.entries); // <= 2^36, checked against the pattern
+  const nf = Math.ceil(entries / frameSize);
+  if (h.frames.length !== nf) throw bad(`${h.frames.length} frames listed, want ceil(entries/frame_size) = ${nf}`);
+  let total = 0n;
+  const frames = [];
+  for (let i = 0; i < nf; i++) {
+    const c = h.frames[i];
+    const raw = codec.storedSize(Math.min(entries - i * frameSize, frameSize));
+    if (c < BigInt(minFrameLen(raw))) throw bad(`frame ${i} is ${c} bytes, too small to hold a zstd frame of ${raw} bytes`);
+    total += c;
+    if (total > (1n << 63n) - 1n) throw bad('frame sizes overflow');
+    frames.push(c);
+  }
+  const rest = BigInt(size - payloadOff);
+  if (total > rest) throw new FormatError(size, `file truncated: frames need ${total} payload bytes, file has ${rest}`);
+  if (total < rest) throw new FormatError(payloadOff + Number(total), `${rest - total} trailing bytes after the last frame`);
+  const offs = [payloadOff];
+  const fr = frames.map(Number); // each below the file size now
+  for (let i = 0; i < nf; i++) offs.push(offs[i] + fr[i]);
+  h.frame_size = frameSize;
+  return { frames: fr, offs, frameSize, entries };
+}
+
+/** Reads and verifies a table from bytes in memory (a Uint8Array holding the whole file). */
+export function readBytes(bytes, opts) {
+  return readTable(memorySource(bytes), opts);
+}
+
+/**
+ * Node: reads and verifies the table file at path. Errors name the path
+ * (the original error is in .cause; its class is kept: FormatError etc.).
+ */
+export async function readFile(path, opts) {
+  const { open } = await import('node:fs/promises');
+  const fh = await open(path, 'r');
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new Error(`${path}: not a regular file`);
+    try {
+      return await readTable(fileHandleSource(fh, st.size), opts);
+    } catch (e) {
+      if (e instanceof Error && (e instanceof TilepdbError || e instanceof LimitError)) {
+        e.message = `${path}: ${e.message}`;
+      }
+      throw e;
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Error grouping tables into a set (not a file problem). */
+export class SetError extends Error {}
+
+/**
+ * A set of tables forming one heuristic: one exact table, or additive
+ * tables on the same board and goal with pairwise disjoint tiles (their sum
+ * is admissible). names (optional) label the tables in errors.
+ */
+export class TableSet {
+  constructor(tables, names = tables.map((_, i) => `table ${i + 1}`)) {
+    if (tables.length === 0) throw new SetError('tilepdb: empty set: need at least one table');
+    const first = tables[0].pattern;
+    const owner = new Map();
+    tables.forEach((t, i) => {
+      const p = t.pattern;
+      const desc = `${names[i]} (${p})`;
+      if (p.w !== first.w || p.h !== first.h) throw new SetError(`tilepdb: ${desc} is for a ${p.w}x${p.h} board, ${names[0]} (${first}) for ${first.w}x${first.h}`);
+      if (p.goal.join(' ') !== first.goal.join(' ')) throw new SetError(`tilepdb: ${desc} has goal "${p.goal.join(' ')}", ${names[0]} has goal "${first.goal.join(' ')}"`);
+      if (p.exact && tables.length > 1) throw new SetError(`tilepdb: ${desc} is an exact table and must be used alone, not in a set of ${tables.length}`);
+      const shared = [];
+      let other = -1;
+      for (const tile of p.tiles) {
+        if (owner.has(tile)) {
+          shared.push(tile);
+          if (other < 0) other = owner.get(tile);
+        }
+      }
+      if (shared.length) throw new SetError(`tilepdb: ${desc} and ${names[other]} (${tables[other].pattern}) are not disjoint: both hold tile(s) ${shared.join(',')}`);
+      for (const tile of p.tiles) owner.set(tile, i);
+    });
+    this.tables = tables.slice();
+    this.w = first.w;
+    this.h = first.h;
+    this.n = first.n;
+    this.goal = first.goal;
+    this.exact = first.exact;
+    this._pos = new Uint8Array(this.n);
+  }
+
+  /** Fast path: sum of the tables' values for position vector pos; nothing checked, no allocation. */
+  heuristic(pos) {
+    let h = 0;
+    for (const t of this.tables) h += t.values[t.pattern.rank(pos)];
+    return h;
+  }
+
+  /**
+   * Checked lookup of a board: throws BoardError for a malformed board and,
+   * for an exact table, for a board not solvable for the goal (as
+   * `pdbgen lookup` does; additive sums are defined for every valid board).
+   */
+  heuristicBoard(board) {
+    const err = validateBoard(board, this.n);
+    if (err) throw new BoardError(err);
+    const pos = positions(board, this._pos);
+    if (this.exact && !this.tables[0].pattern.solvablePositions(pos)) {
+      throw new BoardError(`board is not solvable for goal ${goalName(this.goal)}; the exact table has no entry for it`);
+    }
+    return this.heuristic(pos);
+  }
+}
+
+/** Node: reads every path (errors name the path) and groups them with TableSet (errors name the paths). */
+export async function openSet(paths, opts) {
+  const tables = [];
+  for (const p of paths) tables.push(await readFile(p, opts));
+  return new TableSet(tables, paths);
+}

@@ -1,0 +1,140 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// DefaultSchedule returns the weights SolveAnytime uses when
+// AnytimeOptions.Schedule is nil: 2.5, 1.8, 1.3, 1.
+func DefaultSchedule() []float64 { return []float64{2.5, 1.8, 1.3, 1} }
+
+// AnytimeOptions configure SolveAnytime.
+type AnytimeOptions struct {
+	// Schedule lists the weights, strictly decreasing, each >= 1; nil
+	// means DefaultSchedule. Ending with 1 lets the search prove the
+	// optimum.
+	Schedule []float64
+	// Limits bound memory and time; on reaching one the search returns the
+	// best solution so far.
+	Limits
+	// OnSolution, when not nil, is called in the search's goroutine each
+	// time the answer improves, as soon as it does: a shorter solution, or
+	// the same one with a higher proven lower bound (Bounded.Lower). The
+	// Bounded passed is the one SolveAnytime would return at that moment.
+	OnSolution func(Bounded)
+}
+
+// SolveAnytime solves b with ARA* (Likhachev, Gordon & Thrun 2003,
+// "ARA*: Anytime A* with provable bounds on sub-optimality", NIPS 16):
+// weighted A* with the first weight of the schedule, then again with each
+// smaller weight, reusing the open list and the g-values: states whose g
+// falls after their expansion in the current round wait in the INCONS list
+// and join the open list for the next weight, so no state is expanded
+// twice in one round. After each round the answer (solution and proven
+// bound Length/Lower, see Bounded) is passed to OnSolution. Weights at or
+// above the proven bound of the current answer are skipped (they cannot
+// improve its guarantee). The search stops when the answer is proven
+// optimal (Length == Lower), when the schedule is done (a last weight of 1
+// is repeated until the optimum is proven: needed only when the heuristic
+// is inconsistent), or when a limit is reached or ctx ends; it returns the
+// best answer then, with, in the last two cases, an error wrapping
+// ErrNodeLimit, ErrMemoryLimit, ErrTimeLimit or ctx's error (Length is -1
+// when no solution was found yet).
+//
+// Boards, unsolvable boards and errors about the input are as for
+// SolveWeighted; a schedule that is empty, not strictly decreasing or has
+// a weight below 1 is an error before any search.
+func (s *Solver) SolveAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOptions) (Bounded, error) {
+	sched := opt.Schedule
+	if sched == nil {
+		sched = DefaultSchedule()
+	}
+	if err := checkSchedule(sched); err != nil {
+		return Bounded{}, err
+	}
+	if err := opt.Limits.validate(); err != nil {
+		return Bounded{}, err
+	}
+	var best Bounded
+	work, ok, err := s.start(b, &best)
+	if err != nil || !ok {
+		return best, err
+	}
+	a, err := s.newAStar(ctx, work, opt.Limits)
+	if err != nil {
+		return best, fmt.Errorf("ARA*: %w", err)
+	}
+	base := best
+	// publish takes the search's current answer when it is better than
+	// best and reports it.
+	publish := func() {
+		cur := base
+		a.answer(&cur, true)
+		if cur.Length < 0 {
+			return
+		}
+		if best.Length >= 0 && cur.Length >= best.Length {
+			lb := a.lower(best.Length)
+			if lb <= best.Lower {
+				return
+			}
+			best.Lower, best.Stats = lb, cur.Stats
+			best.Optimal = best.Length == lb
+			best.Bound = float64(best.Length) / float64(max(lb, 1))
+			if best.Length == 0 {
+				best.Bound = 1
+			}
+		} else {
+			best = cur
+		}
+		if opt.OnSolution != nil {
+			opt.OnSolution(best)
+		}
+	}
+	for i := 0; i < len(sched); {
+		w := sched[i]
+		if err = a.reweigh(w); err != nil {
+			break
+		}
+		if err = a.improvePath(); err != nil {
+			break
+		}
+		publish()
+		if best.Optimal {
+			break
+		}
+		if i == len(sched)-1 && w == 1 && len(a.incons) > 0 {
+			continue // inconsistent heuristic: another round at 1
+		}
+		for i++; i < len(sched) && sched[i] > 1 && sched[i] >= best.Bound; i++ {
+		}
+	}
+	if err != nil {
+		publish()
+		if best.Length < 0 {
+			a.answer(&best, false)
+		}
+		return best, fmt.Errorf("ARA*: %w", err)
+	}
+	return best, nil
+}
+
+// checkSchedule rejects empty schedules, weights below 1 and schedules
+// that do not strictly decrease.
+func checkSchedule(sched []float64) error {
+	if len(sched) == 0 {
+		return fmt.Errorf("solver: empty weight schedule")
+	}
+	for i, w := range sched {
+		if err := checkWeight(w); err != nil {
+			return err
+		}
+		if i > 0 && w >= sched[i-1] {
+			return fmt.Errorf("solver: weight schedule %v: weights must strictly decrease", sched)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package solver
+
+// adviseHugePages does nothing outside Linux.
+func adviseHugePages([]byte) {}
