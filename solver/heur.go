@@ -5,8 +5,9 @@ import "github.com/tilepdb/tilepdb/puzzle"
 // hcalc evaluates the solver's heuristic (the one IDA* uses: the sum of the
 // table values, with Options.Reflect the maximum with the sum for the
 // reflected state; the exact value for an exact table) for the children of
-// one state: load ranks the state once per table, child then costs one
-// incremental rank update and lookup per table touched by the move.
+// one state: load ranks the state once per part, child then costs one
+// incremental rank update and lookup per part touched by the move (a part
+// looked up through a symmetric table uses its cell map, partCell).
 type hcalc struct {
 	s       *Solver
 	reflect bool

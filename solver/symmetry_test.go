@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -69,6 +70,18 @@ func TestSharedTablesSolveAlike(t *testing.T) {
 				t.Fatalf("%s reflect=%v: separate %d moves %s nodes %d; shared %d moves %s nodes %d", board, reflect, ra.Length, ra.Moves, ra.Nodes, rb.Length, rb.Moves, rb.Nodes)
 			}
 			checkReplay(t, plain.Geom, board, plain.Goal, rb.Moves, rb.Length)
+			// Weighted A* evaluates children through hcalc: same answer.
+			wa, err := a.SolveWeighted(context.Background(), board, 1.5, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wb, err := b.SolveWeighted(context.Background(), board, 1.5, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wa.Moves != wb.Moves || wa.Length != wb.Length {
+				t.Fatalf("%s reflect=%v: weighted A* separate %s, shared %s", board, reflect, wa.Moves, wb.Moves)
+			}
 		}
 	}
 }
