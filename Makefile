@@ -17,7 +17,7 @@ GO ?= go
 PDBGEN := bin/pdbgen
 J ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build data ci-tables test vet fmt-check cross bench bench-presets long fuzz clean readers-test web-test
+.PHONY: all build data ci-tables test vet fmt-check cross bench bench-presets bench-korf24 long fuzz clean readers-test web-test
 
 all: build
 
@@ -78,6 +78,11 @@ bench:
 # Every preset with -j 1 and -j 2: wall, CPU, peak RSS, file size (about 10 minutes).
 bench-presets:
 	scripts/bench-presets.sh
+
+# Korf's 24-puzzle instances that took Korf & Felner under 5e9 nodes, one at
+# a time on 2 threads (N=5: only the first five); builds 24-6666 into data/.
+bench-korf24:
+	scripts/korf24.sh -t 2 $(if $(N),-n $(N))
 
 # Long runs: all of Korf's 100 instances, big presets with timings.
 long: build

@@ -75,14 +75,15 @@ func (e *UnsupportedVersionError) Is(target error) bool { return target == error
 
 // IsBadData reports whether err says that the input is not a table this
 // reader accepts: not a tilepdb file or corrupt (ErrFormat), a checksum
-// mismatch (ErrChecksum), or a major version this reader does not support
-// (*UnsupportedVersionError), however deeply wrapped. Anything else, such
+// mismatch (ErrChecksum), a major version this reader does not support
+// (*UnsupportedVersionError), or a set file that is malformed or does not
+// hold together (ErrSet), however deeply wrapped. Anything else, such
 // as a missing file, a permission error or a failed read, is trouble
 // getting at the data and says nothing about it. Front ends use it to
 // choose between "bad data" (exit code 1) and "trouble" (exit code 2).
 func IsBadData(err error) bool {
 	var uv *UnsupportedVersionError
-	return errors.Is(err, ErrFormat) || errors.Is(err, ErrChecksum) || errors.As(err, &uv)
+	return errors.Is(err, ErrFormat) || errors.Is(err, ErrChecksum) || errors.Is(err, ErrSet) || errors.As(err, &uv)
 }
 
 // UnsupportedError is returned for a well-formed header that asks for

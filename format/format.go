@@ -18,7 +18,9 @@
 // Header.Major to MajorVersion1 for a 1.0 file. Reading: ReadFile/Decode
 // verify everything and fail on the first problem; ReadHeaderFile checks
 // only the header; Inspect reports every integrity problem it finds instead
-// of stopping. A Set combines tables into one heuristic for a solver.
+// of stopping. A Set combines tables into one heuristic for a solver; a
+// set file (SPEC.md, SetFile, OpenSet) lets one table serve several parts
+// of a set through board symmetries.
 //
 // In memory a table is always decoded to one byte per entry (Table.Values),
 // whatever the file version. Keeping the 4-bit codes and adding the

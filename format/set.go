@@ -9,74 +9,149 @@ import (
 )
 
 // Set is a group of tables that together form one heuristic: either one
-// exact table, or additive pattern databases with pairwise disjoint tile
-// sets on the same board and goal. Their sum is admissible. A Set is
-// read-only after NewSet and safe for concurrent use.
+// exact table, or additive pattern databases whose parts have pairwise
+// disjoint tile sets on the same board and goal. Their sum is admissible.
+//
+// A table may serve several parts: the part's own tiles are looked up
+// through a table built for their image under a board symmetry
+// (puzzle.MapPattern; set files, SPEC.md section 10). Parts lists the parts
+// of the heuristic; Tables the distinct tables behind them, in order of
+// first use. A Set is read-only after NewSet and safe for concurrent use.
 type Set struct {
+	Parts  []Part
 	Tables []*Table
 	Geom   puzzle.Geometry // board shared by all tables
 	Goal   puzzle.Board    // goal shared by all tables
 }
 
-// NewSet checks and groups tables: at least one, each complete, and their
-// patterns a valid additive set (puzzle.CheckAdditive: same geometry and
-// goal, tile sets pairwise disjoint, an exact table alone). Errors name the
-// tables by position (table 1, 2, ...) and pattern, and the tiles in
-// conflict.
+// Part is one term of a set's heuristic: the tiles of Pattern, looked up in
+// Table after the symmetry Sym. With Sym = puzzle.Identity, Pattern is the
+// table's own pattern.
+type Part struct {
+	Pattern *puzzle.Pattern
+	Table   *Table
+	Sym     puzzle.Symmetry
+	m       *puzzle.Mapping // nil for the identity use of the table's own pattern
+}
+
+// Mapping returns the symmetric use of the part's table, or nil when the
+// part is the table's own pattern (identity).
+func (p *Part) Mapping() *puzzle.Mapping { return p.m }
+
+// Value is the part's table value (moves) for the position vector pos
+// (len N, pos[t] = cell of tile t): Table.Values at the index of the
+// transformed placement. It does not allocate.
+func (p *Part) Value(pos []uint8) uint8 {
+	if p.m == nil {
+		return p.Table.Values[p.Table.Pattern.Rank(pos)]
+	}
+	return p.Table.Values[p.m.Rank(pos)]
+}
+
+// NewSet checks and groups tables, each used for its own pattern: at least
+// one, each complete, and their patterns a valid additive set
+// (puzzle.CheckAdditive: same geometry and goal, tile sets pairwise
+// disjoint, an exact table alone). Errors name the tables by position
+// (table 1, 2, ...) and pattern, and the tiles in conflict.
 func NewSet(tables ...*Table) (*Set, error) {
 	names := make([]string, len(tables))
-	for i := range tables {
+	parts := make([]Part, len(tables))
+	for i, t := range tables {
 		names[i] = "table " + strconv.Itoa(i+1)
-	}
-	return newSet(names, tables)
-}
-
-// OpenSet reads every path with ReadFile (an error names the path) and
-// groups the tables with NewSet (errors name the paths).
-func OpenSet(paths ...string) (*Set, error) {
-	tables := make([]*Table, len(paths))
-	for i, p := range paths {
-		t, err := ReadFile(p)
-		if err != nil {
-			return nil, err
+		parts[i] = Part{Table: t}
+		if t != nil {
+			parts[i].Pattern = t.Pattern
 		}
-		tables[i] = t
 	}
-	return newSet(paths, tables)
+	return newSet(names, parts)
 }
 
-func newSet(names []string, tables []*Table) (*Set, error) {
-	if len(tables) == 0 {
-		return nil, errors.New("tilepdb: empty set: need at least one table")
+// NewSetParts checks and groups parts that may use tables symmetrically:
+// each Part gives Pattern (the tiles it covers), Table and Sym. Besides the
+// rules of NewSet, each table must be on the board and goal of the set and
+// Sym must map the part's goal cells exactly onto the table's
+// (puzzle.MapPattern). Errors name the parts by position (part 1, 2, ...).
+func NewSetParts(parts []Part) (*Set, error) {
+	names := make([]string, len(parts))
+	for i := range parts {
+		names[i] = "part " + strconv.Itoa(i+1)
 	}
-	for i, t := range tables {
+	return newSet(names, parts)
+}
+
+// errPrefix is what newSet's errors start with: "tilepdb" for sets made
+// in memory, ErrSet for sets read from set files.
+var errPrefix = errors.New("tilepdb")
+
+func newSet(names []string, in []Part) (*Set, error) {
+	return newSetWrap(names, in, errPrefix)
+}
+
+// newSetWrap is newSet with errors wrapping prefix.
+func newSetWrap(names []string, in []Part, prefix error) (*Set, error) {
+	if len(in) == 0 {
+		return nil, fmt.Errorf("%w: empty set: need at least one table", prefix)
+	}
+	parts := append([]Part(nil), in...)
+	patterns := make([]*puzzle.Pattern, len(parts))
+	for i, p := range parts {
+		t := p.Table
 		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
-			return nil, fmt.Errorf("tilepdb: %s: not a complete table", names[i])
+			return nil, fmt.Errorf("%w: %s: not a complete table", prefix, names[i])
 		}
-	}
-	patterns := make([]*puzzle.Pattern, len(tables))
-	for i, t := range tables {
-		patterns[i] = t.Pattern
+		if p.Pattern == nil {
+			return nil, fmt.Errorf("%w: %s: no pattern", prefix, names[i])
+		}
+		patterns[i] = p.Pattern
 	}
 	if err := puzzle.CheckAdditive(names, patterns); err != nil {
-		return nil, fmt.Errorf("tilepdb: %w", err)
+		return nil, fmt.Errorf("%w: %w", prefix, err)
 	}
-	first := patterns[0]
-	return &Set{
-		Tables: append([]*Table(nil), tables...),
-		Geom:   first.Geom,
-		Goal:   append(puzzle.Board(nil), first.Goal...),
-	}, nil
+	s := &Set{Geom: patterns[0].Geom, Goal: append(puzzle.Board(nil), patterns[0].Goal...)}
+	seen := map[*Table]bool{}
+	for i := range parts {
+		p := &parts[i]
+		tp := p.Table.Pattern
+		own := p.Sym == puzzle.Identity && tp.Geom == p.Pattern.Geom && tp.Goal.Equal(p.Pattern.Goal) && equalTiles(tp.Tiles, p.Pattern.Tiles)
+		if !own {
+			m, err := puzzle.MapPattern(p.Pattern, tp, p.Sym)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s (%s) through table %s: %w", prefix, names[i], p.Pattern, tp, err)
+			}
+			p.m = m
+		}
+		if !seen[p.Table] {
+			seen[p.Table] = true
+			s.Tables = append(s.Tables, p.Table)
+		}
+	}
+	s.Parts = parts
+	return s, nil
 }
 
-// Heuristic returns the sum over the tables of Value(pos): the additive
-// heuristic, in moves (admissible because the patterns are disjoint). pos is
+func equalTiles(a, b []uint8) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Exact reports whether the set is one exact table.
+func (s *Set) Exact() bool { return s.Parts[0].Pattern.Exact }
+
+// Heuristic returns the sum over the parts of Part.Value(pos): the additive
+// heuristic, in moves (admissible because the parts are disjoint). pos is
 // the full position vector (pos[t] = cell of tile t, len N) of a valid
 // state, solvable for an exact set; it is not checked (see HeuristicBoard).
 func (s *Set) Heuristic(pos []uint8) int {
 	h := 0
-	for _, t := range s.Tables {
-		h += int(t.Values[t.Pattern.Rank(pos)])
+	for i := range s.Parts {
+		h += int(s.Parts[i].Value(pos))
 	}
 	return h
 }
@@ -89,7 +164,7 @@ func (s *Set) HeuristicBoard(b puzzle.Board) (int, error) {
 		return 0, err
 	}
 	pos := b.Positions()
-	if !s.Tables[0].Pattern.SolvablePositions(pos) {
+	if !s.Parts[0].Pattern.SolvablePositions(pos) {
 		return 0, fmt.Errorf("%w: board %q cannot reach the goal %q", puzzle.ErrBoard, b, s.Goal)
 	}
 	return s.Heuristic(pos), nil
@@ -113,7 +188,7 @@ func (s *Set) Lookup(b puzzle.Board) (int, error) {
 		return 0, err
 	}
 	pos := b.Positions()
-	if !s.Tables[0].Pattern.SolvablePositions(pos) {
+	if !s.Parts[0].Pattern.SolvablePositions(pos) {
 		return 0, fmt.Errorf("%w for goal %s", ErrUnsolvable, puzzle.GoalName(s.Geom, s.Goal))
 	}
 	return s.Heuristic(pos), nil

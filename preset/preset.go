@@ -27,8 +27,12 @@ type Preset struct {
 }
 
 // All lists every preset, in the order `pdbgen presets` shows them.
-// Partitions: Korf & Felner 2002 (5-5-5, 6-6-3, 7-8 for the 15-puzzle and
-// 6-6-6-6 for the 24-puzzle), mapped to the blank-last goal.
+// Partitions, mapped to the blank-last goal by t -> N-t (and the board
+// turned by 180 degrees): Korf & Felner 2002 ("Disjoint pattern database
+// heuristics", Artificial Intelligence 134) for 15-555, 15-663, 15-78 and
+// 24-6666; 24-6666-reinefeld is the 6-6-6-6 partition of a public C
+// research codebase, which credits it to Reinefeld et al. Patterns that a
+// board symmetry maps onto one another share one table (Plan).
 var All = []Preset{
 	{Name: "8puzzle", Description: "exact distance table of the 3x3 puzzle (9!/2 = 181,440 states)",
 		W: 3, H: 3, Partition: [][]uint8{{1, 2, 3, 4, 5, 6, 7, 8}}, Default: true},
@@ -38,7 +42,12 @@ var All = []Preset{
 		W: 4, H: 4, Partition: [][]uint8{{1, 5, 6, 9, 10, 13}, {7, 8, 11, 12, 14, 15}, {2, 3, 4}}, Default: true},
 	{Name: "15-78", Description: "15-puzzle additive PDBs 7-8 (Korf & Felner's {1..7}/{8..15} in blank-first terms)",
 		W: 4, H: 4, Partition: [][]uint8{{1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15}}},
-	{Name: "24-6666", Description: "24-puzzle additive PDBs 6-6-6-6",
+	// Korf & Felner's {1,2,5,6,7,12} {3,4,8,9,13,14} {10,11,15,16,20,21}
+	// {17,18,19,22,23,24} (blank-first); the last three are 2x3 blocks,
+	// rotations of one another: 2 tables.
+	{Name: "24-6666", Description: "24-puzzle additive PDBs 6-6-6-6, Korf & Felner's partition (2 tables: three 2x3 blocks share one)",
+		W: 5, H: 5, Partition: [][]uint8{{13, 18, 19, 20, 23, 24}, {11, 12, 16, 17, 21, 22}, {4, 5, 9, 10, 14, 15}, {1, 2, 3, 6, 7, 8}}},
+	{Name: "24-6666-reinefeld", Description: "24-puzzle additive PDBs 6-6-6-6, the partition a public C research codebase credits to Reinefeld et al. (2 tables)",
 		W: 5, H: 5, Partition: [][]uint8{{1, 2, 6, 7, 11, 12}, {3, 4, 5, 8, 9, 10}, {13, 14, 15, 19, 20, 24}, {16, 17, 18, 21, 22, 23}}},
 }
 
@@ -106,6 +115,27 @@ func (pr Preset) Patterns(goal string) ([]*puzzle.Pattern, error) {
 // blank-first goal and "-goal" plus the goal's cells joined by dots for
 // another goal (e.g. "3x3-goal2.1.3.4.5.6.7.8.0_1-2.pdb").
 func FileName(prefix string, p *puzzle.Pattern) string {
+	prefix = goalPrefix(prefix, p)
+	if p.Exact {
+		return prefix + ".pdb"
+	}
+	ts := make([]string, len(p.Tiles))
+	for i, t := range p.Tiles {
+		ts[i] = fmt.Sprint(t)
+	}
+	return prefix + "_" + strings.Join(ts, "-") + ".pdb"
+}
+
+// SetFileName is the conventional name of the set file (format.SetFileExt)
+// of a preset whose parts share tables: the prefix of FileName for the
+// goal of p, then ".set.json" (e.g. "24-6666.set.json",
+// "24-6666-bf.set.json").
+func SetFileName(prefix string, p *puzzle.Pattern) string {
+	return goalPrefix(prefix, p) + ".set.json"
+}
+
+// goalPrefix is prefix followed by the goal's part of a file name.
+func goalPrefix(prefix string, p *puzzle.Pattern) string {
 	switch puzzle.GoalName(p.Geom, p.Goal) {
 	case puzzle.GoalBlankLast:
 	case puzzle.GoalBlankFirst:
@@ -118,12 +148,5 @@ func FileName(prefix string, p *puzzle.Pattern) string {
 		}
 		prefix += "-goal" + strings.Join(cells, ".")
 	}
-	if p.Exact {
-		return prefix + ".pdb"
-	}
-	ts := make([]string, len(p.Tiles))
-	for i, t := range p.Tiles {
-		ts[i] = fmt.Sprint(t)
-	}
-	return prefix + "_" + strings.Join(ts, "-") + ".pdb"
+	return prefix
 }

@@ -2,6 +2,7 @@ package preset_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/tilepdb/tilepdb/preset"
@@ -13,11 +14,12 @@ import (
 // N!/(N-k)! (and N!/2 for the exact table) worked out by hand.
 func TestPresets(t *testing.T) {
 	wantEntries := map[string]uint64{
-		"8puzzle": 181440,
-		"15-555":  3 * 524160,
-		"15-663":  2*5765760 + 3360,
-		"15-78":   518918400 + 57657600,
-		"24-6666": 4 * 127512000,
+		"8puzzle":           181440,
+		"15-555":            3 * 524160,
+		"15-663":            2*5765760 + 3360,
+		"15-78":             518918400 + 57657600,
+		"24-6666":           2 * 127512000,
+		"24-6666-reinefeld": 2 * 127512000,
 	}
 	for _, pr := range preset.All {
 		for _, goal := range []string{"blank-last", "blank-first"} {
@@ -25,10 +27,27 @@ func TestPresets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			tables, parts, err := pr.Plan(goal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(parts) != len(ps) {
+				t.Fatalf("%s: %d parts for %d patterns", pr.Name, len(parts), len(ps))
+			}
+			for i, part := range parts {
+				if part.Pattern.String() != ps[i].String() {
+					t.Errorf("%s: part %d is %s, pattern %s", pr.Name, i, part.Pattern, ps[i])
+				}
+				if _, err := puzzle.MapPattern(part.Pattern, tables[part.Table], part.Sym); err != nil && part.Pattern != tables[part.Table] {
+					t.Errorf("%s: part %d: %v", pr.Name, i, err)
+				}
+			}
 			var entries uint64
+			for _, p := range tables {
+				entries += p.Size()
+			}
 			var used uint32
 			for _, p := range ps {
-				entries += p.Size()
 				for _, tile := range p.Tiles {
 					if used&(1<<tile) != 0 {
 						t.Errorf("%s: tile %d in two patterns", pr.Name, tile)
@@ -49,6 +68,12 @@ func TestPresets(t *testing.T) {
 	ps, _ := pr.Patterns("blank-first")
 	if fmt.Sprint(ps[0].Tiles, ps[1].Tiles) != "[8 9 10 11 12 13 14 15] [1 2 3 4 5 6 7]" {
 		t.Errorf("blank-first 15-78 = %v %v", ps[0].Tiles, ps[1].Tiles)
+	}
+	// Blank-first 24-6666 is Korf & Felner's partition, with 2 tables.
+	pr, _ = preset.Find("24-6666")
+	ps, _ = pr.Patterns("blank-first")
+	if got := fmt.Sprint(ps[0].Tiles, ps[1].Tiles, ps[2].Tiles, ps[3].Tiles); got != "[1 2 5 6 7 12] [3 4 8 9 13 14] [10 11 15 16 20 21] [17 18 19 22 23 24]" {
+		t.Errorf("blank-first 24-6666 = %s", got)
 	}
 	if _, err := preset.Find("nope"); err == nil {
 		t.Error("unknown preset accepted")
@@ -78,6 +103,12 @@ func TestFileName(t *testing.T) {
 		}
 		if got := preset.FileName(tt.prefix, p); got != tt.want {
 			t.Errorf("FileName(%q, %s) = %q, want %q", tt.prefix, p, got, tt.want)
+		}
+		if !p.Exact {
+			want := tt.want[:strings.Index(tt.want, "_")] + ".set.json"
+			if got := preset.SetFileName(tt.prefix, p); got != want {
+				t.Errorf("SetFileName(%q, %s) = %q, want %q", tt.prefix, p, got, want)
+			}
 		}
 	}
 }

@@ -5,8 +5,9 @@ import "github.com/tilepdb/tilepdb/puzzle"
 // hcalc evaluates the solver's heuristic (the one IDA* uses: the sum of the
 // table values, with Options.Reflect the maximum with the sum for the
 // reflected state; the exact value for an exact table) for the children of
-// one state: load ranks the state once per table, child then costs one
-// incremental rank update and lookup per table touched by the move.
+// one state: load ranks the state once per part, child then costs one
+// incremental rank update and lookup per part touched by the move (a part
+// looked up through a symmetric table uses its cell map, partCell).
 type hcalc struct {
 	s       *Solver
 	reflect bool
@@ -36,12 +37,12 @@ func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
 	for c := 0; c < s.n; c++ {
 		t := board[c]
 		if ti := s.tileTab[t]; ti >= 0 {
-			x.cells[ti][s.tileIdx[t]] = uint8(c)
+			x.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
 		}
 		if x.reflect {
 			rt := s.reflTile[t]
 			if tj := s.tileTab[rt]; tj >= 0 {
-				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[c]
+				x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][c]
 			}
 		}
 	}
@@ -74,9 +75,10 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 	if ti := s.tileTab[tile]; ti >= 0 {
 		tab := &s.tabs[ti]
 		c := &x.cells[ti]
-		c[s.tileIdx[tile]] = blank
-		sum += int(tab.values[tab.index(tab.moved(x.st[ti], c, to, blank))]) - int(x.h[ti])
-		c[s.tileIdx[tile]] = to
+		pc := &s.partCell[ti]
+		c[s.tileIdx[tile]] = pc[blank]
+		sum += int(tab.values[tab.index(tab.moved(x.st[ti], c, pc[to], pc[blank], s.tileIdx[tile]))]) - int(x.h[ti])
+		c[s.tileIdx[tile]] = pc[to]
 	}
 	if !x.reflect {
 		return sum
@@ -86,9 +88,10 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 	if tj := s.tileTab[rt]; tj >= 0 {
 		tab := &s.tabs[tj]
 		c := &x.cellsR[tj]
-		c[s.tileIdx[rt]] = s.reflCell[blank]
-		sumR += int(tab.values[tab.index(tab.moved(x.stR[tj], c, s.reflCell[to], s.reflCell[blank]))]) - int(x.hR[tj])
-		c[s.tileIdx[rt]] = s.reflCell[to]
+		pc := &s.partCellR[tj]
+		c[s.tileIdx[rt]] = pc[blank]
+		sumR += int(tab.values[tab.index(tab.moved(x.stR[tj], c, pc[to], pc[blank], s.tileIdx[rt]))]) - int(x.hR[tj])
+		c[s.tileIdx[rt]] = pc[to]
 	}
 	return max(sum, sumR)
 }

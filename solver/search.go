@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -13,12 +14,17 @@ import (
 type tableInfo struct {
 	values []uint8
 	k      int
-	comb   uint64 // C(N, k)
+	comb   uint64                  // C(N, k)
+	weight [puzzle.MaxCells]uint64 // weight[i] = (k-1-i)!, the place value of Lehmer digit i
 }
 
 func newTableInfo(t *format.Table) tableInfo {
 	k := len(t.Pattern.Tiles)
-	return tableInfo{values: t.Values, k: k, comb: t.Pattern.Combinations()}
+	ti := tableInfo{values: t.Values, k: k, comb: t.Pattern.Combinations()}
+	for i := 0; i < k; i++ {
+		ti.weight[i] = puzzle.Factorial(k - 1 - i)
+	}
+	return ti
 }
 
 // rankState is the index of one table's pattern tiles, kept in parts so
@@ -47,25 +53,78 @@ func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
 // index is the table index of st.
 func (ti *tableInfo) index(st rankState) uint64 { return st.ord*ti.comb + st.m }
 
-// moved returns the rankState after one pattern tile moved from cell a to
-// the free cell b; cells must already hold b. When no pattern tile lies
-// strictly between a and b in reading order (always true for a horizontal
-// move), the tile keeps its place j in the sorted occupied cells, so ord is
-// unchanged and m changes by C(b,j) - C(a,j). Otherwise it recomputes.
-func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uint8) rankState {
+// moved returns the rankState after the pattern tile with index p (among
+// the table's tiles, ascending) moved from cell a to the free cell b;
+// cells must already hold b. Let J be the occupied cells strictly between
+// a and b in reading order (none for a horizontal move). The tile goes
+// from place ra to place rb in the sorted occupied cells (1-based) and the
+// tiles on J shift by one place the other way; nothing else changes. So
+// the colexicographic rank m changes by C(b,rb) - C(a,ra) plus, for each
+// cell s of J at old place r, C(s,r±1) - C(s,r); and in the order rank
+// only the comparisons between tile p and the tiles on J flip: the Lehmer
+// digit of p (the later tiles it exceeds) changes by ∓|later tiles on J|
+// and that of each earlier tile on J by ±1, each digit i weighing (k-1-i)!
+// (puzzle.OrderRank). It does not recompute either rank.
+func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uint8, p uint8) rankState {
 	lo, hi := a, b
 	if lo > hi {
 		lo, hi = hi, lo
 	}
-	if st.mask&(1<<hi-1)&^(1<<(lo+1)-1) != 0 {
-		return ti.rank(cells)
+	between := st.mask & (1<<hi - 1) &^ (1<<(lo+1) - 1)
+	ra := bits.OnesCount32(st.mask&(1<<a-1)) + 1
+	mask := st.mask&^(1<<a) | 1<<b
+	if between == 0 {
+		return rankState{
+			mask: mask,
+			m:    st.m - puzzle.Binomial(int(a), ra) + puzzle.Binomial(int(b), ra),
+			ord:  st.ord,
+		}
 	}
-	j := bits.OnesCount32(st.mask&(1<<a-1)) + 1
-	return rankState{
-		mask: st.mask&^(1<<a) | 1<<b,
-		m:    st.m - puzzle.Binomial(int(a), j) + puzzle.Binomial(int(b), j),
-		ord:  st.ord,
+	n := bits.OnesCount32(between)
+	m := st.m - puzzle.Binomial(int(a), ra)
+	ord := st.ord
+	if b < a {
+		// Up: the tiles on J move one place up, tile p below them.
+		rb := ra - n
+		m += puzzle.Binomial(int(b), rb)
+		r := rb
+		for j := between; j != 0; j &= j - 1 {
+			c := bits.TrailingZeros32(j)
+			m += puzzle.Binomial(c, r+1) - puzzle.Binomial(c, r)
+			r++
+		}
+		for q := 0; q < ti.k; q++ {
+			if between&(1<<cells[q]) == 0 {
+				continue
+			}
+			if q < int(p) {
+				ord += ti.weight[q]
+			} else {
+				ord -= ti.weight[p]
+			}
+		}
+	} else {
+		// Down: the tiles on J move one place down, tile p above them.
+		rb := ra + n
+		m += puzzle.Binomial(int(b), rb)
+		r := ra + 1
+		for j := between; j != 0; j &= j - 1 {
+			c := bits.TrailingZeros32(j)
+			m += puzzle.Binomial(c, r-1) - puzzle.Binomial(c, r)
+			r++
+		}
+		for q := 0; q < ti.k; q++ {
+			if between&(1<<cells[q]) == 0 {
+				continue
+			}
+			if q < int(p) {
+				ord -= ti.weight[q]
+			} else {
+				ord += ti.weight[p]
+			}
+		}
 	}
+	return rankState{mask: mask, m: m, ord: ord}
 }
 
 // noMove is the "previous move" of the root: it excludes no move.
@@ -75,7 +134,7 @@ const noMove = 4
 var undo = [5]uint8{1, 0, 3, 2, 0xFF}
 
 // ctxEvery is the number of generated nodes between checks of the context.
-const ctxEvery = 1 << 20
+const ctxEvery = 1 << 16
 
 // searcher holds the mutable state of one IDA* search. The heuristic is
 // kept per table and updated incrementally: a move changes the cell of one
@@ -100,11 +159,19 @@ type searcher struct {
 	ctx     context.Context
 	ctxLeft int
 	err     error
+
+	// Tree splitting (idaParallel): cut > 0 records the nodes at depth cut
+	// in frontier instead of searching below them; a search of the subtree
+	// of frontier node item gives up when stop drops below item.
+	cut      int
+	frontier []frontierNode
+	stop     *atomic.Int64
+	item     int64
 }
 
-// ida runs IDA* from b (in the tables' convention, solvable) and returns
-// the blank moves of an optimal solution and the nodes generated.
-func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
+// newSearcher returns a searcher at the root b (in the tables'
+// convention, solvable) with its table indices and values computed.
+func (s *Solver) newSearcher(ctx context.Context, b []uint8) *searcher {
 	x := &searcher{s: s, reflect: s.opt.Reflect, n: s.n, ctx: ctx, ctxLeft: ctxEvery}
 	for c, t := range b {
 		x.board[c] = t
@@ -112,12 +179,12 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 			x.blank = uint8(c)
 		}
 		if ti := s.tileTab[t]; ti >= 0 {
-			x.cells[ti][s.tileIdx[t]] = uint8(c)
+			x.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
 		}
 		if x.reflect {
 			rt := s.reflTile[t]
 			if tj := s.tileTab[rt]; tj >= 0 {
-				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[c]
+				x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][c]
 			}
 		}
 	}
@@ -132,11 +199,25 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 			x.sumR += int(x.hR[i])
 		}
 	}
+	return x
+}
+
+// inf is the "no bound yet" value of searcher.next.
+const inf = int(^uint(0) >> 1)
+
+// ida runs IDA* from b (in the tables' convention, solvable) and returns
+// the blank moves of an optimal solution and the nodes generated. With
+// Options.Threads > 1 the tree of every iteration is split among threads
+// (idaParallel), with the same result.
+func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
+	if s.opt.Threads > 1 {
+		return s.idaParallel(ctx, b)
+	}
+	x := s.newSearcher(ctx, b)
 	if x.isGoal() {
 		return nil, 0, nil
 	}
 	x.bound = max(x.sum, x.sumR)
-	const inf = int(^uint(0) >> 1)
 	for {
 		x.next = inf
 		x.path = x.path[:0]
@@ -179,15 +260,19 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 		to := m.to[i]
 		tile := x.board[to]
 		x.nodes++
-		// The tile moves from cell to to cell blank.
+		// The tile moves from cell to to cell blank. The regular heuristic
+		// first; the reflected one only when the regular one does not
+		// already cut (Korf's program does the same): a pruned child costs
+		// one table lookup.
 		ti := s.tileTab[tile]
 		sum := x.sum
 		var hv uint8
 		var nst rankState
 		if ti >= 0 {
 			tab := &s.tabs[ti]
-			x.cells[ti][s.tileIdx[tile]] = blank
-			nst = tab.moved(x.st[ti], &x.cells[ti], to, blank)
+			pc := &s.partCell[ti]
+			x.cells[ti][s.tileIdx[tile]] = pc[blank]
+			nst = tab.moved(x.st[ti], &x.cells[ti], pc[to], pc[blank], s.tileIdx[tile])
 			hv = tab.values[tab.index(nst)]
 			sum += int(hv) - int(x.h[ti])
 		}
@@ -195,16 +280,16 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 		// prunes the child (same decisions; x.next may come out lower,
 		// which can only cost an extra iteration, rare since every f has
 		// the parity of the solution).
-		h := sum
-		if f := g + 1 + h; f > x.bound {
+		if f := g + 1 + sum; f > x.bound {
 			if f < x.next {
 				x.next = f
 			}
 			if ti >= 0 {
-				x.cells[ti][s.tileIdx[tile]] = to
+				x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
 			}
 			continue
 		}
+		h := sum
 		var rt uint8
 		var tj int8 = -1
 		sumR := x.sumR
@@ -215,8 +300,9 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 			tj = s.tileTab[rt]
 			if tj >= 0 {
 				tab := &s.tabs[tj]
-				x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[blank]
-				nstR = tab.moved(x.stR[tj], &x.cellsR[tj], s.reflCell[to], s.reflCell[blank])
+				pc := &s.partCellR[tj]
+				x.cellsR[tj][s.tileIdx[rt]] = pc[blank]
+				nstR = tab.moved(x.stR[tj], &x.cellsR[tj], pc[to], pc[blank], s.tileIdx[rt])
 				hvR = tab.values[tab.index(nstR)]
 				sumR += int(hvR) - int(x.hR[tj])
 			}
@@ -226,10 +312,10 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 					x.next = f
 				}
 				if ti >= 0 {
-					x.cells[ti][s.tileIdx[tile]] = to
+					x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
 				}
 				if tj >= 0 {
-					x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[to]
+					x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
 				}
 				continue
 			}
@@ -260,8 +346,16 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 				x.err = err
 				return true
 			}
+			if x.stop != nil && x.stop.Load() < x.item {
+				x.err = errAbandoned
+				return true
+			}
 		}
-		if x.dfs(g+1, dir) {
+		if g+1 == x.cut {
+			// Splitting the tree (idaParallel): record the subtree root
+			// instead of searching it.
+			x.frontier = append(x.frontier, frontierNode{path: append([]uint8(nil), x.path...), nodes: x.nodes})
+		} else if x.dfs(g+1, dir) {
 			return true
 		}
 
@@ -272,11 +366,11 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 		x.sum, x.sumR = oldSum, oldSumR
 		if ti >= 0 {
 			x.h[ti], x.st[ti] = oldH, oldSt
-			x.cells[ti][s.tileIdx[tile]] = to
+			x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
 		}
 		if tj >= 0 {
 			x.hR[tj], x.stR[tj] = oldHR, oldStR
-			x.cellsR[tj][s.tileIdx[rt]] = s.reflCell[to]
+			x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
 		}
 	}
 	return false

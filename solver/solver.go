@@ -16,7 +16,14 @@
 //     reflected about the main diagonal is looked up in the same tables and
 //     the larger of the two sums is used (Culberson & Schaeffer 1998,
 //     "Pattern databases", Computational Intelligence 14; Felner, Korf &
-//     Hanan 2004, "Additive pattern database heuristics", JAIR 22).
+//     Hanan 2004, "Additive pattern database heuristics", JAIR 22); the
+//     reflected lookup is taken only for children that the regular sum
+//     does not already cut, as in Korf's program. A set's parts may be
+//     looked up through a table built for a symmetric pattern
+//     (format.Part, puzzle.MapPattern): Korf & Felner's 24-puzzle
+//     partition needs 2 tables for 4 parts. With Options.Threads > 1 each
+//     IDA* iteration is split below a shallow depth and shared among
+//     threads, with the same moves and node count (idaParallel).
 //
 // Besides the optimal Solve, a Solver offers searches that store states
 // (packed boards in a hash table, bounded by Limits): SolveWeighted
@@ -41,8 +48,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -57,6 +66,12 @@ type Options struct {
 	// blank-last and blank-first goals). It has no effect with an exact
 	// table.
 	Reflect bool
+	// Threads is the number of goroutines that share one IDA* search
+	// (parallel IDA*: each iteration's tree is split at a shallow depth and
+	// the subtrees are handed out in order; see idaParallel). <= 1 means a
+	// single-threaded search. The result (moves and node count) is the
+	// same for every value.
+	Threads int
 	// FromBlankFirst says that input boards use the blank-first convention
 	// (blank in cell 0, tile t in cell t: Korf's instances) while the tables
 	// are for the blank-last goal. Each board is converted with
@@ -100,14 +115,21 @@ type Solver struct {
 
 	exact *format.Table // the exact table, or nil for an additive set
 
+	// explored counts every node idaParallel generates, including those
+	// of subtrees it abandons (which Result.Nodes leaves out), for tests
+	// of its overhead.
+	explored atomic.Uint64
+
 	// Additive search data.
-	tabs     []tableInfo
-	tileTab  [puzzle.MaxCells]int8  // table holding tile t, -1 when none
-	tileIdx  [puzzle.MaxCells]uint8 // index of tile t within its table's tiles
-	reflCell [puzzle.MaxCells]uint8 // cell (r,c) -> cell (c,r)
-	reflTile [puzzle.MaxCells]uint8 // tile t -> tile whose goal cell is reflCell(goal cell of t)
-	nbr      [puzzle.MaxCells]moves // blank moves from each cell, in order u, d, l, r
-	goalPos  [puzzle.MaxCells]uint8
+	tabs      []tableInfo
+	tileTab   [puzzle.MaxCells]int8             // part holding tile t, -1 when none
+	tileIdx   [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
+	partCell  [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
+	partCellR [maxTables][puzzle.MaxCells]uint8 // per part, partCell after the main-diagonal reflection
+	reflCell  [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
+	reflTile  [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
+	nbr       [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
+	goalPos   [puzzle.MaxCells]uint8
 }
 
 // moves lists the blank's legal moves from one cell.
@@ -127,7 +149,7 @@ const maxTables = puzzle.MaxCells
 // diagonal), or when opt.FromBlankFirst is asked for tables whose goal is
 // not blank-last.
 func New(set *format.Set, opt Options) (*Solver, error) {
-	if set == nil || len(set.Tables) == 0 {
+	if set == nil || len(set.Parts) == 0 {
 		return nil, errors.New("solver: empty table set")
 	}
 	g := set.Geom
@@ -136,23 +158,27 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 		return nil, fmt.Errorf("solver: set goal: %w", err)
 	}
 	s := &Solver{set: set, opt: opt, geom: g, n: n, goal: append(puzzle.Board(nil), set.Goal...)}
-	names := make([]string, len(set.Tables))
-	patterns := make([]*puzzle.Pattern, len(set.Tables))
-	for i, t := range set.Tables {
-		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
-			return nil, fmt.Errorf("solver: table %d is incomplete", i+1)
+	names := make([]string, len(set.Parts))
+	patterns := make([]*puzzle.Pattern, len(set.Parts))
+	for i, p := range set.Parts {
+		t := p.Table
+		if t == nil || t.Pattern == nil || p.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
+			return nil, fmt.Errorf("solver: part %d is incomplete", i+1)
 		}
-		names[i] = "table " + strconv.Itoa(i+1)
-		patterns[i] = t.Pattern
+		if m := p.Mapping(); (m == nil && (p.Sym != puzzle.Identity || t.Pattern != p.Pattern && !sameTiles(t.Pattern, p.Pattern))) || (m != nil && (m.From != p.Pattern || m.To != t.Pattern)) {
+			return nil, fmt.Errorf("solver: part %d (%s) has no checked mapping onto its table; build sets with format.NewSet, NewSetParts or OpenSet", i+1, p.Pattern)
+		}
+		names[i] = "part " + strconv.Itoa(i+1)
+		patterns[i] = p.Pattern
 	}
 	if err := puzzle.CheckAdditive(names, patterns); err != nil {
 		return nil, fmt.Errorf("solver: %w", err)
 	}
 	if p := patterns[0]; p.Geom != g || !p.Goal.Equal(set.Goal) {
-		return nil, fmt.Errorf("solver: table 1 (%s) does not match the set's %s board and goal", p, g)
+		return nil, fmt.Errorf("solver: part 1 (%s) does not match the set's %s board and goal", p, g)
 	}
 	if patterns[0].Exact {
-		s.exact = set.Tables[0]
+		s.exact = set.Parts[0].Table
 	}
 	if opt.FromBlankFirst && !set.Goal.Equal(puzzle.BlankLastGoal(g)) {
 		return nil, fmt.Errorf("solver: converting blank-first boards needs blank-last tables, but the tables' goal is %s", puzzle.GoalName(g, set.Goal))
@@ -187,21 +213,48 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	if s.exact != nil {
 		return s, nil
 	}
-	if len(set.Tables) > maxTables {
-		return nil, fmt.Errorf("solver: %d tables, at most %d", len(set.Tables), maxTables)
+	if len(set.Parts) > maxTables {
+		return nil, fmt.Errorf("solver: %d parts, at most %d", len(set.Parts), maxTables)
 	}
 	for t := range s.tileTab {
 		s.tileTab[t] = -1
 	}
-	for i, t := range set.Tables {
-		s.tabs = append(s.tabs, newTableInfo(t))
-		adviseHugePages(t.Values)
-		for j, tile := range t.Pattern.Tiles { // disjoint: checked above
+	for i, p := range set.Parts {
+		s.tabs = append(s.tabs, newTableInfo(p.Table))
+		adviseHugePages(p.Table.Values)
+		m := p.Mapping()
+		for c := 0; c < n; c++ {
+			s.partCell[i][c] = uint8(c)
+			if m != nil {
+				s.partCell[i][c] = m.Cell[c]
+			}
+		}
+		for _, tile := range p.Pattern.Tiles { // disjoint: checked above
+			img := tile
+			if m != nil {
+				img = m.Tile[tile]
+			}
+			j := slices.Index(p.Table.Pattern.Tiles, img)
+			if j < 0 {
+				return nil, fmt.Errorf("solver: part %d: tile %d maps to tile %d, not in table %s", i+1, tile, img, p.Table.Pattern)
+			}
 			s.tileTab[tile] = int8(i)
 			s.tileIdx[tile] = uint8(j)
 		}
 	}
+	if opt.Reflect {
+		for i := range set.Parts {
+			for c := 0; c < n; c++ {
+				// reflected state: tile reflTile[t] on reflCell[c]
+				s.partCellR[i][c] = s.partCell[i][s.reflCell[c]]
+			}
+		}
+	}
 	return s, nil
+}
+
+func sameTiles(a, b *puzzle.Pattern) bool {
+	return a.Geom == b.Geom && a.Goal.Equal(b.Goal) && slices.Equal(a.Tiles, b.Tiles)
 }
 
 // Geometry is the board of the solver's tables.

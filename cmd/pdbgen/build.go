@@ -43,9 +43,18 @@ type plannedTable struct {
 	memory  uint64 // builder.MemoryEstimate, computed once
 }
 
+// plannedSet is the set file of a preset whose parts share tables
+// (preset.Plan).
+type plannedSet struct {
+	file   string // file name in the output directory
+	parts  []preset.Part
+	tables []plannedTable // by preset.Part.Table
+}
+
 // buildPlan is everything decided before the first search starts.
 type buildPlan struct {
 	tables []plannedTable
+	sets   []plannedSet       // set files to write once their tables are there
 	want   *manifest.Manifest // the --manifest, nil without one
 	budget sysmem.Budget      // the memory a search may take
 }
@@ -81,6 +90,11 @@ func runBuild(e *env, args []string) error {
 			entries = append(entries, manifest.Entry{Name: pt.file, Entries: res.Entries, MaxValue: res.MaxValue, RawSHA256: res.RawSHA256})
 		}
 		if err := reportTable(e, cfg, res); err != nil {
+			return err
+		}
+	}
+	for _, ps := range plan.sets {
+		if err := writeSetFile(e, cfg, ps, entries); err != nil {
 			return err
 		}
 	}
@@ -162,7 +176,7 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 		if plan.tables, err = manifestTargets(plan.want); err != nil {
 			return nil, err
 		}
-	} else if plan.tables, err = resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
+	} else if plan.tables, plan.sets, err = resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
 	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
@@ -273,22 +287,25 @@ func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, star
 }
 
 // resolveTables turns the preset or custom-pattern flags into tables
-// (memory not yet estimated).
-func resolveTables(presets, board string, tiles []string, goal string) ([]plannedTable, error) {
+// (memory not yet estimated) and, for presets whose parts share tables by
+// symmetry (preset.Plan), the set files to write.
+func resolveTables(presets, board string, tiles []string, goal string) ([]plannedTable, []plannedSet, error) {
 	if board != "" || len(tiles) > 0 {
 		if presets != "" {
-			return nil, errors.New("use either --preset or --board/--tiles, not both")
+			return nil, nil, errors.New("use either --preset or --board/--tiles, not both")
 		}
 		if board == "" || len(tiles) == 0 {
-			return nil, errors.New("--board and --tiles go together")
+			return nil, nil, errors.New("--board and --tiles go together")
 		}
-		return customTables(board, tiles, goal)
+		tables, err := customTables(board, tiles, goal)
+		return tables, nil, err
 	}
 	names := preset.Defaults()
 	if presets != "" {
 		names = strings.Split(presets, ",")
 	}
 	var out []plannedTable
+	var sets []plannedSet
 	seen := map[string]bool{}
 	for _, name := range names {
 		name = strings.TrimSpace(name)
@@ -298,17 +315,60 @@ func resolveTables(presets, board string, tiles []string, goal string) ([]planne
 		seen[name] = true
 		pr, err := preset.Find(name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		ps, err := pr.Patterns(goal)
+		tables, parts, err := pr.Plan(goal)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		for _, p := range ps {
-			out = append(out, plannedTable{pattern: p, file: preset.FileName(pr.Name, p)})
+		var planned []plannedTable
+		for _, p := range tables {
+			planned = append(planned, plannedTable{pattern: p, file: preset.FileName(pr.Name, p)})
+		}
+		out = append(out, planned...)
+		if len(tables) < len(parts) {
+			sets = append(sets, plannedSet{file: preset.SetFileName(pr.Name, tables[0]), parts: parts, tables: planned})
 		}
 	}
-	return out, nil
+	return out, sets, nil
+}
+
+// writeSetFile writes the set file of ps (format.SetFile) into the output
+// directory once all its tables are written (written lists them with their
+// raw SHA-256), and prints its path on stdout; otherwise it writes nothing.
+func writeSetFile(e *env, cfg *buildConfig, ps plannedSet, written []manifest.Entry) error {
+	sha := map[string]string{}
+	for _, me := range written {
+		sha[me.Name] = me.RawSHA256
+	}
+	for _, pt := range ps.tables {
+		if _, ok := sha[pt.file]; !ok {
+			fmt.Fprintf(e.stderr, "%s: not written, table %s is missing\n", ps.file, pt.file)
+			return nil
+		}
+	}
+	first := ps.parts[0].Pattern
+	sf := &format.SetFile{Version: format.SetVersion, Width: first.Geom.W, Height: first.Geom.H}
+	for _, t := range first.Goal {
+		sf.Goal = append(sf.Goal, int(t))
+	}
+	for _, part := range ps.parts {
+		pt := ps.tables[part.Table]
+		sp, err := format.NewSetPart(part.Pattern, pt.pattern, part.Sym, pt.file, sha[pt.file])
+		if err != nil {
+			return fmt.Errorf("%s: %w", ps.file, err)
+		}
+		sf.Parts = append(sf.Parts, sp)
+	}
+	path := filepath.Join(cfg.out, ps.file)
+	if err := format.WriteSetFile(path, sf); err != nil {
+		return err
+	}
+	if !cfg.quiet {
+		fmt.Fprintf(e.stderr, "wrote %s: %d parts through %d tables\n", path, len(ps.parts), len(ps.tables))
+	}
+	fmt.Fprintln(e.stdout, path)
+	return nil
 }
 
 // customTables is the --board/--tiles form: one table per --tiles, the

@@ -112,13 +112,16 @@ trouble, or not enough memory; 130 on Ctrl-C and 143 on SIGTERM (tables
 already written stay).`,
 			run: runBuild},
 		{name: "verify", usage: "[--deep] [-j N] [--max-memory SIZE] [--json] FILE... | --manifest FILE DIR",
-			short: "check table files, or a folder against its manifest (exit 0 all good, 1 bad data, 2 trouble)",
+			short: "check table and set files, or a folder against its manifest (exit 0 all good, 1 bad data, 2 trouble)",
 			help: `Checks each file's integrity (checksums, structure, histogram), the ranking
 (a round trip over every entry) and rules every correct table satisfies
 (goal 0, Manhattan bound and parity, a closer neighbour for every entry,
 symmetry); --deep also rebuilds the table with a simple reference search
 and compares every entry. One report per file on stdout; --json prints one
-JSON object per file instead (README.md, "JSON reports").
+JSON object per file instead (README.md, "JSON reports"). A set file
+(format/SPEC.md section 10) is checked as a whole: its tables' board, goal,
+tiles and checksums, and that each part's symmetry maps its goal cells onto
+its table's (--deep: each symmetric part is rebuilt and compared).
 
 --manifest FILE DIR checks the folder DIR against the manifest: every
 listed table present, with the listed identity, passing verify; table
@@ -134,20 +137,23 @@ on Ctrl-C and 143 on SIGTERM (reports of files already checked stand).`,
 			help: `Reads only each file's header (cheap). Exit status: 0 success; 1 a corrupt
 header; 2 a missing or unreadable file, or a write error on stdout.`,
 			run: runInfo},
-		{name: "lookup", usage: "[--max-memory SIZE] FILE... < boards", short: "print the heuristic value of each board on stdin",
+		{name: "lookup", usage: "[--max-memory SIZE] FILE... < boards   (FILE: tables and set files)", short: "print the heuristic value of each board on stdin",
 			help: `Prints "<board>\t<value>" per board: the value in moves from the tables (an
 exact table: the true distance to the goal; additive tables: the sum of
 their entries, a lower bound), or "<board>\tunsolvable".
 
 ` + boardHelp + "\n\n" + exitHelp,
 			run: runLookup},
-		{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional] [--weight W] [--anytime] [--schedule W,W,...] [--max-nodes N] [--time-limit DUR] [--reflect] [-j N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
+		{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional] [--weight W] [--anytime] [--schedule W,W,...] [--max-nodes N] [--time-limit DUR] [--reflect] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
 			short: "solve boards from stdin (optimally, or faster with a proven bound)",
 			help: `Prints "<board> : length <L> moves <M> nodes <K>" per board, or
 "<board> : unsolvable". <M> spells the moves as the direction in which the
 BLANK moves: u up, d down, l left, r right (u swaps the blank with the tile
 above it); "-" for a board already at the goal. <K> counts the states
-generated. --json prints one object per line instead.
+generated. --json prints one object per line instead. FILE is table files
+or set files (a set file names its tables; several parts may share one
+table through a board symmetry). -t N shares each board's IDA* search
+among N threads (parallel IDA*); moves and node counts do not depend on it.
 
 Algorithms (--algorithm): ida (default): optimal, IDA* on additive tables,
 a walk down an exact table. wastar (--weight W, W >= 1, default 1.5):

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
@@ -51,7 +52,7 @@ func checkLoadMemory(b sysmem.Budget, files []string) error {
 // cannot be read counts 0 (the load reports it).
 func loadMemoryNeed(files []string) uint64 {
 	need := uint64(runtimeBase)
-	for _, f := range files {
+	for _, f := range withSetTables(files) {
 		h, err := format.ReadHeaderFile(f)
 		if err != nil {
 			continue
@@ -81,6 +82,32 @@ func checkVerifyMemory(b sysmem.Budget, file string, opts verify.Options) error 
 		return err
 	}
 	return nil
+}
+
+// withSetTables replaces each set file among files by the tables it names
+// and drops repeated paths, so that the tables of a set are counted once.
+func withSetTables(files []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(f string) {
+		key := filepath.Clean(f)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, f)
+		}
+	}
+	for _, f := range files {
+		if isSet, err := format.IsSetFile(f); err == nil && isSet {
+			if tables, err := format.SetFileTables(f); err == nil {
+				for _, t := range tables {
+					add(t)
+				}
+				continue
+			}
+		}
+		add(f)
+	}
+	return out
 }
 
 func satAdd(a, b uint64) uint64 {

@@ -16,7 +16,7 @@ func runPresets(e *env, args []string) error {
 		if p.Default {
 			def = " (default)"
 		}
-		fmt.Fprintf(e.stdout, "%-8s %dx%d  %s%s\n", p.Name, p.W, p.H, p.Description, def)
+		fmt.Fprintf(e.stdout, "%-17s %dx%d  %s%s\n", p.Name, p.W, p.H, p.Description, def)
 	}
 	return nil
 }

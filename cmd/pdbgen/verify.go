@@ -1,14 +1,19 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync/atomic"
 
+	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/verify"
 )
 
-// runVerify checks each file with verify.File and prints its report (text,
+// runVerify checks each file with verify.File (a set file with
+// verify.SetFile) and prints its report (text,
 // or one JSON object per file with --json); with --manifest it checks a
 // folder against the manifest instead (verifyFolder). Exit 0 all good, 1
 // when a file failed a check (with --manifest also: a listed table is
@@ -86,6 +91,18 @@ func runVerify(e *env, args []string) error {
 	}
 	bad, trouble := 0, 0
 	for _, f := range files {
+		if isSet, err := format.IsSetFile(f); err == nil && isSet {
+			switch err := verifySet(ctx, e, f, *deep, *asJSON); {
+			case err != nil && ctx.Err() != nil:
+				return err // interrupted: the reports printed so far stand
+			case format.IsBadData(err):
+				bad++
+			case err != nil:
+				fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
+				trouble++
+			}
+			continue
+		}
 		rep, err := verifyOne(f)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -119,4 +136,58 @@ func runVerify(e *env, args []string) error {
 		return dataErr(fmt.Errorf("%d of %d file(s) failed verification", bad, len(files)))
 	}
 	return nil
+}
+
+// setReportJSON is the --json report of a set file.
+type setReportJSON struct {
+	File   string `json:"file"`
+	Set    bool   `json:"set"`
+	OK     bool   `json:"ok"`
+	Parts  int    `json:"parts,omitempty"`
+	Tables int    `json:"tables,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// verifySet checks a set file with verify.SetFile and prints its report
+// (text, or one JSON object); a set that does not hold together is
+// reported and returned (bad data), trouble is returned unreported.
+func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) error {
+	s, err := verify.SetFile(ctx, path, verify.Options{Deep: deep})
+	if err != nil && !format.IsBadData(err) {
+		return err
+	}
+	if asJSON {
+		r := setReportJSON{File: path, Set: true, OK: err == nil}
+		if err != nil {
+			r.Error = err.Error()
+		} else {
+			r.Parts, r.Tables = len(s.Parts), len(s.Tables)
+		}
+		if werr := writeJSONLine(e.stdout, r); werr != nil {
+			return werr
+		}
+		return err
+	}
+	if err != nil {
+		fmt.Fprintf(e.stdout, "%s: set file\n  %v\n1 findings\n", path, err)
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: set file, %s board, %d parts through %d tables\n", path, s.Geom, len(s.Parts), len(s.Tables))
+	for i, p := range s.Parts {
+		fmt.Fprintf(e.stdout, "  part %d: tiles %s through %s of table %s\n", i+1, tileList(p.Pattern.Tiles), p.Sym, tileList(p.Table.Pattern.Tiles))
+	}
+	what := "set"
+	if deep {
+		what = "set, deep"
+	}
+	fmt.Fprintf(e.stdout, "  checked %-9s %-16s\n0 findings\n", what, "ok")
+	return nil
+}
+
+func tileList(ts []uint8) string {
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = strconv.Itoa(int(t))
+	}
+	return strings.Join(s, ",")
 }

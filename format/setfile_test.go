@@ -1,0 +1,236 @@
+package format_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/puzzle"
+	"github.com/tilepdb/tilepdb/verify"
+)
+
+// refTable builds p's table with the reference BFS (verify.Reference).
+func refTable(t *testing.T, p *puzzle.Pattern) *format.Table {
+	t.Helper()
+	v, err := verify.Reference(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := format.NewTable(p, v, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// sharedSet writes, for a partition, one table per class of patterns that
+// are symmetric to one another (the first of each class) and a set file
+// describing every part, and returns the paths written (set file first)
+// and the number of tables.
+func sharedSet(t *testing.T, dir string, patterns []*puzzle.Pattern) ([]string, int) {
+	t.Helper()
+	var tables []*format.Table
+	var files []string
+	sf := &format.SetFile{Version: format.SetVersion, Width: patterns[0].Geom.W, Height: patterns[0].Geom.H}
+	for _, c := range patterns[0].Goal {
+		sf.Goal = append(sf.Goal, int(c))
+	}
+	for i, p := range patterns {
+		var part format.SetPart
+		var err error
+		found := false
+		for j, tb := range tables {
+			if m, ok := puzzle.FindSymmetry(p, tb.Pattern); ok {
+				part, err = format.NewSetPart(p, tb.Pattern, m.Sym, filepath.Base(files[j]), tb.Header.RawSHA256)
+				found = true
+				break
+			}
+		}
+		if !found {
+			tb := refTable(t, p)
+			path := filepath.Join(dir, "t"+string(rune('a'+i))+".pdb")
+			if err := format.WriteFile(path, tb, 1); err != nil {
+				t.Fatal(err)
+			}
+			tables = append(tables, tb)
+			files = append(files, path)
+			part, err = format.NewSetPart(p, p, puzzle.Identity, filepath.Base(path), tb.Header.RawSHA256)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		sf.Parts = append(sf.Parts, part)
+	}
+	setPath := filepath.Join(dir, "x"+format.SetFileExt)
+	if err := format.WriteSetFile(setPath, sf); err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{setPath}, files...), len(tables)
+}
+
+// TestSharedSetEqualsSeparateTables: lookups through a set whose tables
+// serve several parts by symmetry equal the sums over tables built
+// separately for every part, on random boards; the set is opened from the
+// set file alone, from every path written (in any order), and the shared
+// partitions need fewer tables than parts.
+func TestSharedSetEqualsSeparateTables(t *testing.T) {
+	cases := []struct {
+		w, h       int
+		goal       string
+		partition  [][]uint8
+		wantTables int
+	}{
+		// 4x4 blank-last: four corner L-trominoes and a middle one
+		{4, 4, puzzle.GoalBlankLast, [][]uint8{{1, 2, 5}, {3, 4, 8}, {9, 13, 14}, {6, 7, 10}, {11, 12, 15}}, 3},
+		// 4x4 blank-first: the rows 1-3 as 4-tile bars
+		{4, 4, puzzle.GoalBlankFirst, [][]uint8{{4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15}, {1, 2, 3}}, 4},
+		// 4x4: columns; no sharing, since a column cuts the free cells in
+		// two and the mirror image of the blank's region is the other side
+		{4, 4, puzzle.GoalBlankLast, [][]uint8{{1, 5, 9, 13}, {4, 8, 12}, {2, 6, 10, 14}, {3, 7, 11, 15}}, 4},
+		// 3x2 (not square): mirror images
+		{3, 2, puzzle.GoalBlankLast, [][]uint8{{1}, {3}, {2}}, 2},
+	}
+	rng := rand.New(rand.NewPCG(11, 1))
+	for _, tc := range cases {
+		var patterns []*puzzle.Pattern
+		for _, tiles := range tc.partition {
+			patterns = append(patterns, pdbtest.Pattern(t, tc.w, tc.h, tc.goal, tiles...))
+		}
+		dir := t.TempDir()
+		paths, ntab := sharedSet(t, dir, patterns)
+		if ntab != tc.wantTables {
+			t.Errorf("%v: %d tables, want %d", tc.partition, ntab, tc.wantTables)
+		}
+		var separate []*format.Table
+		for _, p := range patterns {
+			separate = append(separate, refTable(t, p))
+		}
+		rev := append([]string(nil), paths...)
+		for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+			rev[i], rev[j] = rev[j], rev[i]
+		}
+		for _, args := range [][]string{paths[:1], paths, rev} {
+			set, err := format.OpenSet(args...)
+			if err != nil {
+				t.Fatalf("%v: OpenSet(%v): %v", tc.partition, args, err)
+			}
+			if len(set.Parts) != len(patterns) || len(set.Tables) != ntab {
+				t.Fatalf("%v: %d parts, %d tables", tc.partition, len(set.Parts), len(set.Tables))
+			}
+			for range 300 {
+				b := pdbtest.RandomSolvable(rng, set.Geom, set.Goal)
+				pos := b.Positions()
+				want := 0
+				for _, st := range separate {
+					want += int(st.Value(pos))
+				}
+				if got := set.Heuristic(pos); got != want {
+					t.Fatalf("%v: board %s: set %d, separate tables %d", tc.partition, b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestSetFileErrors: every broken set file gives one line naming the file
+// and the problem, wrapping ErrSet (bad data), never a panic.
+func TestSetFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	pat := func(goal string, tiles ...uint8) *puzzle.Pattern { return pdbtest.Pattern(t, 4, 4, goal, tiles...) }
+	paths, _ := sharedSet(t, dir, []*puzzle.Pattern{pat("", 2, 3, 4), pat("", 5, 9, 13)})
+	var good format.SetFile
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &good); err != nil {
+		t.Fatal(err)
+	}
+	// tables on another board and goal, for mixing
+	other3 := refTable(t, pdbtest.Pattern(t, 3, 3, "", 1, 2, 3))
+	if err := format.WriteFile(filepath.Join(dir, "t3.pdb"), other3, 1); err != nil {
+		t.Fatal(err)
+	}
+	otherGoal := refTable(t, pat(puzzle.GoalBlankFirst, 1, 2, 3))
+	if err := format.WriteFile(filepath.Join(dir, "bf.pdb"), otherGoal, 1); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		edit func(sf *format.SetFile)
+		raw  string
+		want string
+	}{
+		{name: "garbage", raw: "{not json", want: "not a set file"},
+		{name: "trailing", raw: `{"tilepdb_set":1} {}`, want: "after the JSON"},
+		{name: "version", edit: func(sf *format.SetFile) { sf.Version = 2 }, want: "version 2"},
+		{name: "board", edit: func(sf *format.SetFile) { sf.Width = 9 }, want: "between"},
+		{name: "goal", edit: func(sf *format.SetFile) { sf.Goal[0] = 99 }, want: "goal"},
+		{name: "no parts", edit: func(sf *format.SetFile) { sf.Parts = nil }, want: "0 parts"},
+		{name: "tiles", edit: func(sf *format.SetFile) { sf.Parts[1].Tiles = []int{9, 5, 13} }, want: "ascending"},
+		{name: "symmetry name", edit: func(sf *format.SetFile) { sf.Parts[1].Symmetry = "twist" }, want: "twist"},
+		{name: "wrong symmetry", edit: func(sf *format.SetFile) { sf.Parts[1].Symmetry = "rot90" }, want: "not a goal cell"},
+		{name: "tile map", edit: func(sf *format.SetFile) { sf.Parts[1].TileMap = []int{3, 2, 4} }, want: "tile_map"},
+		{name: "traversal", edit: func(sf *format.SetFile) { sf.Parts[1].Table = "../x.pdb" }, want: "plain file name"},
+		{name: "missing table", edit: func(sf *format.SetFile) { sf.Parts[1].Table = "nope.pdb" }, want: "nope.pdb"},
+		{name: "sha", edit: func(sf *format.SetFile) { sf.Parts[1].RawSHA256 = strings.Repeat("0", 64) }, want: "raw_sha256"},
+		{name: "table tiles", edit: func(sf *format.SetFile) { sf.Parts[1].TableTiles = []int{1, 2, 3} }, want: "holds tiles"},
+		{name: "other board", edit: func(sf *format.SetFile) { sf.Parts[1].Table = "t3.pdb" }, want: "3x3 board"},
+		{name: "other goal", edit: func(sf *format.SetFile) { sf.Parts[1].Table = "bf.pdb" }, want: "goal"},
+		{name: "overlap", edit: func(sf *format.SetFile) { sf.Parts = append(sf.Parts, sf.Parts[1]) }, want: "not disjoint"},
+	}
+	for _, tc := range cases {
+		path := filepath.Join(dir, "bad"+format.SetFileExt)
+		raw := []byte(tc.raw)
+		if tc.edit != nil {
+			sf := good
+			sf.Goal = append([]int(nil), good.Goal...)
+			sf.Parts = append([]format.SetPart(nil), good.Parts...)
+			tc.edit(&sf)
+			raw, _ = json.Marshal(&sf)
+		}
+		if err := os.WriteFile(path, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := format.OpenSet(path)
+		switch {
+		case err == nil:
+			t.Errorf("%s: accepted", tc.name)
+		case tc.name != "missing table" && !errors.Is(err, format.ErrSet):
+			t.Errorf("%s: %v does not wrap ErrSet", tc.name, err)
+		case !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n"):
+			t.Errorf("%s: %q, want one line naming %q", tc.name, err, tc.want)
+		}
+	}
+	// a plain table that overlaps a set file's part
+	if _, err := format.OpenSet(paths[0], filepath.Join(dir, "bf.pdb")); err == nil {
+		t.Error("a set file plus a table of another goal was accepted")
+	}
+}
+
+// TestMarshalSetFile: the written layout parses back to the same value.
+func TestMarshalSetFile(t *testing.T) {
+	sf := &format.SetFile{Version: 1, Width: 2, Height: 2, Goal: []int{1, 2, 3, 0},
+		Parts: []format.SetPart{{Tiles: []int{1}, Table: "a.pdb", TableTiles: []int{1}, Symmetry: "identity", TileMap: []int{1}, RawSHA256: "ab"},
+			{Tiles: []int{2}, Table: "a.pdb", TableTiles: []int{1}, Symmetry: "transpose", TileMap: []int{3}, RawSHA256: "ab"}}}
+	js, err := format.MarshalSetFile(sf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := format.ParseSetFile(js)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, js)
+	}
+	a, _ := json.Marshal(sf)
+	b, _ := json.Marshal(back)
+	if string(a) != string(b) || strings.Count(string(js), "\n") != 10 {
+		t.Errorf("round trip:\n%s", js)
+	}
+}

@@ -1,0 +1,179 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// frontierNode is the root of one subtree of a split IDA* iteration: the
+// moves from the search's root, and the number of nodes the
+// single-threaded search would have generated when it reached it.
+type frontierNode struct {
+	path  []uint8
+	nodes uint64
+}
+
+// subResult is the outcome of searching one subtree.
+type subResult struct {
+	found bool
+	path  []uint8
+	nodes uint64
+	next  int
+	err   error
+}
+
+// errAbandoned stops the search of a subtree whose result is no longer
+// needed (a subtree earlier in the order holds a solution).
+var errAbandoned = errors.New("subtree abandoned")
+
+// Frontier sizes of idaParallel: the cut depth starts at minCut and moves
+// by 2 between iterations to keep the frontier between frontierPerThread
+// and maxFrontierPerThread nodes per thread.
+const (
+	minCut               = 6
+	frontierPerThread    = 256
+	maxFrontierPerThread = 16384
+)
+
+// idaParallel is IDA* with each iteration's tree split among
+// Options.Threads goroutines: a single-threaded pass lists, in depth-first
+// order, the nodes at a shallow depth (the cut) whose f is within the
+// bound; the threads take their subtrees in that order from a shared
+// counter. When a subtree holds a solution, the subtrees after it are
+// abandoned and those before it completed, so the solution returned is the
+// one the single-threaded search finds first, and the node count is
+// exactly its count: the nodes generated above the cut up to that subtree,
+// plus the subtrees before it, plus the solution's subtree up to the
+// solution. Moves and nodes therefore do not depend on the number of
+// threads or on the cut.
+func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
+	root := s.newSearcher(ctx, b)
+	if root.isGoal() {
+		return nil, 0, nil
+	}
+	threads := s.opt.Threads
+	bound := max(root.sum, root.sumR)
+	cut := minCut
+	var total uint64
+	for {
+		// The frontier of this iteration, one single-threaded pass. The cut
+		// adapts between iterations (the tree grows with the bound): one
+		// level deeper (2 moves, the parity of the puzzle) when the
+		// frontier was small, one shallower when it was large. Redoing a
+		// pass within an iteration would cost a whole small tree per try.
+		fx := s.newSearcher(ctx, b)
+		fx.bound, fx.next = bound, inf
+		// Every solution found in this iteration is bound moves long, so
+		// below a cut < bound none is found above the cut. With cut >=
+		// bound the pass is the whole iteration, unsplit (a frontier at or
+		// below the solutions' depth would leave nodes the single-threaded
+		// search expands uncounted).
+		if cut < bound {
+			fx.cut = cut
+		}
+		found := fx.dfs(0, noMove)
+		s.explored.Add(fx.nodes)
+		if found {
+			if fx.err != nil {
+				return nil, total + fx.nodes, fx.err
+			}
+			return fx.path, total + fx.nodes, nil // a solution above the cut
+		}
+		switch n := len(fx.frontier); {
+		case n < frontierPerThread*threads:
+			cut += 2
+		case n > maxFrontierPerThread*threads && cut > minCut:
+			cut -= 2
+		}
+		items := fx.frontier
+		results := make([]subResult, len(items))
+		var best atomic.Int64 // index of the first subtree known to hold a solution
+		best.Store(int64(len(items)))
+		var counter atomic.Int64
+		var wg sync.WaitGroup
+		for range min(threads, len(items)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := counter.Add(1) - 1
+					if i >= int64(len(items)) || i > best.Load() {
+						return
+					}
+					r := s.searchSubtree(ctx, b, items[i].path, bound, &best, i)
+					results[i] = r
+					if r.found {
+						for {
+							old := best.Load()
+							if i >= old || best.CompareAndSwap(old, i) {
+								break
+							}
+						}
+					}
+					if r.err != nil && !errors.Is(r.err, errAbandoned) {
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		w := best.Load()
+		for i := int64(0); i < int64(len(items)) && i <= w; i++ {
+			if err := results[i].err; err != nil && !errors.Is(err, errAbandoned) {
+				return nil, total, err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, total, err
+		}
+		if w < int64(len(items)) {
+			nodes := total + items[w].nodes
+			for i := int64(0); i <= w; i++ {
+				nodes += results[i].nodes
+			}
+			return results[w].path, nodes, nil
+		}
+		next := fx.next
+		total += fx.nodes
+		for i := range results {
+			total += results[i].nodes
+			next = min(next, results[i].next)
+		}
+		if next == inf {
+			return nil, total, fmt.Errorf("solver: search space exhausted without reaching the goal from %q", b)
+		}
+		bound = next
+	}
+}
+
+// searchSubtree runs one IDA* iteration (bound) below the frontier node
+// reached from b by path.
+func (s *Solver) searchSubtree(ctx context.Context, b puzzle.Board, path []uint8, bound int, stop *atomic.Int64, item int64) subResult {
+	board := append(puzzle.Board(nil), b...)
+	blank := 0
+	for c, t := range board {
+		if t == 0 {
+			blank = c
+		}
+	}
+	for _, d := range path {
+		to, _ := s.geom.Step(blank, puzzle.Direction(d))
+		board[blank], board[to] = board[to], 0
+		blank = to
+	}
+	x := s.newSearcher(ctx, board)
+	x.bound, x.next = bound, inf
+	x.stop, x.item = stop, item
+	x.path = append(x.path, path...)
+	found := x.dfs(len(path), path[len(path)-1])
+	s.explored.Add(x.nodes)
+	if x.err != nil {
+		return subResult{nodes: x.nodes, err: x.err}
+	}
+	return subResult{found: found, path: x.path, nodes: x.nodes, next: x.next}
+}
