@@ -182,6 +182,8 @@ input_case "byte-order mark alone" '%s' "$bom"
 input_case "byte-order mark on line 2 (a bad board)" '1 2 3 4 5 6 7 8 0\n%s1 2 3 4 5 6 7 0 8\n' "$bom"
 input_case "byte-order mark and a line of 4094 bytes" '%s1 2 3 4 5 6 7 8 0%s\n' "$bom" "${x4096:19}"
 input_case "byte-order mark and a line of 4095 bytes" '%s1 2 3 4 5 6 7 8 0%s\n' "$bom" "${x4096:18}"
+input_case "byte-order mark and a line of 4096 bytes (with CRLF)" '%s1 2 3 4 5 6 7 8 0%s\r\n2 1 3 4 5 6 7 8 0\n' "$bom" "${x4096:17}"
+input_case "byte-order mark and a line of 4097 bytes" '%s1 2 3 4 5 6 7 8 0%s\n1 2 3 4 5 6 7 0 8\n' "$bom" "${x4096:16}"
 input_case "lines after bad lines" '1 2 3 4 5 6 7 8 0\n1 2 3\n1 2 3 4 5 6 7 0 8\n%s\n2 1 3 4 5 6 7 8 0\nx x\n1 2 3 4 5 6 0 7 8\n\n# end\n1 2 3 4 5 6 7 8 9\n1 2 3 4 5 6 7 8 0\n' "$x4096 1"
 input_case "lines parsed untrimmed (no-break space, vertical tab)" '\xc2\xa01 2 3 4 5 6 7 8 0\n\v1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8 0\f\n\t1 2 3 4 5 6 7 8 0 \n'
 input_case "empty input" ''

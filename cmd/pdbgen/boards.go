@@ -45,11 +45,19 @@ type boardLine struct {
 // utf8BOM is the UTF-8 byte-order mark, skipped at the start of the input.
 var utf8BOM = []byte("\ufeff")
 
+// readBufLen is the size of readBoards' read buffer: maxLineLen plus
+// "\r\n" plus a byte-order mark. A line that fills it (before its "\n")
+// is too long whatever it holds; a shorter one is judged by its length
+// without the "\r" and, on line 1, the byte-order mark.
+const readBufLen = maxLineLen + len("\r\n") + len("\ufeff")
+
 // readBoards calls fn for every line of r that needs an answer, in order.
 // n is the number of cells a board must have. It returns the first read
 // error (wrapped) or error of fn.
 func readBoards(r io.Reader, n int, fn func(boardLine) error) error {
-	br := bufio.NewReaderSize(r, maxLineLen+2)
+	// Room for the longest accepted line with its "\r\n" and, on line 1,
+	// a byte-order mark: a line is judged by its length without them.
+	br := bufio.NewReaderSize(r, readBufLen)
 	no := 0
 	for {
 		chunk, err := br.ReadSlice('\n')

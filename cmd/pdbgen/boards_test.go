@@ -66,6 +66,47 @@ func TestReadBoards(t *testing.T) {
 	}
 }
 
+// TestReadBoardsLineLength: a line is too long exactly when it holds more
+// than maxLineLen bytes without its "\n" or "\r\n" and, on line 1, a
+// byte-order mark, for every ending, with and without the mark.
+func TestReadBoardsLineLength(t *testing.T) {
+	const board = "1 2 3 4 5 6 7 8 0"
+	for _, bom := range []string{"", "\ufeff"} {
+		for _, end := range []string{"\n", "\r\n", ""} {
+			for n := maxLineLen - 3; n <= readBufLen+2; n++ {
+				line := board + strings.Repeat(" ", n-len(board))
+				input := bom + line + end + "2 1 3 4 5 6 7 8 0\n"
+				if end == "" {
+					input = bom + line
+				}
+				var got []string
+				err := readBoards(strings.NewReader(input), 9, func(l boardLine) error {
+					if l.err != nil {
+						got = append(got, fmt.Sprintf("%d: %v", l.no, l.err))
+					} else {
+						got = append(got, fmt.Sprintf("%d: %s", l.no, l.board))
+					}
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				first := "1: " + board
+				if n > maxLineLen {
+					first = "1: " + errLineTooLong.Error()
+				}
+				want := []string{first, "2: 2 1 3 4 5 6 7 8 0"}
+				if end == "" {
+					want = want[:1]
+				}
+				if strings.Join(got, "|") != strings.Join(want, "|") {
+					t.Errorf("BOM %q, %d bytes, end %q: got %q, want %q", bom, n, end, got, want)
+				}
+			}
+		}
+	}
+}
+
 // sumAnswer answers a board with the sum of cell*tile, after a random
 // pause so that workers finish out of order.
 func sumAnswer(_ context.Context, b puzzle.Board) (string, error) {

@@ -14,11 +14,12 @@
  */
 export const MAX_LINE_LEN = 4096;
 
-// pdbgen reads lines through a bufio.Reader of MAX_LINE_LEN + 2 bytes: a
-// line whose raw bytes (before "\n", with any "\r" and the byte-order mark)
-// fill it is too long even when what remains after removing them would fit
-// (a BOM line 1 of 4095 or 4096 bytes). Mirrored here byte for byte.
-const READ_BUF_LEN = MAX_LINE_LEN + 2;
+// pdbgen reads lines through a bufio.Reader of MAX_LINE_LEN + 5 bytes
+// (readBufLen: room for "\r\n" and a byte-order mark): a line whose raw
+// bytes (before "\n") fill it is too long whatever it holds; a shorter one
+// is judged by its length without the "\r" and, on line 1, the byte-order
+// mark. Mirrored here byte for byte.
+const READ_BUF_LEN = MAX_LINE_LEN + 2 + 3;
 
 const BOM = [0xef, 0xbb, 0xbf];
 

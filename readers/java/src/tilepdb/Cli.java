@@ -224,13 +224,14 @@ public final class Cli {
      * is dropped, a last line without '\n' counts, a UTF-8 byte-order mark at
      * the start of the input is skipped. A line longer than MAX_LINE_LEN bytes
      * (of any length) is flagged tooLong; at most READ_BUF_LEN bytes of a line
-     * are kept. pdbgen reads through a bufio.Reader of READ_BUF_LEN bytes: a
-     * line whose raw bytes (with any '\r' and the byte-order mark) fill it is
-     * too long even when what remains after removing them would fit (a BOM
-     * line 1 of 4095 or 4096 bytes); mirrored byte for byte.
+     * are kept. pdbgen reads through a bufio.Reader of READ_BUF_LEN bytes
+     * (readBufLen: room for "\r\n" and a byte-order mark): a line whose raw
+     * bytes fill it is too long whatever it holds; a shorter one is judged
+     * by its length without the '\r' and, on line 1, the byte-order mark;
+     * mirrored byte for byte.
      */
     static final class LineReader {
-        static final int READ_BUF_LEN = Boards.MAX_LINE_LEN + 2;
+        static final int READ_BUF_LEN = Boards.MAX_LINE_LEN + 2 + 3;
         final InputStream in;
         final IOAction beforeBlockingRead;
         /** The current line: buf[0..len), or tooLong. */
