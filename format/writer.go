@@ -1,7 +1,6 @@
 package format
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -9,14 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/tilepdb/tilepdb/internal/atomicfile"
 )
 
 // encoderLevel was chosen by measurement on a 5,765,760-entry table of small
@@ -277,57 +276,31 @@ func (t *Table) validate() error {
 	return nil
 }
 
-// WriteFile writes t to path atomically: it encodes into a temporary file in
-// the same directory, syncs it, renames it over path and syncs the
-// directory. On any error the temporary file is removed and an existing file
-// at path is left untouched; errors name path, not the temporary file.
-// Before it starts, it removes the temporaries
-// that killed writers left in the directory (RemoveStaleTemps). The file gets mode 0644. See Encode for workers
-// and validation.
-func WriteFile(path string, t *Table, workers int) (err error) {
+// WriteFile writes t to path atomically (internal/atomicfile.Write): it
+// encodes into a temporary file in the same directory, syncs it, renames
+// it over path and syncs the directory. On any error the temporary file is
+// removed and an existing file at path is left untouched; errors name
+// path, not the temporary file. Before it starts, it removes the
+// temporaries that killed writers left in the directory
+// (RemoveStaleTemps). The file gets mode 0644. See Encode for workers and
+// validation.
+func WriteFile(path string, t *Table, workers int) error {
 	if t == nil || t.Pattern == nil {
 		return fmt.Errorf("%s: %w", path, t.validate())
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	_, _ = RemoveStaleTemps(dir) // best effort: leftovers of killed writers
-	f, err := os.CreateTemp(dir, tempPattern(base))
-	if err != nil {
-		return targetErr(path, err)
-	}
-	tmp := f.Name()
-	lockTemp(f)
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			err = targetErr(path, err)
-		}
-	}()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	if err := t.Encode(bw, workers); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if d, derr := os.Open(dir); derr == nil { // make the rename durable; best effort
-		_ = d.Sync()
-		d.Close()
-	}
-	return nil
+	return atomicfile.Write(path, 0o644, func(w io.Writer) error { return t.Encode(w, workers) })
 }
+
+// RemoveStaleTemps removes, from directory dir, the temporary files left
+// by WriteFile and WriteSetFile calls whose process was killed; it is
+// internal/atomicfile.RemoveStaleTemps (see there: which files, the lock
+// that protects a live writer's file, errors). It returns the paths
+// removed.
+func RemoveStaleTemps(dir string) ([]string, error) { return atomicfile.RemoveStaleTemps(dir) }
+
+// CheckWritable reports whether WriteFile could write path, without
+// writing it (internal/atomicfile.CheckWritable): path must not be a
+// directory, and its directory must exist and accept a new file. Meant for
+// callers that run a long computation before writing, so that they fail
+// before it. Errors name path, not the temporary file.
+func CheckWritable(path string) error { return atomicfile.CheckWritable(path) }

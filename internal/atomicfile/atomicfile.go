@@ -5,34 +5,39 @@ package atomicfile
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 )
 
 // Write creates path with mode perm from what fill writes: into a
-// temporary file ".<base>.tmp-*" in the same directory (so the rename
-// cannot cross file systems), buffered, flushed, synced and closed, then
-// renamed over path; the directory is synced after the rename, best effort
-// (not every platform can sync a directory). On any error, from fill or
-// from the file system, the temporary file is removed and the error names
-// path.
+// temporary file ".<base>.tmp-<digits>" in the same directory (so the
+// rename cannot cross file systems), locked against RemoveStaleTemps of
+// other processes while it is written, buffered, flushed, synced and
+// closed, then renamed over path; the directory is synced after the
+// rename, best effort (not every platform can sync a directory). Before it
+// starts, it removes the temporaries that killed writers left in the
+// directory (RemoveStaleTemps, best effort). On any error, from fill or
+// from the file system, the temporary file is removed, an existing file at
+// path is left untouched, and the error names path, never the temporary
+// file.
 func Write(path string, perm os.FileMode, fill func(w io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	_, _ = RemoveStaleTemps(dir) // best effort: leftovers of killed writers
+	f, err := os.CreateTemp(dir, tempPattern(base))
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return targetErr(path, err)
 	}
 	tmp := f.Name()
+	lockTemp(f)
 	defer func() {
 		if err != nil {
 			f.Close()
 			os.Remove(tmp)
-			err = fmt.Errorf("%s: %w", path, err)
+			err = targetErr(path, err)
 		}
 	}()
 	bw := bufio.NewWriterSize(f, 1<<20)
@@ -54,7 +59,7 @@ func Write(path string, perm os.FileMode, fill func(w io.Writer) error) (err err
 	if err := os.Rename(tmp, path); err != nil {
 		return err
 	}
-	if d, derr := os.Open(dir); derr == nil {
+	if d, derr := os.Open(dir); derr == nil { // make the rename durable
 		_ = d.Sync()
 		d.Close()
 	}

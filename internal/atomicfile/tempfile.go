@@ -1,21 +1,22 @@
-package format
+package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"time"
 )
 
-// tempNameRE matches the names of WriteFile's temporary files: "." + the
-// target's base name + ".tmp-" + random digits (os.CreateTemp). WriteFile
+// tempNameRE matches the names of Write's temporary files: "." + the
+// target's base name + ".tmp-" + random digits (os.CreateTemp). Write
 // renames its temporary over the target when complete; a writer killed
 // before (SIGKILL, power loss) leaves it behind, and RemoveStaleTemps,
-// which WriteFile calls, removes it on the next write into the directory.
+// which Write calls, removes it on the next write into the directory.
 var tempNameRE = regexp.MustCompile(`^\..+\.tmp-[0-9]+$`)
 
-// tempPattern is the os.CreateTemp pattern of WriteFile's temporary file
+// tempPattern is the os.CreateTemp pattern of Write's temporary file
 // for the target base name base.
 func tempPattern(base string) string { return "." + base + ".tmp-*" }
 
@@ -25,10 +26,10 @@ func tempPattern(base string) string { return "." + base + ".tmp-*" }
 const staleAge = 10 * time.Second
 
 // RemoveStaleTemps removes, from directory dir, the temporary files left by
-// WriteFile calls that did not finish (their process was killed): names of
+// Write calls that did not finish (their process was killed): names of
 // the form ".NAME.tmp-DIGITS", regular files, last modified more than 10
 // seconds ago, and not in use by a writer. "In use" is decided by the lock
-// every WriteFile holds on its temporary file (flock on Linux, macOS and
+// every Write holds on its temporary file (flock on Linux, macOS and
 // the BSDs); on Windows an open file cannot be removed, so a writer's file
 // survives; elsewhere, without a lock to ask, only files older than an
 // hour are removed. It returns the paths removed; errors (an unreadable
@@ -70,10 +71,10 @@ func RemoveStaleTemps(dir string) ([]string, error) {
 
 var errIsDir = errors.New("is a directory")
 
-// CheckWritable reports whether WriteFile could write path, without
+// CheckWritable reports whether Write could write path, without
 // writing it: path must not be a directory, and its directory must exist
 // and accept a new file (CheckWritable creates and removes a temporary file
-// there, named as WriteFile names them). Meant for callers that run a long
+// there, named as Write names them). Meant for callers that run a long
 // computation before writing, so that they fail before it. Errors name
 // path, not the temporary file.
 func CheckWritable(path string) error {
@@ -96,9 +97,10 @@ func CheckWritable(path string) error {
 	return nil
 }
 
-// targetErr rewrites a *PathError about a temporary file to name the
-// target path instead: "open data/x.pdb: permission denied" rather than
-// the hidden temporary's name.
+// targetErr makes err name the target path: a *PathError or *LinkError
+// about a temporary file becomes a *PathError about path ("open
+// data/x.pdb: permission denied" rather than the hidden temporary's name);
+// any other error is prefixed with "path: ".
 func targetErr(path string, err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) && tempNameRE.MatchString(filepath.Base(pe.Path)) {
@@ -108,5 +110,5 @@ func targetErr(path string, err error) error {
 	if errors.As(err, &le) && tempNameRE.MatchString(filepath.Base(le.Old)) {
 		return &os.PathError{Op: le.Op, Path: path, Err: le.Err}
 	}
-	return err
+	return fmt.Errorf("%s: %w", path, err)
 }
