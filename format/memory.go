@@ -1,10 +1,10 @@
 package format
 
 import (
-	"math"
-	"math/bits"
 	"os"
 	"runtime"
+
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
 
 // DecodeMemory estimates the bytes of memory that decoding the table this
@@ -31,24 +31,8 @@ func (h *Header) DecodeMemory() uint64 {
 	}
 	workers := uint64(max(1, min(runtime.GOMAXPROCS(0), len(h.Frames))))
 	window := min(uint64(max(h.FrameSize, 0)), h.Entries) // no frame holds more than the table
-	perWorker := satAdd(satMul(2, window), largest)
-	return satAdd(h.Entries, satMul(workers, perWorker))
-}
-
-func satAdd(a, b uint64) uint64 {
-	s, carry := bits.Add64(a, b, 0)
-	if carry != 0 {
-		return math.MaxUint64
-	}
-	return s
-}
-
-func satMul(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	if hi != 0 {
-		return math.MaxUint64
-	}
-	return lo
+	perWorker := sysmem.SatAdd(sysmem.SatMul(2, window), largest)
+	return sysmem.SatAdd(h.Entries, sysmem.SatMul(workers, perWorker))
 }
 
 // InspectHeaderFile is the header part of Inspect: it reads and checks the

@@ -1,10 +1,8 @@
 package verify
 
 import (
-	"math"
-	"math/bits"
-
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
 
 // MemoryNeed estimates the bytes of memory that File takes to verify a
@@ -29,21 +27,9 @@ func MemoryNeed(h *format.Header, opts Options) uint64 {
 	}
 	var ref uint64
 	if h.Kind == format.KindExact {
-		ref = mulSat(6, h.Entries)
+		ref = sysmem.SatMul(6, h.Entries)
 	} else {
-		ref = mulSat(mulSat(4, h.Entries), uint64(max(h.Width*h.Height, 0)))
+		ref = sysmem.SatMul(sysmem.SatMul(4, h.Entries), uint64(max(h.Width*h.Height, 0)))
 	}
-	s, carry := bits.Add64(need, ref, 0)
-	if carry != 0 {
-		return math.MaxUint64
-	}
-	return s
-}
-
-func mulSat(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	if hi != 0 {
-		return math.MaxUint64
-	}
-	return lo
+	return sysmem.SatAdd(need, ref)
 }

@@ -57,7 +57,7 @@ func loadMemoryNeed(files []string) uint64 {
 		if err != nil {
 			continue
 		}
-		need = satAdd(need, h.DecodeMemory())
+		need = sysmem.SatAdd(need, h.DecodeMemory())
 	}
 	return need
 }
@@ -75,7 +75,7 @@ func checkVerifyMemory(b sysmem.Budget, file string, opts verify.Options) error 
 	if err != nil {
 		return nil
 	}
-	if err := b.Check(file, satAdd(runtimeBase, verify.MemoryNeed(h, opts))); err != nil {
+	if err := b.Check(file, sysmem.SatAdd(runtimeBase, verify.MemoryNeed(h, opts))); err != nil {
 		if opts.Deep {
 			return fmt.Errorf("%w with --deep", err)
 		}
@@ -108,13 +108,6 @@ func withSetTables(files []string) []string {
 		add(f)
 	}
 	return out
-}
-
-func satAdd(a, b uint64) uint64 {
-	if a+b < a {
-		return ^uint64(0)
-	}
-	return a + b
 }
 
 // humanBytes formats n with a binary unit (B, KiB, MiB, GiB).
