@@ -100,16 +100,7 @@ func bidirectional(ctx context.Context, g puzzle.Geometry, start, goal puzzle.Bo
 	}
 	res.Solvable = true
 	x := &bidir{g: g, n: n, pk: newPacker(n), guard: newGuard(ctx, lim)}
-	for c := 0; c < n; c++ {
-		m := &x.nbr[c]
-		for _, d := range puzzle.Directions {
-			if to, ok := g.Step(c, d); ok {
-				m.dir[m.n] = uint8(d)
-				m.to[m.n] = uint8(to)
-				m.n++
-			}
-		}
-	}
+	neighbourMoves(g, n, &x.nbr)
 	path, err := x.run(start, goal)
 	x.stats.Stored = uint64(x.side[0].store.len() + x.side[1].store.len())
 	x.stats.PeakBytes = x.guard.bud.peak

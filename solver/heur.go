@@ -9,33 +9,30 @@ import "github.com/tilepdb/tilepdb/puzzle"
 // incremental rank update and lookup per part touched by the move (a part
 // looked up through a symmetric table uses its cell map, partCell).
 type hcalc struct {
-	s       *Solver
+	s *Solver
+	tableState
+	pos [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
+}
+
+// tableState is the heuristic of one state kept per table, so that a move
+// costs one incremental rank update and lookup per table it touches
+// (rankState.moved): each table's tile cells, index state and value, their
+// sum, and with reflect the same for the reflected state.
+type tableState struct {
 	reflect bool
 	cells   [maxTables][puzzle.MaxCells]uint8 // per table, the cell of each of its tiles
 	cellsR  [maxTables][puzzle.MaxCells]uint8 // same for the reflected state
-	st, stR [maxTables]rankState
-	h, hR   [maxTables]uint8
-	sum     int
-	sumR    int
-	pos     [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
+	st, stR [maxTables]rankState              // per table index, state and reflected state
+	h, hR   [maxTables]uint8                  // per table value, state and reflected state
+	sum     int                               // Σ h
+	sumR    int                               // Σ hR
 }
 
-func newHcalc(s *Solver) *hcalc {
-	return &hcalc{s: s, reflect: s.opt.Reflect && s.exact == nil}
-}
-
-// load prepares the children of board (n cells) and returns its
-// heuristic value.
-func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
-	s := x.s
-	if s.exact != nil {
-		for c := 0; c < s.n; c++ {
-			x.pos[board[c]] = uint8(c)
-		}
-		return int(s.exact.Value(x.pos[:s.n]))
-	}
-	for c := 0; c < s.n; c++ {
-		t := board[c]
+// load ranks board (the tile in each of the Solver's n cells) in every
+// table of s, and with reflect its reflection too, and sets the values and
+// their sums.
+func (x *tableState) load(s *Solver, board []uint8) {
+	for c, t := range board {
 		if ti := s.tileTab[t]; ti >= 0 {
 			x.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
 		}
@@ -58,6 +55,23 @@ func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
 			x.sumR += int(x.hR[i])
 		}
 	}
+}
+
+func newHcalc(s *Solver) *hcalc {
+	return &hcalc{s: s, tableState: tableState{reflect: s.opt.Reflect && s.exact == nil}}
+}
+
+// load prepares the children of board (n cells) and returns its
+// heuristic value.
+func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
+	s := x.s
+	if s.exact != nil {
+		for c := 0; c < s.n; c++ {
+			x.pos[board[c]] = uint8(c)
+		}
+		return int(s.exact.Value(x.pos[:s.n]))
+	}
+	x.tableState.load(s, board[:s.n])
 	return max(x.sum, x.sumR)
 }
 

@@ -141,17 +141,11 @@ const ctxEvery = 1 << 16
 // tile, so only the table holding it (and, with reflection, the table
 // holding its reflected image) is looked up again.
 type searcher struct {
-	s       *Solver
-	reflect bool
+	s *Solver
+	tableState
 	n       int
 	board   [puzzle.MaxCells]uint8 // tile in each cell
 	blank   uint8
-	cells   [maxTables][puzzle.MaxCells]uint8 // per table, the cell of each of its tiles
-	cellsR  [maxTables][puzzle.MaxCells]uint8 // same for the reflected state
-	st, stR [maxTables]rankState              // per table index, state and reflected state
-	h, hR   [maxTables]uint8                  // per table value, state and reflected state
-	sum     int                               // Σ h
-	sumR    int                               // Σ hR
 	bound   int
 	next    int
 	nodes   uint64
@@ -172,33 +166,14 @@ type searcher struct {
 // newSearcher returns a searcher at the root b (in the tables'
 // convention, solvable) with its table indices and values computed.
 func (s *Solver) newSearcher(ctx context.Context, b []uint8) *searcher {
-	x := &searcher{s: s, reflect: s.opt.Reflect, n: s.n, ctx: ctx, ctxLeft: ctxEvery}
+	x := &searcher{s: s, tableState: tableState{reflect: s.opt.Reflect}, n: s.n, ctx: ctx, ctxLeft: ctxEvery}
 	for c, t := range b {
 		x.board[c] = t
 		if t == 0 {
 			x.blank = uint8(c)
 		}
-		if ti := s.tileTab[t]; ti >= 0 {
-			x.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
-		}
-		if x.reflect {
-			rt := s.reflTile[t]
-			if tj := s.tileTab[rt]; tj >= 0 {
-				x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][c]
-			}
-		}
 	}
-	for i := range s.tabs {
-		tab := &s.tabs[i]
-		x.st[i] = tab.rank(&x.cells[i])
-		x.h[i] = tab.values[tab.index(x.st[i])]
-		x.sum += int(x.h[i])
-		if x.reflect {
-			x.stR[i] = tab.rank(&x.cellsR[i])
-			x.hR[i] = tab.values[tab.index(x.stR[i])]
-			x.sumR += int(x.hR[i])
-		}
-	}
+	x.load(s, b)
 	return x
 }
 

@@ -143,6 +143,21 @@ type moves struct {
 // least one of at most 24 tiles).
 const maxTables = puzzle.MaxCells
 
+// neighbourMoves fills nbr with the blank moves from each of g's n cells,
+// in the order of puzzle.Directions.
+func neighbourMoves(g puzzle.Geometry, n int, nbr *[puzzle.MaxCells]moves) {
+	for c := 0; c < n; c++ {
+		m := &nbr[c]
+		for _, d := range puzzle.Directions {
+			if to, ok := g.Step(c, d); ok {
+				m.dir[m.n] = uint8(d)
+				m.to[m.n] = uint8(to)
+				m.n++
+			}
+		}
+	}
+}
+
 // New returns a Solver for the tables of set. It fails when set is empty or
 // inconsistent, when opt.Reflect is asked for a goal that the main-diagonal
 // reflection does not map to itself (a non-square board, or a blank off the
@@ -186,16 +201,7 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	for c := 0; c < n; c++ {
 		s.goalPos[set.Goal[c]] = uint8(c)
 	}
-	for c := 0; c < n; c++ {
-		m := &s.nbr[c]
-		for _, d := range puzzle.Directions {
-			if to, ok := g.Step(c, d); ok {
-				m.dir[m.n] = uint8(d)
-				m.to[m.n] = uint8(to)
-				m.n++
-			}
-		}
-	}
+	neighbourMoves(g, n, &s.nbr)
 	if opt.Reflect {
 		if g.W != g.H {
 			return nil, fmt.Errorf("solver: --reflect needs a square board, not %s", g)
@@ -324,16 +330,7 @@ func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (Result, erro
 		return Result{}, err
 	}
 	res.Length = len(path)
-	var sb strings.Builder
-	sb.Grow(len(path))
-	for _, d := range path {
-		dir := puzzle.Direction(d)
-		if s.opt.FromBlankFirst {
-			dir = dir.Opposite() // the 180° rotation reverses every direction
-		}
-		sb.WriteByte(dir.Letter())
-	}
-	res.Moves = sb.String()
+	res.Moves = s.moveString(path)
 	return res, nil
 }
 
