@@ -3,6 +3,7 @@ package format
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -112,7 +113,7 @@ func newSetWrap(names []string, in []Part, prefix error) (*Set, error) {
 	for i := range parts {
 		p := &parts[i]
 		tp := p.Table.Pattern
-		own := p.Sym == puzzle.Identity && tp.Geom == p.Pattern.Geom && tp.Goal.Equal(p.Pattern.Goal) && equalTiles(tp.Tiles, p.Pattern.Tiles)
+		own := p.Sym == puzzle.Identity && tp.Geom == p.Pattern.Geom && tp.Goal.Equal(p.Pattern.Goal) && slices.Equal(tp.Tiles, p.Pattern.Tiles)
 		if !own {
 			m, err := puzzle.MapPattern(p.Pattern, tp, p.Sym)
 			if err != nil {
@@ -127,18 +128,6 @@ func newSetWrap(names []string, in []Part, prefix error) (*Set, error) {
 	}
 	s.Parts = parts
 	return s, nil
-}
-
-func equalTiles(a, b []uint8) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Exact reports whether the set is one exact table.

@@ -61,7 +61,7 @@ type SetPart struct {
 // identity) and fills TileMap.
 func NewSetPart(pattern, table *puzzle.Pattern, sym puzzle.Symmetry, tableFile, rawSHA256 string) (SetPart, error) {
 	sp := SetPart{Tiles: ints(pattern.Tiles), Table: tableFile, TableTiles: ints(table.Tiles), Symmetry: sym.String(), RawSHA256: rawSHA256}
-	if sym == puzzle.Identity && equalTiles(pattern.Tiles, table.Tiles) && pattern.Geom == table.Geom && pattern.Goal.Equal(table.Goal) {
+	if sym == puzzle.Identity && slices.Equal(pattern.Tiles, table.Tiles) && pattern.Geom == table.Geom && pattern.Goal.Equal(table.Goal) {
 		sp.TileMap = ints(pattern.Tiles)
 		return sp, nil
 	}
@@ -328,7 +328,7 @@ func (sf *SetFile) parts(path string, read func(string) (*Table, error)) ([]Part
 			return nil, bad("%s: table %s is for a %s board, the set for %s", where, sp.Table, tp.Geom, g)
 		case !tp.Goal.Equal(goal):
 			return nil, bad("%s: table %s has goal %q, the set %q", where, sp.Table, tp.Goal, goal)
-		case !equalInts(sp.TableTiles, tp.Tiles):
+		case !slices.EqualFunc(sp.TableTiles, tp.Tiles, intIs):
 			return nil, bad("%s: table %s holds tiles %v, the set file says %v", where, sp.Table, tp.Tiles, sp.TableTiles)
 		case sp.RawSHA256 != t.Header.RawSHA256:
 			return nil, bad("%s: table %s has raw_sha256 %s, the set file says %s", where, sp.Table, t.Header.RawSHA256, sp.RawSHA256)
@@ -337,7 +337,7 @@ func (sf *SetFile) parts(path string, read func(string) (*Table, error)) ([]Part
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s (tiles %v) through table %s: %w", path, where, sp.Tiles, sp.Table, err)
 		}
-		if !equalIntSlices(sp.TileMap, want.TileMap) {
+		if !slices.Equal(sp.TileMap, want.TileMap) {
 			return nil, bad("%s: tile_map %v, but %s maps tiles %v to %v", where, sp.TileMap, sym, sp.Tiles, want.TileMap)
 		}
 		out[i] = Part{Pattern: p, Table: t, Sym: sym}
@@ -361,26 +361,5 @@ func tileList(xs []int, n int) ([]uint8, error) {
 	return out, nil
 }
 
-func equalInts(a []int, b []uint8) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != int(b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func equalIntSlices(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
+// intIs reports whether a JSON int is the tile or cell b.
+func intIs(a int, b uint8) bool { return a == int(b) }

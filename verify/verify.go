@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -246,10 +247,10 @@ func checkHeader(t *format.Table, recount bool, tl *tally) bool {
 	if h.Width != p.Geom.W || h.Height != p.Geom.H {
 		tl.addf(c, -1, "board %dx%d, pattern %s", h.Width, h.Height, p.Geom)
 	}
-	if !equalInts(h.Goal, p.Goal) {
+	if !slices.EqualFunc(h.Goal, p.Goal, intIs) {
 		tl.addf(c, -1, "goal %v, pattern goal %v", h.Goal, p.Goal)
 	}
-	if !equalInts(h.Tiles, p.Tiles) {
+	if !slices.EqualFunc(h.Tiles, p.Tiles, intIs) {
 		tl.addf(c, -1, "tiles %v, pattern tiles %v", h.Tiles, p.Tiles)
 	}
 	kind := format.KindAdditive
@@ -281,17 +282,8 @@ func checkHeader(t *format.Table, recount bool, tl *tally) bool {
 	return true
 }
 
-func equalInts[T ~uint8](a []int, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != int(b[i]) {
-			return false
-		}
-	}
-	return true
-}
+// intIs reports whether a header int is the tile or cell b.
+func intIs(a int, b uint8) bool { return a == int(b) }
 
 // checker holds what the passes over the entries share.
 type checker struct {
