@@ -168,6 +168,9 @@ func IsSetFile(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
+		return false, nil // not a set file; reading it as a table says why
+	}
 	buf := make([]byte, 64)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {

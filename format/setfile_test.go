@@ -234,3 +234,16 @@ func TestMarshalSetFile(t *testing.T) {
 		t.Errorf("round trip:\n%s", js)
 	}
 }
+
+// TestOpenSetDirectory: a directory among the paths is neither a set file
+// nor a table; the error says "not a regular file", as for one table (the
+// JavaScript and Java readers print the same line).
+func TestOpenSetDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if isSet, err := format.IsSetFile(dir); err != nil || isSet {
+		t.Errorf("IsSetFile(dir) = %v, %v; want false, nil", isSet, err)
+	}
+	if _, err := format.OpenSet(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("OpenSet(dir) = %v, want a 'not a regular file' error", err)
+	}
+}
