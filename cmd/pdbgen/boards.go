@@ -258,7 +258,9 @@ func answerBoardsStream(parent context.Context, r io.Reader, w, errw io.Writer, 
 }
 
 // writeAnswers writes the lines of order as they are done; drained is true
-// when order was closed and every line written.
+// when order was closed and every line written. When ctx ends it still
+// writes, in order, every line already done whose predecessors are all
+// written (finishDone), so an interruption loses no finished answer.
 func writeAnswers(ctx context.Context, order <-chan *pending, w, errw io.Writer, bad *int) (drained bool, err error) {
 	bw := bufio.NewWriter(w)
 	for {
@@ -267,7 +269,7 @@ func writeAnswers(ctx context.Context, order <-chan *pending, w, errw io.Writer,
 		select {
 		case p, ok = <-order:
 		case <-ctx.Done():
-			return false, nil
+			return false, finishDone(nil, order, bw, errw, bad)
 		}
 		if !ok {
 			return true, bw.Flush()
@@ -278,36 +280,18 @@ func writeAnswers(ctx context.Context, order <-chan *pending, w, errw io.Writer,
 			case <-p.done:
 				break wait
 			case <-p.more:
-				for _, part := range p.takeParts() {
-					bw.WriteString(part)
-					bw.WriteByte('\n')
-				}
+				writeParts(bw, p.takeParts())
 				if err := bw.Flush(); err != nil {
 					return false, err
 				}
 			case <-ctx.Done():
-				return false, nil
+				return false, finishDone(p, order, bw, errw, bad)
 			}
 		}
 		if ctx.Err() != nil { // the answer may be the cancellation itself
-			return false, nil
+			return false, finishDone(p, order, bw, errw, bad)
 		}
-		if p.err != nil {
-			*bad++
-			if err := bw.Flush(); err != nil {
-				return false, err
-			}
-			if _, err := fmt.Fprintf(errw, "line %d: %v\n", p.no, p.err); err != nil {
-				return false, err
-			}
-			continue
-		}
-		for _, part := range p.takeParts() {
-			bw.WriteString(part)
-			bw.WriteByte('\n')
-		}
-		bw.WriteString(p.answer)
-		if err := bw.WriteByte('\n'); err != nil {
+		if err := writeOne(p, bw, errw, bad); err != nil {
 			return false, err
 		}
 		if len(order) == 0 { // nothing ready to follow: let the answer out now
@@ -316,4 +300,63 @@ func writeAnswers(ctx context.Context, order <-chan *pending, w, errw io.Writer,
 			}
 		}
 	}
+}
+
+// finishDone writes, once ctx has ended, p (when not nil) and the lines
+// already queued after it, in input order, up to the first one that is not
+// done or was stopped by the cancellation itself (an error wrapping
+// context.Canceled); of that one it writes only the lines it emitted. It
+// then flushes bw.
+func finishDone(p *pending, order <-chan *pending, bw *bufio.Writer, errw io.Writer, bad *int) error {
+	for {
+		if p == nil {
+			var ok bool
+			select {
+			case p, ok = <-order:
+			default:
+			}
+			if !ok || p == nil {
+				return bw.Flush()
+			}
+		}
+		select {
+		case <-p.done:
+		default:
+			writeParts(bw, p.takeParts())
+			return bw.Flush()
+		}
+		if p.err != nil && errors.Is(p.err, context.Canceled) {
+			writeParts(bw, p.takeParts())
+			return bw.Flush()
+		}
+		if err := writeOne(p, bw, errw, bad); err != nil {
+			return err
+		}
+		p = nil
+	}
+}
+
+// writeParts writes the emitted lines parts to bw, each with its "\n".
+func writeParts(bw *bufio.Writer, parts []string) {
+	for _, part := range parts {
+		bw.WriteString(part)
+		bw.WriteByte('\n')
+	}
+}
+
+// writeOne writes the done line p: its emitted lines and answer to bw, or
+// its problem ("line N: <problem>") to errw after flushing bw, counting it
+// in bad.
+func writeOne(p *pending, bw *bufio.Writer, errw io.Writer, bad *int) error {
+	if p.err != nil {
+		*bad++
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(errw, "line %d: %v\n", p.no, p.err)
+		return err
+	}
+	writeParts(bw, p.takeParts())
+	bw.WriteString(p.answer)
+	return bw.WriteByte('\n')
 }

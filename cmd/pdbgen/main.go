@@ -156,9 +156,9 @@ table through a board symmetry). -t N shares each board's IDA* search
 among N threads (parallel IDA*); moves and node counts do not depend on it.
 
 Algorithms (--algorithm): ida (default): optimal, IDA* on additive tables,
-a walk down an exact table. wastar (--weight W, W >= 1, default 1.5):
+a walk down an exact table. wastar (--weight W, 1 <= W <= 1000, default 1.5):
 weighted A*, a solution at most W times the optimum. anytime (--anytime,
---schedule 2.5,1.8,1.3,1 by default: strictly decreasing weights >= 1): ARA*,
+--schedule 2.5,1.8,1.3,1 by default: strictly decreasing weights in [1, 1000]): ARA*,
 prints a first solution at once and each improvement as its own line
 ("<board> : improved length ..."), then the final line; it stops at a
 proven optimum, or after the last weight when it is above 1.

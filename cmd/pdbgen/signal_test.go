@@ -190,3 +190,37 @@ func TestBuildInterrupted(t *testing.T) {
 		t.Errorf("output directory holds %v", got)
 	}
 }
+
+// TestSolveInterruptedKeepsFinishedAnswers: with -j 2, an answer finished
+// before SIGINT is printed although the board after it is still being
+// searched (before the fix the writer dropped it: empty stdout), then the
+// search in progress is reported and solve exits 130.
+func TestSolveInterruptedKeepsFinishedAnswers(t *testing.T) {
+	const oneMove = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15" // blank-first: one move
+	k := korf10(t)[0]                                       // bidirectional search takes far longer than the test
+	cmd, stdin, stdout, stderr := startPdbgen(t, "solve", "-j", "2", "--algorithm", "bidirectional", "--board", "4x4", "--goal", "blank-first")
+	defer stdin.Close()
+	if _, err := io.WriteString(stdin, oneMove+"\n"+k.board+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	out := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(stdout)
+		out <- string(b)
+	}()
+	time.Sleep(time.Second) // the first board is answered in microseconds
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 10*time.Second); code != 130 {
+		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr)
+	}
+	got := lines(<-out)
+	if len(got) != 1 || !strings.HasPrefix(got[0], oneMove+" : length 1 ") {
+		t.Errorf("stdout %q, want the answer of %q only", got, oneMove)
+	}
+	el := lines(stderr.String())
+	if len(el) != 2 || !strings.HasPrefix(el[0], "pdbgen solve: interrupted while solving "+k.board) || el[1] != "pdbgen solve: interrupted" {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}

@@ -117,7 +117,15 @@ func parseSolveConfig(set map[string]bool, alg, weight, schedule, maxNodes, time
 	return c, nil
 }
 
-// parseWeight parses one weight: a finite number >= 1.
+// maxWeight is the largest weight of --weight and --schedule. The search
+// orders states by f = g + W*h in a float64 with g and h below 65536
+// (solver's uint16 fields): up to this W the products stay far below
+// 2^53, so f keeps telling g apart by one move, and the bound "at most W
+// times the optimum" still says something. A weight of 1e308 made every f
+// infinite, and the search then wandered until a path of 65534 moves.
+const maxWeight = 1000
+
+// parseWeight parses one weight: a finite number in [1, maxWeight].
 func parseWeight(s string) (float64, error) {
 	w, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
@@ -125,6 +133,9 @@ func parseWeight(s string) (float64, error) {
 	}
 	if w < 1 {
 		return 0, errors.New("must be >= 1")
+	}
+	if w > maxWeight {
+		return 0, fmt.Errorf("must be <= %d", maxWeight)
 	}
 	return w, nil
 }
@@ -171,9 +182,9 @@ func runSolve(e *env, args []string) error {
 	from := fs.String("from", "", "convention of the input boards when it differs from the tables' goal: blank-first")
 	maxMem := fs.String("max-memory", "", maxMemoryHelp+"; covers the tables and, for wastar, anytime and bidirectional, the searches (an equal share each with -j; at most 1 GiB each without this flag)")
 	alg := fs.String("algorithm", "", "ida (optimal, default), wastar (weighted A*), anytime (ARA*) or bidirectional (breadth-first from both ends, no table needed)")
-	weight := fs.String("weight", "", fmt.Sprintf("weighted A* with f = g + W*h, W >= 1: a solution at most W times the optimum (implies --algorithm wastar; default %g)", defaultWeight))
+	weight := fs.String("weight", "", fmt.Sprintf("weighted A* with f = g + W*h, 1 <= W <= %d: a solution at most W times the optimum (implies --algorithm wastar; default %g)", maxWeight, defaultWeight))
 	anytime := fs.Bool("anytime", false, "ARA*: print a first solution at once, then each better one, down to a proven optimum (same as --algorithm anytime)")
-	schedule := fs.String("schedule", "", "the weights of --anytime, strictly decreasing, each >= 1 (default 2.5,1.8,1.3,1; a last weight above 1 stops there with its proven bound)")
+	schedule := fs.String("schedule", "", fmt.Sprintf("the weights of --anytime, strictly decreasing, each in [1, %d] (default 2.5,1.8,1.3,1; a last weight above 1 stops there with its proven bound)", maxWeight))
 	maxNodes := fs.String("max-nodes", "", "stop a search that would store more than N states (wastar, anytime, bidirectional)")
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
