@@ -76,7 +76,7 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 		if cut < bound {
 			fx.cut = cut
 		}
-		found := fx.dfs(0, noMove)
+		found := fx.dfs(0, histStart)
 		s.explored.Add(fx.nodes)
 		if found {
 			if fx.err != nil {
@@ -170,7 +170,11 @@ func (s *Solver) searchSubtree(ctx context.Context, b puzzle.Board, path []uint8
 	x.bound, x.next = bound, inf
 	x.stop, x.item = stop, item
 	x.path = append(x.path, path...)
-	found := x.dfs(len(path), path[len(path)-1])
+	hist := histStart
+	for _, d := range path {
+		hist = (hist<<histBits | uint32(d)) & histMask
+	}
+	found := x.dfs(len(path), hist)
 	s.explored.Add(x.nodes)
 	if x.err != nil {
 		return subResult{nodes: x.nodes, err: x.err}

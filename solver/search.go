@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"strings"
 	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -16,6 +17,11 @@ type tableInfo struct {
 	k      int
 	comb   uint64                  // C(N, k)
 	weight [puzzle.MaxCells]uint64 // weight[i] = (k-1-i)!, the place value of Lehmer digit i
+
+	// dvals and dpow are the table's directIndex (nil when not used):
+	// with them the search keeps rankState.d and looks up dvals[d].
+	dvals []uint8
+	dpow  [puzzle.MaxCells]uint64
 }
 
 func newTableInfo(t *format.Table) tableInfo {
@@ -35,6 +41,7 @@ type rankState struct {
 	mask uint32
 	m    uint64
 	ord  uint64
+	d    uint64 // the directIndex index, when the table has one
 }
 
 // rank computes the rankState of the placement cells (cells[i] = cell of
@@ -47,7 +54,11 @@ func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
 	for _, cell := range c {
 		mask |= 1 << cell
 	}
-	return rankState{mask: mask, m: puzzle.CombinationRank(mask), ord: puzzle.OrderRank(mask, c)}
+	st := rankState{mask: mask, m: puzzle.CombinationRank(mask), ord: puzzle.OrderRank(mask, c)}
+	for i, cell := range c {
+		st.d += uint64(cell) * ti.dpow[i]
+	}
+	return st
 }
 
 // index is the table index of st.
@@ -133,6 +144,40 @@ const noMove = 4
 // undo[d] is the move that undoes d (none for noMove).
 var undo = [5]uint8{1, 0, 3, 2, 0xFF}
 
+// IDA* move history: the last six blank moves (puzzle.Direction, or noMove
+// before the root), 3 bits each, the latest in the low bits.
+const (
+	histBits  = 3
+	histMask  = 1<<(6*histBits) - 1
+	histStart = uint32(noMove)<<15 | noMove<<12 | noMove<<9 | noMove<<6 | noMove<<3 | noMove
+)
+
+// hist6 packs six blank moves (u, d, l, r = 0..3) as a history.
+func hist6(m string) uint32 {
+	var h uint32
+	for i := 0; i < len(m); i++ {
+		h = h<<histBits | uint32(strings.IndexByte("udlr", m[i]))
+	}
+	return h
+}
+
+// Duplicate-path pruning (Taylor & Korf 1993, "Pruning duplicate nodes in
+// depth-first search", AAAI): six blank moves that go one and a half times
+// round a 2x2 square, turning the same way each time, reach the same state
+// as the six that go the other way round the same square from the same
+// cell (the square's three tiles and the blank have 12 arrangements in a
+// cycle; six steps either way meet half-way). Of each such pair the search
+// skips the one that is larger in the order u < d < l < r, so the
+// lexicographically smallest of the optimal solutions is never cut: the
+// 2x2 analogue of the finite-state machine of Korf & Taylor's 24-puzzle
+// search. The four skipped strings, one per corner the blank starts from:
+var (
+	dupRDLURD = hist6("rdlurd") // kept: druldr (start: top-left of the square)
+	dupLDRULD = hist6("ldruld") // kept: dlurdl (top-right)
+	dupLURDLU = hist6("lurdlu") // kept: uldrul (bottom-right)
+	dupRULDRU = hist6("ruldru") // kept: urdlur (bottom-left)
+)
+
 // ctxEvery is the number of generated nodes between checks of the context.
 const ctxEvery = 1 << 16
 
@@ -196,7 +241,7 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 	for {
 		x.next = inf
 		x.path = x.path[:0]
-		if x.dfs(0, noMove) {
+		if x.dfs(0, histStart) {
 			if x.err != nil {
 				return nil, x.nodes, x.err
 			}
@@ -222,14 +267,18 @@ func (x *searcher) isGoal() bool {
 // dfs expands the current state at depth g, reached by move prev. It
 // returns true when the goal was found (x.path then holds the solution) or
 // the search must stop (x.err set).
-func (x *searcher) dfs(g int, prev uint8) bool {
+func (x *searcher) dfs(g int, hist uint32) bool {
 	s := x.s
 	blank := x.blank
 	m := &s.nbr[blank]
-	skip := undo[prev]
+	skip := undo[hist&(1<<histBits-1)]
 	for i := uint8(0); i < m.n; i++ {
 		dir := m.dir[i]
 		if dir == skip {
+			continue
+		}
+		h6 := (hist<<histBits | uint32(dir)) & histMask
+		if h6 == dupRDLURD || h6 == dupLDRULD || h6 == dupLURDLU || h6 == dupRULDRU {
 			continue
 		}
 		to := m.to[i]
@@ -247,8 +296,13 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 			tab := &s.tabs[ti]
 			pc := &s.partCell[ti]
 			x.cells[ti][s.tileIdx[tile]] = pc[blank]
-			nst = tab.moved(x.st[ti], &x.cells[ti], pc[to], pc[blank], s.tileIdx[tile])
-			hv = tab.values[tab.index(nst)]
+			if tab.dvals != nil {
+				nst.d = x.st[ti].d + (uint64(pc[blank])-uint64(pc[to]))*tab.dpow[s.tileIdx[tile]]
+				hv = tab.dvals[nst.d]
+			} else {
+				nst = tab.moved(x.st[ti], &x.cells[ti], pc[to], pc[blank], s.tileIdx[tile])
+				hv = tab.values[tab.index(nst)]
+			}
 			sum += int(hv) - int(x.h[ti])
 		}
 		// The reflected lookup only raises h: skip it when h already
@@ -277,8 +331,13 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 				tab := &s.tabs[tj]
 				pc := &s.partCellR[tj]
 				x.cellsR[tj][s.tileIdx[rt]] = pc[blank]
-				nstR = tab.moved(x.stR[tj], &x.cellsR[tj], pc[to], pc[blank], s.tileIdx[rt])
-				hvR = tab.values[tab.index(nstR)]
+				if tab.dvals != nil {
+					nstR.d = x.stR[tj].d + (uint64(pc[blank])-uint64(pc[to]))*tab.dpow[s.tileIdx[rt]]
+					hvR = tab.dvals[nstR.d]
+				} else {
+					nstR = tab.moved(x.stR[tj], &x.cellsR[tj], pc[to], pc[blank], s.tileIdx[rt])
+					hvR = tab.values[tab.index(nstR)]
+				}
 				sumR += int(hvR) - int(x.hR[tj])
 			}
 			h = max(h, sumR)
@@ -330,7 +389,7 @@ func (x *searcher) dfs(g int, prev uint8) bool {
 			// Splitting the tree (idaParallel): record the subtree root
 			// instead of searching it.
 			x.frontier = append(x.frontier, frontierNode{path: append([]uint8(nil), x.path...), nodes: x.nodes})
-		} else if x.dfs(g+1, dir) {
+		} else if x.dfs(g+1, h6) {
 			return true
 		}
 

@@ -80,6 +80,14 @@ type Options struct {
 	// l<->r, Direction.Opposite) so that they solve the original board to
 	// the blank-first goal.
 	FromBlankFirst bool
+	// Compact makes IDA* look up the tables through their compact index
+	// only (RankingCellsetOrder). By default each table of at most 2^28
+	// positional entries (N^k: the 6-tile tables of the 24-puzzle, tables
+	// of up to 7 tiles on the 15-puzzle) is copied into a direct index
+	// (directIndex), which costs N^k bytes more memory per distinct table
+	// and a second or two of set-up, and makes the rank update of a move a
+	// single addition.
+	Compact bool
 }
 
 // Result is the answer for one board.
@@ -225,8 +233,20 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 	for t := range s.tileTab {
 		s.tileTab[t] = -1
 	}
+	direct := map[*format.Table]*directIndex{}
 	for i, p := range set.Parts {
-		s.tabs = append(s.tabs, newTableInfo(p.Table))
+		ti := newTableInfo(p.Table)
+		if !opt.Compact {
+			d, ok := direct[p.Table]
+			if !ok {
+				d = newDirectIndex(p.Table)
+				direct[p.Table] = d
+			}
+			if d != nil {
+				ti.dvals, ti.dpow = d.values, d.pow
+			}
+		}
+		s.tabs = append(s.tabs, ti)
 		adviseHugePages(p.Table.Values)
 		m := p.Mapping()
 		for c := 0; c < n; c++ {

@@ -189,6 +189,7 @@ func runSolve(e *env, args []string) error {
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
 	goal := fs.String("goal", "", "goal of --board: blank-last (default), blank-first or a board")
+	compact := fs.Bool("compact-index", false, "IDA*: look the tables up through their compact index only, without the direct copy (N^k bytes per table of k tiles on N cells) that IDA* otherwise makes when it fits in memory: less memory and set-up time, a slower search")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -252,7 +253,11 @@ func runSolve(e *env, args []string) error {
 		if err := checkBoardFlags(*board, *goal, tset); err != nil {
 			return err
 		}
-		s, err = solver.New(tset, solver.Options{Reflect: *reflect && cfg.alg != algBidir, FromBlankFirst: *from != "", Threads: *threads})
+		opt := solver.Options{Reflect: *reflect && cfg.alg != algBidir, FromBlankFirst: *from != "", Threads: *threads, Compact: *compact || cfg.alg != algIDA}
+		if !opt.Compact && budget.Known && budget.Check("", sysmem.SatAdd(loadMemoryNeed(files), solver.DirectIndexBytes(tset))) != nil {
+			opt.Compact = true // the direct copies do not fit: search the compact tables
+		}
+		s, err = solver.New(tset, opt)
 		if err != nil {
 			return usageErr("%v", err)
 		}

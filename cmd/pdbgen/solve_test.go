@@ -69,6 +69,7 @@ func TestSolve(t *testing.T) {
 		{"additive", []string{"-j", "2", p123, p456}, in, goalLast},
 		{"additive reflect", []string{"--reflect", p456, p123}, in, goalLast},
 		{"exact reflect", []string{"--reflect", p8}, in, goalLast},
+		{"additive reflect compact index", []string{"--reflect", "--compact-index", p456, p123}, in, goalLast},
 	}
 	for _, tt := range tests {
 		for _, asJSON := range []bool{false, true} {
@@ -203,5 +204,21 @@ func TestSolveErrors(t *testing.T) {
 			}
 			oneErrorLine(t, r, "solve", tt.want)
 		})
+	}
+}
+
+// TestSolveCompactIndex: --compact-index (no direct copies of the tables)
+// answers byte for byte as the default search does.
+func TestSolveCompactIndex(t *testing.T) {
+	p123, p456 := fixture(t, fx123), fixture(t, fx456)
+	in := hardest8 + "\n" + twoMoves8 + "\n" + swapped8 + "\n"
+	for _, extra := range [][]string{nil, {"--reflect"}, {"--reflect", "-t", "2"}} {
+		args := append(append([]string{"solve", "-j", "1"}, extra...), p123, p456)
+		want := pdbgen(t, in, args...)
+		got := pdbgen(t, in, append(args, "--compact-index")...)
+		wantCode(t, want, 0)
+		if got.code != want.code || got.stdout != want.stdout || got.stderr != want.stderr {
+			t.Errorf("%v: --compact-index gives\n%v\nthe default\n%v", extra, got, want)
+		}
 	}
 }
