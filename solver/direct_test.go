@@ -97,17 +97,23 @@ func TestDirectMatchesCompactSearch(t *testing.T) {
 		if ds.tabs[0].dvals == nil || cs.tabs[0].dvals != nil {
 			t.Fatalf("%+v: direct index used %v, with Compact %v", opt, ds.tabs[0].dvals != nil, cs.tabs[0].dvals != nil)
 		}
+		// Mixed: one table too large for a direct index (as the 8-tile
+		// table of the 15-puzzle's 7-8 partition is) beside direct ones.
+		mixed := newSolver(t, s, opt)
+		mixed.tabs[1].dvals = nil
 		for _, b := range boards {
-			got, err := ds.Solve(b)
-			if err != nil {
-				t.Fatal(err)
-			}
 			want, err := cs.Solve(b)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Moves != want.Moves || got.Nodes != want.Nodes {
-				t.Errorf("%s %+v: direct %d nodes %s, compact %d nodes %s", b, opt, got.Nodes, got.Moves, want.Nodes, want.Moves)
+			for name, sv := range map[string]*Solver{"direct": ds, "mixed": mixed} {
+				got, err := sv.Solve(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Moves != want.Moves || got.Nodes != want.Nodes {
+					t.Errorf("%s %+v: %s %d nodes %s, compact %d nodes %s", b, opt, name, got.Nodes, got.Moves, want.Nodes, want.Moves)
+				}
 			}
 		}
 	}

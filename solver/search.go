@@ -295,11 +295,12 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 		if ti >= 0 {
 			tab := &s.tabs[ti]
 			pc := &s.partCell[ti]
-			x.cells[ti][s.tileIdx[tile]] = pc[blank]
 			if tab.dvals != nil {
 				nst.d = x.st[ti].d + (uint64(pc[blank])-uint64(pc[to]))*tab.dpow[s.tileIdx[tile]]
 				hv = tab.dvals[nst.d]
 			} else {
+				// cells is kept for the compact rank update only
+				x.cells[ti][s.tileIdx[tile]] = pc[blank]
 				nst = tab.moved(x.st[ti], &x.cells[ti], pc[to], pc[blank], s.tileIdx[tile])
 				hv = tab.values[tab.index(nst)]
 			}
@@ -313,7 +314,7 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 			if f < x.next {
 				x.next = f
 			}
-			if ti >= 0 {
+			if ti >= 0 && s.tabs[ti].dvals == nil {
 				x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
 			}
 			continue
@@ -330,11 +331,11 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 			if tj >= 0 {
 				tab := &s.tabs[tj]
 				pc := &s.partCellR[tj]
-				x.cellsR[tj][s.tileIdx[rt]] = pc[blank]
 				if tab.dvals != nil {
 					nstR.d = x.stR[tj].d + (uint64(pc[blank])-uint64(pc[to]))*tab.dpow[s.tileIdx[rt]]
 					hvR = tab.dvals[nstR.d]
 				} else {
+					x.cellsR[tj][s.tileIdx[rt]] = pc[blank]
 					nstR = tab.moved(x.stR[tj], &x.cellsR[tj], pc[to], pc[blank], s.tileIdx[rt])
 					hvR = tab.values[tab.index(nstR)]
 				}
@@ -345,10 +346,10 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 				if f < x.next {
 					x.next = f
 				}
-				if ti >= 0 {
+				if ti >= 0 && s.tabs[ti].dvals == nil {
 					x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
 				}
-				if tj >= 0 {
+				if tj >= 0 && s.tabs[tj].dvals == nil {
 					x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
 				}
 				continue
@@ -400,11 +401,15 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 		x.sum, x.sumR = oldSum, oldSumR
 		if ti >= 0 {
 			x.h[ti], x.st[ti] = oldH, oldSt
-			x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
+			if s.tabs[ti].dvals == nil {
+				x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
+			}
 		}
 		if tj >= 0 {
 			x.hR[tj], x.stR[tj] = oldHR, oldStR
-			x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
+			if s.tabs[tj].dvals == nil {
+				x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
+			}
 		}
 	}
 	return false
