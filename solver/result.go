@@ -55,17 +55,19 @@ type jsonResult struct {
 	Length        *int    `json:"length"`
 	Moves         *string `json:"moves"`
 	Nodes         uint64  `json:"nodes"`
+	ElapsedMS     float64 `json:"elapsed_ms"`
 	ConvertedFrom string  `json:"converted_from,omitempty"`
 	SolvedAs      []int   `json:"solved_as,omitempty"`
 }
 
 // MarshalJSON encodes r as one JSON object with the keys "board" (array of
 // the tiles in each cell as given, 0 = blank), "solvable", "length" and
-// "moves" (null when unsolvable; moves "" at the goal), "nodes", and, for a
+// "moves" (null when unsolvable; moves "" at the goal), "nodes",
+// "elapsed_ms" (Elapsed in milliseconds, to the microsecond), and, for a
 // converted board, "converted_from": "blank-first" and "solved_as" (the
 // blank-last board that was searched).
 func (r Result) MarshalJSON() ([]byte, error) {
-	j := jsonResult{Board: ints(r.Board), Solvable: r.Solvable, Nodes: r.Nodes}
+	j := jsonResult{Board: ints(r.Board), Solvable: r.Solvable, Nodes: r.Nodes, ElapsedMS: float64(r.Elapsed.Microseconds()) / 1000}
 	if r.Solvable {
 		l, m := r.Length, r.Moves
 		j.Length, j.Moves = &l, &m

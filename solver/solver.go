@@ -52,6 +52,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -104,6 +105,8 @@ type Result struct {
 	Moves string
 	// Nodes is the number of states generated (see the package comment).
 	Nodes uint64
+	// Elapsed is the wall time of the search (0 for an unsolvable board).
+	Elapsed time.Duration
 	// Converted is true when Board was given in the blank-first convention
 	// and converted to the tables' blank-last goal (Options.FromBlankFirst).
 	Converted bool
@@ -325,11 +328,11 @@ func (s *Solver) Solve(b puzzle.Board) (Result, error) {
 // Options.FromBlankFirst). An unsolvable board gives Result.Solvable false
 // without search. The search stops with ctx's error when ctx ends.
 // Errors about the board wrap puzzle.ErrBoard.
-func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (Result, error) {
+func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (res Result, err error) {
 	if err := b.Validate(s.n); err != nil {
 		return Result{}, err
 	}
-	res := Result{Board: append(puzzle.Board(nil), b...), Length: -1, Converted: s.opt.FromBlankFirst}
+	res = Result{Board: append(puzzle.Board(nil), b...), Length: -1, Converted: s.opt.FromBlankFirst}
 	work := res.Board
 	if s.opt.FromBlankFirst {
 		work = puzzle.BlankFirstToLast(b)
@@ -340,7 +343,8 @@ func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (Result, erro
 	}
 	res.Solvable = true
 	var path []uint8
-	var err error
+	start := time.Now()
+	defer func() { res.Elapsed = time.Since(start) }()
 	if s.exact != nil {
 		path, res.Nodes, err = s.walk(work)
 	} else {
