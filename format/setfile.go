@@ -327,6 +327,8 @@ func (sf *SetFile) parts(path string, read func(string) (*Table, error)) ([]Part
 		}
 		tp := t.Pattern
 		switch {
+		case tp.Exact:
+			return nil, bad("%s: table %s is an exact table (%s); a set file lists additive tables only", where, sp.Table, tp)
 		case tp.Geom != g:
 			return nil, bad("%s: table %s is for a %s board, the set for %s", where, sp.Table, tp.Geom, g)
 		case !tp.Goal.Equal(goal):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -208,6 +209,23 @@ func TestSetFileErrors(t *testing.T) {
 		case !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n"):
 			t.Errorf("%s: %q, want one line naming %q", tc.name, err, tc.want)
 		}
+	}
+	// an exact table listed as a part (SPEC section 10: no table is exact)
+	exact := refTable(t, pdbtest.Pattern(t, 3, 2, ""))
+	if err := format.WriteFile(filepath.Join(dir, "x32.pdb"), exact, 1); err != nil {
+		t.Fatal(err)
+	}
+	xt, err := format.ReadFile(filepath.Join(dir, "x32.pdb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := fmt.Sprintf(`{"tilepdb_set":1,"width":3,"height":2,"goal":[1,2,3,4,5,0],"parts":[{"tiles":[1,2,3,4,5],"table":"x32.pdb","table_tiles":[1,2,3,4,5],"symmetry":"identity","tile_map":[1,2,3,4,5],"table_raw_sha256":%q}]}`, xt.Header.RawSHA256)
+	xpath := filepath.Join(dir, "exact"+format.SetFileExt)
+	if err := os.WriteFile(xpath, []byte(xs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := format.OpenSet(xpath); err == nil || !errors.Is(err, format.ErrSet) || !strings.Contains(err.Error(), "exact table") {
+		t.Errorf("a set file listing an exact table: %v, want an ErrSet naming the exact table", err)
 	}
 	// a plain table that overlaps a set file's part
 	if _, err := format.OpenSet(paths[0], filepath.Join(dir, "bf.pdb")); err == nil {
