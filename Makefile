@@ -79,10 +79,10 @@ bench:
 bench-presets:
 	scripts/bench-presets.sh
 
-# Korf's 24-puzzle instances that took Korf & Felner under 5e9 nodes, one at
-# a time on 2 threads (N=5: only the first five); builds 24-6666 into data/.
+# Korf's 24-puzzle instances that took Korf & Felner under 5e9 nodes, in one
+# pdbgen solve -j 2 (N=5: only the first five); builds 24-6666 into data/.
 bench-korf24:
-	scripts/korf24.sh -t 2 $(if $(N),-n $(N))
+	scripts/korf24.sh -j 2 $(if $(N),-n $(N))
 
 # Long runs: all of Korf's 100 instances, big presets with timings.
 long: build

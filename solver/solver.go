@@ -23,7 +23,14 @@
 //     (format.Part, puzzle.MapPattern): Korf & Felner's 24-puzzle
 //     partition needs 2 tables for 4 parts. With Options.Threads > 1 each
 //     IDA* iteration is split below a shallow depth and shared among
-//     threads, with the same moves and node count (idaParallel).
+//     threads, with the same moves and node count (idaParallel). IDA*
+//     looks each table of at most 2^28 entries up through a direct copy
+//     indexed by the tiles' cells as base-N digits (the "sparse mapping"
+//     of Felner, Korf & Hanan 2004), so that a move updates the index by
+//     one addition (Options.Compact keeps the compact index), and it never
+//     generates the larger (in the order u < d < l < r) of two six-move
+//     paths round a 2x2 square that reach the same state (duplicate-path
+//     pruning, Taylor & Korf 1993), so every optimal length is still found.
 //
 // Besides the optimal Solve, a Solver offers searches that store states
 // (packed boards in a hash table, bounded by Limits): SolveWeighted
@@ -40,8 +47,9 @@
 // over all IDA* iterations, including children that are pruned at once
 // because their f = g + h exceeds the bound. The move that would undo the
 // previous move is never applied and not counted; the start state is not
-// counted. For the exact-table walk, Nodes counts the neighbours looked up
-// in the table on the way down (again never the parent).
+// counted, nor are the moves skipped by the duplicate-path pruning. For the
+// exact-table walk, Nodes counts the neighbours looked up in the table on
+// the way down (again never the parent).
 package solver
 
 import (
