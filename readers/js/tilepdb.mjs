@@ -1,7 +1,9 @@
 // tilepdb reader for JavaScript (Node >= 18 and browsers, ES module, no build
 // step): reads and verifies table files of formats 1.x and 2.x
 // (format/SPEC.md) in the strict order of SPEC.md section 3, ranks boards
-// (section 4), looks them up, and sums sets of disjoint additive tables.
+// (section 4), looks them up, and sums sets of disjoint additive tables,
+// given as tables or as set files (section 10: one table serving several
+// patterns through a board symmetry; setfile.mjs).
 //
 // Dependencies: fzstd (pure-JS zstd decoder; it does not verify zstd content
 // checksums, so every frame's XXH64 is checked here, see xxh64.mjs), SHA-256
@@ -12,9 +14,11 @@
 //   t.lookup([1, 2, 3, 4, 5, 6, 7, 8, 0]);                    // 0
 //   const set = await openSet(['data/15-663_1-5-6-9-10-13.pdb', ...]);
 //   set.lookup(board);     // throws UnsolvableError for the other parity class
+//   const s24 = await openSet(['data/24-6666.set.json']);      // set files too
 //
 //   import { readBytes } from './tilepdb.mjs';                // browser
 //   const t = await readBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
+//   const s = await openSetBytes(jsonText, { name: url, table: async (name) => bytesOf(name) });
 //
 // Errors, with the classes of SPEC.md section 3 in .kind: FormatError
 // ('format': not a table file, or corrupt; .offset is the byte offset),
@@ -24,7 +28,8 @@
 // ('unsupported-version': a major version other than 1 and 2). LimitError
 // when a valid table is too large for one typed array here. Lookups throw
 // BoardError (a malformed board) or UnsolvableError (a board that cannot
-// reach the goal: format.ErrUnsolvable).
+// reach the goal: format.ErrUnsolvable). SetFileError ('set') for a set file
+// that is malformed or does not hold together with its tables.
 
 import { Decompress } from 'fzstd';
 import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION } from './rank.mjs';
