@@ -39,7 +39,6 @@ public final class TableSet {
     private final Pattern[] patterns;
     private final byte[][] values;
     private final byte[][] cellMaps, srcs;
-    private final byte[] cells;
 
     /** Groups tables, each for its own pattern (see the class comment); throws IllegalArgumentException with the reason. */
     public TableSet(List<Table> tables) {
@@ -73,7 +72,6 @@ public final class TableSet {
         this.values = new byte[k][];
         this.cellMaps = new byte[k][];
         this.srcs = new byte[k][];
-        this.cells = new byte[n];
         for (int i = 0; i < k; i++) {
             Part p = parts.get(i);
             patterns[i] = p.table().pattern;
@@ -157,8 +155,7 @@ public final class TableSet {
      * cell of tile t); nothing checked, no allocation. A symmetric part reads
      * its table at the cellset-order rank of the cells σ(pos[t]) of its tiles
      * t, in the order of the table tiles π(t) they are looked up as (SPEC.md
-     * section 10). Not safe for concurrent use with symmetric parts (one
-     * scratch array).
+     * section 10). Safe for concurrent use.
      */
     public int heuristic(byte[] pos) {
         int sum = 0;
@@ -168,9 +165,7 @@ public final class TableSet {
                 sum += values[i][(int) patterns[i].rank(pos)] & 0xff;
                 continue;
             }
-            byte[] cell = cellMaps[i];
-            for (int j = 0; j < src.length; j++) cells[j] = cell[pos[src[j]]];
-            sum += values[i][(int) patterns[i].rankCells(cells, src.length)] & 0xff;
+            sum += values[i][(int) patterns[i].rankMapped(pos, src, cellMaps[i])] & 0xff;
         }
         return sum;
     }
