@@ -19,7 +19,16 @@
 #  3. every file of the readers kit (readers/testdata/kit) and, once merged, of the
 #     conformance kit (format/testdata/conformance): all three give the same
 #     outcome (ok, or the same error class) and exit status;
-#  4. set, usage and I/O errors: same exit status and final error line.
+#  4. set, usage and I/O errors: same exit status and final error line;
+#  5. set files (format/SPEC.md section 10): lookup through the set kit's good
+#     files (readers/testdata/sets), through a set file of the default 6-6-3
+#     tables used by transpose (every part symmetric) written here, alone and
+#     with its tables also given directly, and through any data/*.set.json;
+#     every file of the set kit: stdout, "line N:" errors, final error line
+#     and exit status identical (the exit status only where each language's
+#     JSON parser words the error: check "status" in index.tsv; for check
+#     "spec", where pdbgen does not yet follow SPEC.md, the readers must give
+#     index.tsv's message and exit status).
 #
 # Needs bin/pdbgen and data/*.pdb (make data), node >= 18 with `npm ci` done in
 # readers/js, and a JDK 17 with Debian's libzstd-jni-java. Fails on any difference.
@@ -231,6 +240,74 @@ compare "different goals" "$tmp/one.txt" "$DATA"/15-555_1-2-3-4-7.pdb "$tmp"/bf/
 compare "missing file" "$tmp/one.txt" "$tmp/nonexistent.pdb"
 compare "no files" "$tmp/one.txt"
 compare "directory" "$tmp/one.txt" "$DATA"
+
+echo "== set files (SPEC.md section 10)"
+SETS=readers/testdata/sets
+for f in "$SETS"/good-*.set.json; do
+	case $f in *3x2*) n=6 ;; *) n=16 ;; esac
+	compare "set file $(basename "$f")" "$(boards $n)" "$f"
+done
+# The default 6-6-3 tables looked up by transpose (every part symmetric):
+# tiles 1,2,3,4,6,7 through the table of 1,5,6,9,10,13; 8,10,11,12,14,15
+# through 7,8,11,12,14,15; 5,9,13 through 2,3,4.
+mkdir -p "$tmp/t663"
+cp "$DATA"/15-663_*.pdb "$tmp/t663/"
+sha() { "$PDBGEN" info --json "$tmp/t663/$1" | sed -e 's/.*"raw_sha256":"\([0-9a-f]*\)".*/\1/'; }
+cat >"$tmp/t663/15-663-transposed.set.json" <<EOF
+{"tilepdb_set": 1, "width": 4, "height": 4, "goal": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "parts": [
+ {"tiles":[1,2,3,4,6,7],"table":"15-663_1-5-6-9-10-13.pdb","table_tiles":[1,5,6,9,10,13],"symmetry":"transpose","tile_map":[1,5,9,13,6,10],"table_raw_sha256":"$(sha 15-663_1-5-6-9-10-13.pdb)"},
+ {"tiles":[8,10,11,12,14,15],"table":"15-663_7-8-11-12-14-15.pdb","table_tiles":[7,8,11,12,14,15],"symmetry":"transpose","tile_map":[14,7,11,15,8,12],"table_raw_sha256":"$(sha 15-663_7-8-11-12-14-15.pdb)"},
+ {"tiles":[5,9,13],"table":"15-663_2-3-4.pdb","table_tiles":[2,3,4],"symmetry":"transpose","tile_map":[2,3,4],"table_raw_sha256":"$(sha 15-663_2-3-4.pdb)"}]}
+EOF
+if ! "$PDBGEN" lookup "$tmp/t663/15-663-transposed.set.json" </dev/null >/dev/null 2>&1; then
+	echo "FAIL pdbgen refuses $tmp/t663/15-663-transposed.set.json"; fail=$((fail + 1))
+fi
+compare "set file 15-663 transposed" "$(boards 16)" "$tmp/t663/15-663-transposed.set.json"
+WANT_UNSOLVABLE=1
+compare "unsolvable boards, set file 15-663 transposed" "$(boards 16 unsolvable)" "$tmp/t663/15-663-transposed.set.json"
+WANT_UNSOLVABLE=
+compare "set file 15-663 transposed with its tables given too" "$(boards 16)" "$tmp"/t663/*.pdb "$tmp/t663/15-663-transposed.set.json"
+for f in "$DATA"/*.set.json; do
+	[ -e "$f" ] || continue
+	case $f in */24-*) n=25 ;; *) n=16 ;; esac
+	compare "data set file $(basename "$f")" "$(boards $n)" "$f"
+done
+# reader_outcome NAME FILE WANT_EXIT [WANT_MESSAGE]: the exit status of the
+# three (of the two readers only, with their final line, when WANT_MESSAGE
+# is given) on FILE with no boards.
+reader_outcome() {
+	local name=$1 file=$2 want=$3 msg=${4:-}
+	local prog code ok=1
+	for prog in pdbgen js java; do
+		[ "$prog" = pdbgen ] && [ -n "$msg" ] && continue
+		case $prog in pdbgen) cmd=("$PDBGEN" lookup) ;; js) cmd=("${JS[@]}" lookup) ;; java) cmd=("${JAVA[@]}" lookup) ;; esac
+		set +e
+		"${cmd[@]}" "$file" </dev/null >/dev/null 2>"$tmp/$prog.err"
+		code=$?
+		set -e
+		if [ "$code" != "$want" ]; then
+			echo "FAIL $name: $prog exit $code, want $want: $(tail -n 1 "$tmp/$prog.err")"; ok=0
+		elif [ -n "$msg" ] && [ "$(final_line $prog <"$tmp/$prog.err")" != "$msg" ]; then
+			echo "FAIL $name: $prog says '$(final_line $prog <"$tmp/$prog.err")', want '$msg'"; ok=0
+		fi
+	done
+	checks=$((checks + 1))
+	if [ $ok = 1 ]; then echo "ok   $name: exit $want"; else fail=$((fail + 1)); fi
+}
+while IFS=$'\t' read -r file expect code check message about; do
+	case $file in '#'* | '' | good-*) continue ;; esac # good files: compared on boards above
+	case $check in
+	go) compare "set kit $file ($about)" "$tmp/one.txt" "$SETS/$file" ;;
+	status) reader_outcome "set kit $file ($about)" "$SETS/$file" "$code" ;;
+	spec)
+		reader_outcome "set kit $file ($about; the readers follow SPEC.md)" "$SETS/$file" "$code" "${message//\{dir\}/$SETS}"
+		set +e
+		"$PDBGEN" lookup "$SETS/$file" </dev/null >/dev/null 2>&1
+		[ $? = "$code" ] || echo "NOTE $file: pdbgen does not refuse it yet ($about); SPEC.md section 10 does"
+		set -e
+		;;
+	esac
+done <"$SETS/index.tsv"
 
 echo "== kits: same outcome as pdbgen"
 if [[ $("$PDBGEN" build -h 2>&1 || true) != *-format* ]]; then

@@ -4,9 +4,11 @@
 //
 //   node readers/js/cli.mjs lookup FILE... < boards
 //
-// reads boards from stdin, one per line, and prints "<board>\t<value>" for
-// each as soon as it is known, the value being the sum over the tables (or
-// the exact distance), or "<board>\tunsolvable" for a board that cannot
+// FILE: table files and set files (`<name>.set.json`, SPEC.md section 10:
+// one table serving several patterns through a board symmetry), as pdbgen
+// takes them (tilepdb.mjs openSet). It reads boards from stdin, one per
+// line, and prints "<board>\t<value>" for each as soon as it is known, the
+// value being the sum over the parts (or the exact distance), or "<board>\tunsolvable" for a board that cannot
 // reach the goal (exact and additive tables alike; not an error). Blank
 // lines, lines whose first non-space character is '#' and a UTF-8
 // byte-order mark at the start are skipped. A bad line, one longer than
@@ -14,11 +16,13 @@
 // stderr and is skipped; the others are answered. Exit status: 0 every line
 // answered; 1 bad data (some bad lines, a corrupt table); 2 usage or I/O
 // trouble (a missing file, a write error on stdout); 130/143 interrupted by
-// SIGINT/SIGTERM.
+// SIGINT/SIGTERM. A malformed set file, or one that does not hold together
+// with its tables, is bad data (1).
 //
-//   node readers/js/cli.mjs verify FILE...   reads and verifies each table (exit 0, 1 bad data, 2 trouble)
+//   node readers/js/cli.mjs verify FILE...   reads and verifies each table or
+//   set file (with its tables) (exit 0, 1 bad data, 2 trouble)
 
-import { openSet, TilepdbError, SetError, LimitError, readFile } from './tilepdb.mjs';
+import { openSet, TilepdbError, SetError, LimitError, readFile, isSetFile, ioMessage } from './tilepdb.mjs';
 import { LineSplitter, boardOfLine } from './board.mjs';
 import { positions } from './rank.mjs';
 
@@ -32,7 +36,7 @@ class ExitError extends Error {
 }
 
 function usage() {
-  return `usage: node cli.mjs lookup FILE... < boards
+  return `usage: node cli.mjs lookup FILE... < boards   (FILE: tables and set files)
        node cli.mjs verify FILE...`;
 }
 
@@ -65,10 +69,7 @@ function fileErr(e) {
 // systemMessage words a Node system error as Go's *os.PathError does
 // ("open PATH: no such file or directory"), so the final error line is
 // pdbgen's; other errors keep their message.
-function systemMessage(e) {
-  const m = e && e.code && e.syscall && e.path !== undefined ? /^[A-Z0-9_]+: (.*), [a-z_]+ '.*'$/s.exec(e.message) : null;
-  return m ? `${e.syscall} ${e.path}: ${m[1]}` : e.message;
-}
+const systemMessage = ioMessage;
 
 // interrupted stops the command on SIGINT/SIGTERM as pdbgen does: what was
 // answered is already written (each answer goes out as it is known); exit
@@ -111,7 +112,7 @@ async function lookup(args) {
   }
   const n = set.n;
   const pos = new Uint8Array(n);
-  const pattern0 = set.tables[0].pattern;
+  const parts0 = set.parts[0].pattern;
   // Answers of the lines of one input chunk are written together, before
   // the next chunk is awaited: an answer never waits for more input
   // (pdbgen flushes when no later answer is ready).
@@ -134,7 +135,7 @@ async function lookup(args) {
     }
     positions(r.board, pos);
     // format.Set.Lookup's rule (TableSet.lookup), on the fast path.
-    const value = pattern0.solvablePositions(pos) ? set.heuristic(pos) : 'unsolvable';
+    const value = parts0.solvablePositions(pos) ? set.heuristic(pos) : 'unsolvable';
     out += `${r.board.join(' ')}\t${value}\n`;
   };
   const lines = new LineSplitter();
@@ -158,10 +159,15 @@ async function verify(args) {
   let trouble = 0;
   for (const f of files) {
     try {
+      if (await isSetFile(f)) {
+        const s = await openSet([f]);
+        process.stdout.write(`${f}: ok (set file, ${s.w}x${s.h} board, ${s.parts.length} parts through ${s.tables.length} tables)\n`);
+        continue;
+      }
       const t = await readFile(f);
       process.stdout.write(`${f}: ok (${t.pattern}, ${t.header.entries} entries, max ${t.header.max_value})\n`);
     } catch (e) {
-      process.stderr.write(`${e.message}\n`);
+      process.stderr.write(`${systemMessage(e)}\n`);
       if (e instanceof TilepdbError) bad++;
       else trouble++;
     }

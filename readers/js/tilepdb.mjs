@@ -1,7 +1,9 @@
 // tilepdb reader for JavaScript (Node >= 18 and browsers, ES module, no build
 // step): reads and verifies table files of formats 1.x and 2.x
 // (format/SPEC.md) in the strict order of SPEC.md section 3, ranks boards
-// (section 4), looks them up, and sums sets of disjoint additive tables.
+// (section 4), looks them up, and sums sets of disjoint additive tables,
+// given as tables or as set files (section 10: one table serving several
+// patterns through a board symmetry; setfile.mjs).
 //
 // Dependencies: fzstd (pure-JS zstd decoder; it does not verify zstd content
 // checksums, so every frame's XXH64 is checked here, see xxh64.mjs), SHA-256
@@ -12,9 +14,11 @@
 //   t.lookup([1, 2, 3, 4, 5, 6, 7, 8, 0]);                    // 0
 //   const set = await openSet(['data/15-663_1-5-6-9-10-13.pdb', ...]);
 //   set.lookup(board);     // throws UnsolvableError for the other parity class
+//   const s24 = await openSet(['data/24-6666.set.json']);      // set files too
 //
 //   import { readBytes } from './tilepdb.mjs';                // browser
 //   const t = await readBytes(new Uint8Array(await (await fetch(url)).arrayBuffer()));
+//   const s = await openSetBytes(jsonText, { name: url, table: async (name) => bytesOf(name) });
 //
 // Errors, with the classes of SPEC.md section 3 in .kind: FormatError
 // ('format': not a table file, or corrupt; .offset is the byte offset),
@@ -24,15 +28,18 @@
 // ('unsupported-version': a major version other than 1 and 2). LimitError
 // when a valid table is too large for one typed array here. Lookups throw
 // BoardError (a malformed board) or UnsolvableError (a board that cannot
-// reach the goal: format.ErrUnsolvable).
+// reach the goal: format.ErrUnsolvable). SetFileError ('set') for a set file
+// that is malformed or does not hold together with its tables.
 
 import { Decompress } from 'fzstd';
 import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION } from './rank.mjs';
 import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField } from './json.mjs';
 import { xxh64Low32 } from './xxh64.mjs';
 import { codecFor, SUPPORTED_MAJORS } from './values.mjs';
+import { SYMMETRIES, MAX_SET_FILE_LEN, mapPattern, parseSetFile, looksLikeSetFile, validTableName, tileListError, goList } from './setfile.mjs';
 
 export { Pattern, BoardError } from './rank.mjs';
+export { SYMMETRIES, SET_VERSION, MAX_SET_FILE_LEN, SET_FILE_EXT, parseSetFile, mapPattern, symmetryCell } from './setfile.mjs';
 
 /** Major versions read (any minor version of each). */
 export const MAJOR_VERSIONS = SUPPORTED_MAJORS;
@@ -543,6 +550,22 @@ export async function readFile(path, opts) {
 export class SetError extends Error {}
 
 /**
+ * A set file (SPEC.md section 10) that is malformed, of another version,
+ * or does not hold together with its tables (Go: format.ErrSet): bad data,
+ * like a corrupt table. The message names the set file and, where there is
+ * one, the part (1-based, also in .part); .file is the set file's name.
+ */
+export class SetFileError extends TilepdbError {
+  constructor(message, file, part) {
+    super(message);
+    this.name = 'SetFileError';
+    this.kind = 'set';
+    this.file = file;
+    this.part = part;
+  }
+}
+
+/**
  * Thrown by the checked lookups for a valid board that cannot reach the
  * goal (the other parity class): format.ErrUnsolvable. Not a BoardError:
  * `pdbgen lookup` answers such a board "unsolvable" and exits 0.
@@ -556,20 +579,28 @@ export class UnsolvableError extends Error {
 
 /**
  * A set of tables forming one heuristic: one exact table, or additive
- * tables on the same board and goal with pairwise disjoint tiles (their sum
- * is admissible). names (optional) label the tables in errors.
+ * parts on the same board and goal with pairwise disjoint tiles (their sum
+ * is admissible). Each part is looked up through a table, either for the
+ * table's own pattern or, from a set file (SPEC.md section 10), for the
+ * pattern a board symmetry maps onto the table's.
+ *
+ * new TableSet(tables, names): each table used for its own pattern; names
+ * (optional) label the tables in errors (SetError, message prefix
+ * "tilepdb: "). TableSet.fromParts builds a set from parts.
  */
 export class TableSet {
-  constructor(tables, names = tables.map((_, i) => `table ${i + 1}`)) {
-    if (tables.length === 0) throw new SetError('tilepdb: empty set: need at least one table');
-    const first = tables[0].pattern;
+  constructor(tables, names = tables.map((_, i) => `table ${i + 1}`), opts = {}) {
+    const parts = opts.parts ?? tables.map((t) => ({ pattern: t.pattern, table: t, symmetry: 'identity', map: null }));
+    const fail = (msg) => (opts.makeError ? opts.makeError(msg) : new SetError(`tilepdb: ${msg}`));
+    if (parts.length === 0) throw fail('empty set: need at least one table');
+    const first = parts[0].pattern;
     const owner = new Map();
-    tables.forEach((t, i) => {
-      const p = t.pattern;
+    parts.forEach((part, i) => {
+      const p = part.pattern;
       const desc = `${names[i]} (${p})`;
-      if (p.w !== first.w || p.h !== first.h) throw new SetError(`tilepdb: ${desc} is for a ${p.w}x${p.h} board, ${names[0]} (${first}) for ${first.w}x${first.h}`);
-      if (p.goal.join(' ') !== first.goal.join(' ')) throw new SetError(`tilepdb: ${desc} has goal "${p.goal.join(' ')}", ${names[0]} has goal "${first.goal.join(' ')}"`);
-      if (p.exact && tables.length > 1) throw new SetError(`tilepdb: ${desc} is an exact table and must be used alone, not in a set of ${tables.length}`);
+      if (p.w !== first.w || p.h !== first.h) throw fail(`${desc} is for a ${p.w}x${p.h} board, ${names[0]} (${first}) for ${first.w}x${first.h}`);
+      if (p.goal.join(' ') !== first.goal.join(' ')) throw fail(`${desc} has goal "${p.goal.join(' ')}", ${names[0]} has goal "${first.goal.join(' ')}"`);
+      if (p.exact && parts.length > 1) throw fail(`${desc} is an exact table and must be used alone, not in a set of ${parts.length}`);
       const shared = [];
       let other = -1;
       for (const tile of p.tiles) {
@@ -578,22 +609,69 @@ export class TableSet {
           if (other < 0) other = owner.get(tile);
         }
       }
-      if (shared.length) throw new SetError(`tilepdb: ${desc} and ${names[other]} (${tables[other].pattern}) are not disjoint: both hold tile(s) ${shared.join(',')}`);
+      if (shared.length) throw fail(`${desc} and ${names[other]} (${parts[other].pattern}) are not disjoint: both hold tile(s) ${shared.join(',')}`);
       for (const tile of p.tiles) owner.set(tile, i);
     });
-    this.tables = tables.slice();
+    /**
+     * The parts, in order: { pattern (the tiles the part covers), table,
+     * symmetry (a name of SPEC.md section 10), map } where map is null for
+     * a table's own pattern, else { cell, tile, src } (setfile.mjs mapPattern).
+     */
+    this.parts = parts.map((p) => ({ ...p }));
+    /** The distinct tables behind the parts, in order of first use. */
+    this.tables = [...new Set(parts.map((p) => p.table))];
     this.w = first.w;
     this.h = first.h;
     this.n = first.n;
     this.goal = first.goal;
     this.exact = first.exact;
     this._pos = new Uint8Array(this.n);
+    this._cells = new Uint8Array(this.n);
+    // Flat arrays for heuristic(): per part its table's values and pattern,
+    // and for a symmetric part the cell map and the source tiles.
+    this._values = this.parts.map((p) => p.table.values);
+    this._patterns = this.parts.map((p) => p.table.pattern);
+    this._cellMaps = this.parts.map((p) => (p.map ? p.map.cell : null));
+    this._srcs = this.parts.map((p) => (p.map ? p.map.src : null));
   }
 
-  /** Fast path: sum of the tables' values for position vector pos; nothing checked, no allocation. */
+  /**
+   * A set of parts [{ pattern, table, symmetry, map }] (map: null for the
+   * table's own pattern, else setfile.mjs mapPattern(pattern,
+   * table.pattern, symmetry).map), checked like the constructor. names
+   * label the parts in errors; makeError(msg) makes the error (default a
+   * SetError "tilepdb: msg").
+   */
+  static fromParts(parts, names = parts.map((_, i) => `part ${i + 1}`), makeError = undefined) {
+    return new TableSet(
+      parts.map((p) => p.table),
+      names,
+      { parts, makeError },
+    );
+  }
+
+  /**
+   * Fast path: sum of the parts' values for position vector pos (pos[t] =
+   * cell of tile t, length N); nothing checked, no allocation. A symmetric
+   * part reads its table at the cellset-order rank of the cells σ(pos[t])
+   * of its tiles t, taken in the order of the table tiles π(t) they are
+   * looked up as (SPEC.md section 10).
+   */
   heuristic(pos) {
     let h = 0;
-    for (const t of this.tables) h += t.values[t.pattern.rank(pos)];
+    const values = this._values;
+    const patterns = this._patterns;
+    for (let i = 0; i < values.length; i++) {
+      const src = this._srcs[i];
+      if (src === null) {
+        h += values[i][patterns[i].rank(pos)];
+        continue;
+      }
+      const cell = this._cellMaps[i];
+      const cells = this._cells;
+      for (let j = 0; j < src.length; j++) cells[j] = cell[pos[src[j]]];
+      h += values[i][patterns[i].rankCells(cells, src.length)];
+    }
     return h;
   }
 
@@ -610,7 +688,7 @@ export class TableSet {
     const err = validateBoard(board, this.n);
     if (err) throw new BoardError(err);
     const pos = positions(board, this._pos);
-    if (!this.tables[0].pattern.solvablePositions(pos)) throw new UnsolvableError(goalName(this.goal));
+    if (!this.parts[0].pattern.solvablePositions(pos)) throw new UnsolvableError(goalName(this.goal));
     return this.heuristic(pos);
   }
 
@@ -620,9 +698,223 @@ export class TableSet {
   }
 }
 
-/** Node: reads every path (errors name the path) and groups them with TableSet (errors name the paths). */
+/**
+ * Checks a parsed set file (setfile.mjs parseSetFile) against its tables
+ * with every MUST of SPEC.md section 10, in the order of Go's format
+ * reader, and returns its parts for TableSet.fromParts. file names the set
+ * file in errors; readTable(name, where) reads and verifies the table file
+ * of that name (where = "part N"; its errors pass through, named by the
+ * caller). Errors about the set file are SetFileErrors.
+ */
+async function setFileParts(file, sf, readTable) {
+  const bad = (msg, part) => new SetFileError(`${file}: tilepdb: invalid set: ${msg}`, file, part);
+  const { width: w, height: h } = sf;
+  if (typeof w !== 'number' || typeof h !== 'number' || w < 2 || w > 5 || h < 2 || h > 5) throw bad(`board ${w}x${h}: each side must be between 2 and 5`);
+  const n = w * h;
+  if (sf.goal.length !== n) throw bad(`goal has ${sf.goal.length} cells, want ${n}`);
+  sf.goal.forEach((t, c) => {
+    if (typeof t !== 'number' || t < 0 || t >= n) throw bad(`goal cell ${c} holds ${t}, not a tile of 0..${n - 1}`);
+  });
+  const goal = Uint8Array.from(sf.goal);
+  const gErr = validateBoard(goal, n);
+  if (gErr) throw bad(`goal: ${gErr}`);
+  if (sf.parts.length === 0 || sf.parts.length > n - 1) throw bad(`${sf.parts.length} parts, want 1 to ${n - 1}`);
+  const out = [];
+  for (let i = 0; i < sf.parts.length; i++) {
+    const sp = sf.parts[i];
+    const where = `part ${i + 1}`;
+    const partErr = (msg) => bad(`${where}: ${msg}`, i + 1);
+    const tErr = tileListError(sp.tiles, n);
+    if (tErr) throw partErr(`tiles: ${tErr}`);
+    if (sp.tiles.length === n - 2) {
+      throw partErr(`bad pattern: ${n - 2} of ${n - 1} tiles leaves one non-pattern tile, so some placements are unreachable; use all ${n - 1} tiles (the exact table) or at most ${n - 3}`);
+    }
+    let p;
+    try {
+      p = new Pattern(w, h, goal, sp.tiles);
+    } catch (e) {
+      if (e instanceof BoardError) throw partErr(e.message);
+      throw e;
+    }
+    if (!SYMMETRIES.includes(sp.symmetry)) throw partErr(`bad symmetry: ${JSON.stringify(sp.symmetry)} is not one of ${SYMMETRIES.join(', ')}`);
+    if (!validTableName(sp.table)) throw partErr(`table ${JSON.stringify(sp.table)} must be a plain file name in the set file's directory`);
+    const t = await readTable(sp.table, where);
+    const tp = t.pattern;
+    if (tp.w !== w || tp.h !== h) throw partErr(`table ${sp.table} is for a ${tp.w}x${tp.h} board, the set for ${w}x${h}`);
+    if (tp.goal.join(' ') !== goal.join(' ')) throw partErr(`table ${sp.table} has goal "${tp.goal.join(' ')}", the set "${goal.join(' ')}"`);
+    if (sp.table_tiles.length !== tp.tiles.length || sp.table_tiles.some((x, j) => x !== tp.tiles[j])) {
+      throw partErr(`table ${sp.table} holds tiles ${goList(tp.tiles)}, the set file says ${goList(sp.table_tiles)}`);
+    }
+    if (sp.table_raw_sha256 !== t.header.raw_sha256) throw partErr(`table ${sp.table} has raw_sha256 ${t.header.raw_sha256}, the set file says ${sp.table_raw_sha256}`);
+    // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
+    if (tp.exact) throw partErr(`table ${sp.table} is an exact table (${tp}); a set file lists additive tables only`);
+    let map = null;
+    let tileMap = Array.from(p.tiles);
+    const own = sp.symmetry === 'identity' && p.tiles.join(',') === tp.tiles.join(',');
+    if (!own) {
+      const m = mapPattern(p, tp, sp.symmetry);
+      if (m.error) throw new SetFileError(`${file}: ${where} (tiles ${goList(sp.tiles)}) through table ${sp.table}: tilepdb: invalid set: ${m.error}`, file, i + 1);
+      map = m.map;
+      tileMap = Array.from(p.tiles, (x) => map.tile[x]);
+    }
+    if (sp.tile_map.length !== tileMap.length || sp.tile_map.some((x, j) => x !== tileMap[j])) {
+      throw partErr(`tile_map ${goList(sp.tile_map)}, but ${sp.symmetry} maps tiles ${goList(sp.tiles)} to ${goList(tileMap)}`);
+    }
+    out.push({ pattern: p, table: t, symmetry: sp.symmetry, map });
+  }
+  return out;
+}
+
+const setFileError = (msg) => new SetFileError(`tilepdb: invalid set: ${msg}`);
+
+/**
+ * Browser and Node: the set described by a set file (SPEC.md section 10)
+ * given as its bytes (Uint8Array, UTF-8 JSON, at most MAX_SET_FILE_LEN) or
+ * text. opts.name names the set file in errors (default "set file");
+ * opts.table(name) returns the table file of that name, as bytes
+ * (Uint8Array, read and verified here with readBytes) or as a Table
+ * already read; for example
+ *   name => fetch(new URL(name, setUrl)).then(r => r.arrayBuffer()).then(b => new Uint8Array(b)).
+ * A table named by several parts is fetched once. Every MUST of section 10
+ * is checked; errors: SetFileError (naming the set file and the part), or
+ * the table's own errors (FormatError etc., prefixed "<set>: part N: <table>: ").
+ */
+export async function openSetBytes(data, opts = {}) {
+  const name = opts.name ?? 'set file';
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  if (bytes.length > MAX_SET_FILE_LEN) throw new SetFileError(`${name}: tilepdb: invalid set: larger than ${MAX_SET_FILE_LEN} bytes`, name);
+  const parsed = parseSetFile(bytes);
+  if (parsed.error) throw new SetFileError(`${name}: tilepdb: invalid set: ${parsed.error}`, name);
+  if (typeof opts.table !== 'function') throw new TypeError('openSetBytes: opts.table(name) must return the bytes (or Table) of the table file of that name');
+  const cache = new Map();
+  const parts = await setFileParts(name, parsed.set, async (tname, where) => {
+    if (!cache.has(tname)) {
+      cache.set(
+        tname,
+        (async () => {
+          const got = await opts.table(tname);
+          return got instanceof Table ? got : readBytes(got, opts);
+        })(),
+      );
+    }
+    try {
+      return await cache.get(tname);
+    } catch (e) {
+      if (e instanceof Error) e.message = `${name}: ${where}: ${tname}: ${e.message}`;
+      throw e;
+    }
+  });
+  return TableSet.fromParts(
+    parts,
+    parts.map((_, j) => `${name} part ${j + 1}`),
+    setFileError,
+  );
+}
+
+// Node helpers for openSet: reading a set file with its size limit, and
+// telling a set file from a table file by its first bytes (format.IsSetFile).
+async function readSetFileBytes(path) {
+  const { open } = await import('node:fs/promises');
+  const fh = await open(path, 'r');
+  try {
+    const buf = new Uint8Array(MAX_SET_FILE_LEN + 1);
+    let got = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+      if (got === buf.length) break;
+    }
+    if (got > MAX_SET_FILE_LEN) throw new SetFileError(`${path}: tilepdb: invalid set: larger than ${MAX_SET_FILE_LEN} bytes`, path);
+    return buf.subarray(0, got);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Node: whether the file at path is a set file (its first byte other than white space is '{'); false for a non-regular file. */
+export async function isSetFile(path) {
+  const { open } = await import('node:fs/promises');
+  const fh = await open(path, 'r');
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return false;
+    const buf = new Uint8Array(64);
+    const { bytesRead } = await fh.read(buf, 0, 64, 0);
+    return looksLikeSetFile(buf.subarray(0, bytesRead));
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Node: reads every path and groups them into one heuristic, like Go's
+ * format.OpenSet and `pdbgen lookup`: each path is a table file (used for
+ * its own pattern) or a set file (`<name>.set.json`, SPEC.md section 10:
+ * its parts, with their tables read from the set file's directory and
+ * checked). Set files' parts come first, in order, then the tables given
+ * directly; a table given both directly and through a set file is used
+ * once (through the set file), so every path `pdbgen build` printed can
+ * be passed. Errors name the paths: the tables' own errors, SetError for
+ * tables that do not form a set, SetFileError (bad data) for a set file
+ * that is malformed or inconsistent with its tables (grouping errors
+ * included once a set file is involved).
+ */
 export async function openSet(paths, opts) {
-  const tables = [];
-  for (const p of paths) tables.push(await readFile(p, opts));
-  return new TableSet(tables, paths);
+  const { resolve, dirname, join } = await import('node:path');
+  const tables = new Map(); // resolved path -> Promise<Table>
+  const read = (p) => {
+    const key = resolve(p);
+    if (!tables.has(key)) tables.set(key, readFile(p, opts));
+    return tables.get(key);
+  };
+  const isSet = [];
+  for (const p of paths) isSet.push(await isSetFile(p));
+  const names = [];
+  const parts = [];
+  const used = new Set();
+  for (let i = 0; i < paths.length; i++) {
+    if (!isSet[i]) continue;
+    const path = paths[i];
+    const bytes = await readSetFileBytes(path);
+    const parsed = parseSetFile(bytes);
+    if (parsed.error) throw new SetFileError(`${path}: tilepdb: invalid set: ${parsed.error}`, path);
+    const ps = await setFileParts(path, parsed.set, async (tname, where) => {
+      try {
+        return await read(join(dirname(path), tname));
+      } catch (e) {
+        if (e instanceof Error) {
+          if (!(e instanceof TilepdbError || e instanceof LimitError)) e.message = ioMessage(e);
+          e.message = `${path}: ${where}: ${e.message}`;
+        }
+        throw e;
+      }
+    });
+    ps.forEach((p, j) => {
+      names.push(`${path} part ${j + 1}`);
+      parts.push(p);
+      used.add(resolve(join(dirname(path), parsed.set.parts[j].table)));
+    });
+  }
+  for (let i = 0; i < paths.length; i++) {
+    if (isSet[i] || used.has(resolve(paths[i]))) continue;
+    const t = await read(paths[i]);
+    names.push(paths[i]);
+    parts.push({ pattern: t.pattern, table: t, symmetry: 'identity', map: null });
+  }
+  return TableSet.fromParts(parts, names, isSet.includes(true) ? setFileError : undefined);
+}
+
+/** Node: the set of one set file (openSet with that path alone). */
+export async function openSetFile(path, opts) {
+  return openSet([path], opts);
+}
+
+/**
+ * The message of an I/O error worded as Go's *os.PathError ("open PATH: no
+ * such file or directory"), as pdbgen prints it; other errors keep theirs.
+ */
+export function ioMessage(e) {
+  const m = e && e.code && e.syscall && e.path !== undefined ? /^[A-Z0-9_]+: (.*), [a-z_]+ '.*'$/s.exec(e.message) : null;
+  return m ? `${e.syscall} ${e.path}: ${m[1]}` : e.message;
 }

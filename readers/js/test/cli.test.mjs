@@ -66,3 +66,19 @@ test('lookup: usage and file errors exit 2, a corrupt table 1', () => {
   assert.match(missing.err, /^tilepdb-js lookup: open .*nonexistent\.pdb: no such file or directory\n$/);
   assert.equal(run([path.join(kitDir, 'bad-magic.pdb')], '').code, 1);
 });
+
+test('lookup: set files (SPEC.md section 10) as pdbgen takes them; a bad set file is bad data (exit 1)', () => {
+  const sets = path.join(here, '..', '..', 'testdata', 'sets');
+  const good = path.join(sets, 'good-3x2.set.json'); // tile 1, and tile 3 by flip-lr through the table of tile 1
+  const r = run([good], '1 2 3 4 5 0\n1 2 0 4 5 3\n2 1 3 4 5 0\n');
+  assert.equal(r.code, 0, r.err);
+  // 1 2 0 4 5 3: one move of tile 3 from the goal (its part counts it: 1); 2 1 3 4 5 0: the other parity class
+  assert.equal(r.out, '1 2 3 4 5 0\t0\n1 2 0 4 5 3\t1\n2 1 3 4 5 0\tunsolvable\n');
+  const bad = path.join(sets, 'bad-blank-region.set.json');
+  const b = run([bad], '');
+  assert.equal(b.code, 1);
+  assert.match(b.err, /^tilepdb-js lookup: .*bad-blank-region\.set\.json: part 1 \(tiles \[6 8\]\) through table 3x3_2-4\.pdb: tilepdb: invalid set: bad symmetry: rot180 maps the blank's goal region/);
+  const missing = run([path.join(sets, 'bad-table-missing.set.json')], '');
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /part 2: open .*nonexistent\.pdb: no such file or directory\n$/);
+});

@@ -18,8 +18,13 @@ import java.util.List;
  *
  * <pre>
  * tilepdb lookup FILE... &lt; boards    one "board TAB value" line per board; "line N: ..." errors on stderr
- * tilepdb verify FILE...             read and verify each table
+ * tilepdb verify FILE...             read and verify each table or set file
  * </pre>
+ *
+ * FILE: table files and set files ({@code <name>.set.json}, format/SPEC.md
+ * section 10), as pdbgen takes them ({@link TableReader#openSet}); a
+ * malformed set file, or one that does not hold together with its tables,
+ * is bad data (exit 1).
  *
  * lookup answers each board as soon as it is known: the sum over the tables
  * (or the exact distance), or "unsolvable" for a board that cannot reach the
@@ -68,7 +73,7 @@ public final class Cli {
     }
 
     static String usage() {
-        return "usage: tilepdb lookup FILE... < boards\n       tilepdb verify FILE...";
+        return "usage: tilepdb lookup FILE... < boards   (FILE: tables and set files)\n       tilepdb verify FILE...";
     }
 
     /** Runs one command line and returns the exit status. */
@@ -142,7 +147,7 @@ public final class Cli {
         }
         int n = set.n;
         byte[] pos = new byte[n];
-        Pattern p0 = set.tables.get(0).pattern;
+        Pattern p0 = set.parts.get(0).pattern();
         OutputStream o = new BufferedOutputStream(rawOut, 1 << 16);
         // Answers of the lines of one input chunk go out together, before the
         // next read may block: an answer never waits for more input (pdbgen
@@ -292,12 +297,23 @@ public final class Cli {
         int bad = 0, trouble = 0;
         for (String f : files) {
             try {
+                if (TableReader.isSetFile(f)) {
+                    TableSet s = TableReader.openSet(List.of(f));
+                    print(out, f + ": ok (set file, " + s.w + "x" + s.h + " board, " + s.parts.size() + " parts through " + s.tables.size() + " tables)\n");
+                    continue;
+                }
                 Table t = TableReader.readFile(f);
                 print(out, f + ": ok (" + t.pattern + ", " + t.header.entries() + " entries, max " + t.header.maxValue() + ")\n");
             } catch (TilepdbException e) {
                 err.println(e.getMessage());
                 bad++;
-            } catch (IOException | LimitException e) {
+            } catch (TableSet.SetException e) {
+                err.println(e.getMessage());
+                trouble++;
+            } catch (IOException e) {
+                err.println(systemMessage(e));
+                trouble++;
+            } catch (LimitException e) {
                 err.println(f + ": " + e.getMessage());
                 trouble++;
             }

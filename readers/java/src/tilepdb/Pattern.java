@@ -112,6 +112,43 @@ public final class Pattern {
         return ord * comb + combinationRank(mask);
     }
 
+    /**
+     * cellset-order rank (additive) of the state in which table tile j
+     * (ascending) sits on cell[pos[src[j]]]: the index of a symmetric
+     * lookup (format/SPEC.md section 10; src and cell from {@link
+     * SetFile.Mapping}). Not checked; no allocation, no shared state.
+     */
+    public long rankMapped(byte[] pos, byte[] src, byte[] cell) {
+        int mask = 0;
+        for (int i = 0; i < k; i++) mask |= 1 << cell[pos[src[i]]];
+        int used = 0;
+        long ord = 0;
+        for (int i = 0; i < k; i++) {
+            int c = cell[pos[src[i]]];
+            int o = Integer.bitCount(mask & ((1 << c) - 1));
+            int d = o - Integer.bitCount(used & ((1 << o) - 1));
+            used |= 1 << o;
+            ord = ord * (k - i) + d;
+        }
+        return ord * comb + combinationRank(mask);
+    }
+
+    /** cellset-order rank (additive) of cells[0..k): the cell of each pattern tile, tiles ascending. Not checked. */
+    public long rankCells(byte[] cells, int k) {
+        int mask = 0;
+        for (int i = 0; i < k; i++) mask |= 1 << cells[i];
+        int used = 0;
+        long ord = 0;
+        for (int i = 0; i < k; i++) {
+            int c = cells[i];
+            int o = Integer.bitCount(mask & ((1 << c) - 1));
+            int d = o - Integer.bitCount(used & ((1 << o) - 1));
+            used |= 1 << o;
+            ord = ord * (k - i) + d;
+        }
+        return ord * comb + combinationRank(mask);
+    }
+
     /** Lehmer rank of the k-permutation seq[0..k) of 0..n-1. */
     public static long lehmerRank(byte[] seq, int n, int k) {
         int used = 0;

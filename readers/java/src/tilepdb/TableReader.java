@@ -90,11 +90,109 @@ public final class TableReader {
         }
     }
 
-    /** Reads every path and groups the tables (errors name the paths). */
+    /**
+     * Reads every path and groups them into one heuristic, like Go's
+     * format.OpenSet and {@code pdbgen lookup}: each path is a table file
+     * (used for its own pattern) or a set file ({@code <name>.set.json},
+     * SPEC.md section 10: its parts, with their tables read from the set
+     * file's directory and checked). Set files' parts come first, in order,
+     * then the tables given directly; a table given both directly and
+     * through a set file is used once (through the set file). Errors name
+     * the paths: the tables' own, SetException for tables that do not form a
+     * set, SetFileException (bad data) for a set file that is malformed or
+     * inconsistent with its tables (grouping errors included once a set
+     * file is involved).
+     */
     public static TableSet openSet(List<String> paths) throws IOException, TilepdbException, LimitException, TableSet.SetException {
-        List<Table> tables = new ArrayList<>();
-        for (String p : paths) tables.add(readFile(p));
-        return TableSet.of(tables, paths);
+        Map<java.nio.file.Path, Table> tables = new java.util.HashMap<>();
+        boolean[] isSet = new boolean[paths.size()];
+        for (int i = 0; i < paths.size(); i++) isSet[i] = isSetFile(paths.get(i));
+        List<String> names = new ArrayList<>();
+        List<TableSet.Part> parts = new ArrayList<>();
+        java.util.Set<java.nio.file.Path> used = new java.util.HashSet<>();
+        for (int i = 0; i < paths.size(); i++) {
+            if (!isSet[i]) continue;
+            String path = paths.get(i);
+            byte[] data = readSetFileBytes(path);
+            SetFile sf;
+            try {
+                sf = SetFile.parse(data);
+            } catch (SetFile.Problem e) {
+                throw new SetFileException(path + ": tilepdb: invalid set: " + e.getMessage(), path, 0);
+            }
+            List<TableSet.Part> ps = sf.parts(path, (tname, where) -> {
+                String tpath = sibling(path, tname);
+                try {
+                    return readCached(tables, tpath);
+                } catch (TilepdbException e) {
+                    throw e.withPath(path + ": " + where);
+                } catch (LimitException e) {
+                    throw new LimitException(path + ": " + where + ": " + e.getMessage());
+                } catch (IOException e) {
+                    throw new IOException(path + ": " + where + ": " + Cli.systemMessage(e), e);
+                }
+            });
+            for (int j = 0; j < ps.size(); j++) {
+                names.add(path + " part " + (j + 1));
+                parts.add(ps.get(j));
+                used.add(key(sibling(path, sf.parts.get(j).table())));
+            }
+        }
+        for (int i = 0; i < paths.size(); i++) {
+            if (isSet[i] || used.contains(key(paths.get(i)))) continue;
+            names.add(paths.get(i));
+            parts.add(new TableSet.Part(readCached(tables, paths.get(i))));
+        }
+        boolean anySet = false;
+        for (boolean b : isSet) anySet |= b;
+        try {
+            return TableSet.ofParts(parts, names, anySet);
+        } catch (IllegalArgumentException e) {
+            if (e.getCause() instanceof TableSet.SetException se) throw se;
+            throw e;
+        }
+    }
+
+    /** Reads the set file at path (the set described, with its tables); see {@link #openSet}. */
+    public static TableSet openSetFile(String path) throws IOException, TilepdbException, LimitException, TableSet.SetException {
+        return openSet(List.of(path));
+    }
+
+    private static Table readCached(Map<java.nio.file.Path, Table> tables, String path) throws IOException, TilepdbException, LimitException {
+        java.nio.file.Path k = key(path);
+        Table t = tables.get(k);
+        if (t == null) {
+            t = readFile(path);
+            tables.put(k, t);
+        }
+        return t;
+    }
+
+    private static java.nio.file.Path key(String path) {
+        return java.nio.file.Path.of(path).toAbsolutePath().normalize();
+    }
+
+    /** The file name in the directory of the set file at path, cleaned as Go's filepath.Join. */
+    private static String sibling(String path, String name) {
+        return java.nio.file.Path.of(path).resolveSibling(name).normalize().toString();
+    }
+
+    /** Whether the file at path is a set file: its first byte other than white space is '{' (format.IsSetFile); false for a non-regular file. */
+    public static boolean isSetFile(String path) throws IOException {
+        java.nio.file.Path p = java.nio.file.Path.of(path);
+        if (java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p)) return false;
+        try (java.io.InputStream in = new java.io.FileInputStream(path)) {
+            byte[] b = in.readNBytes(64);
+            return SetFile.looksLikeSetFile(b, b.length);
+        }
+    }
+
+    private static byte[] readSetFileBytes(String path) throws IOException, SetFileException {
+        try (java.io.InputStream in = new java.io.FileInputStream(path)) {
+            byte[] b = in.readNBytes(SetFile.MAX_LEN + 1);
+            if (b.length > SetFile.MAX_LEN) throw new SetFileException(path + ": tilepdb: invalid set: larger than " + SetFile.MAX_LEN + " bytes", path, 0);
+            return b;
+        }
     }
 
     private static byte[] readExactly(Source src, long off, int len) throws IOException, TilepdbException {

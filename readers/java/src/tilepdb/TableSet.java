@@ -7,9 +7,11 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Tables forming one heuristic: one exact table, or additive tables on the
+ * Parts forming one heuristic: one exact table, or additive parts on the
  * same board and goal with pairwise disjoint tiles (their sum is
- * admissible, Korf and Felner 2002).
+ * admissible, Korf and Felner 2002). Each part is looked up through a
+ * table, for the table's own pattern or, from a set file (format/SPEC.md
+ * section 10), for a pattern that a board symmetry maps onto the table's.
  */
 public final class TableSet {
     /** Problem grouping tables (not a file problem). */
@@ -17,59 +19,122 @@ public final class TableSet {
         SetException(String msg) { super(msg); }
     }
 
+    /**
+     * One term of the heuristic: the tiles of pattern, looked up in table
+     * after symmetry (a name of SPEC.md section 10); mapping is null for the
+     * table's own pattern.
+     */
+    public record Part(Pattern pattern, Table table, String symmetry, SetFile.Mapping mapping) {
+        /** The table's own pattern. */
+        public Part(Table t) { this(t.pattern, t, "identity", null); }
+    }
+
+    /** The distinct tables behind the parts, in order of first use. */
     public final List<Table> tables;
+    /** The parts, in order. */
+    public final List<Part> parts;
     public final int w, h, n;
     public final byte[] goal;
     public final boolean exact;
     private final Pattern[] patterns;
     private final byte[][] values;
+    private final byte[][] cellMaps, srcs;
 
-    /** Groups tables (see the class comment); throws IllegalArgumentException with the reason. */
+    /** Groups tables, each for its own pattern (see the class comment); throws IllegalArgumentException with the reason. */
     public TableSet(List<Table> tables) {
+        this(parts(tables), null, false);
+    }
+
+    private static List<Part> parts(List<Table> tables) {
+        List<Part> out = new ArrayList<>();
+        for (Table t : tables) out.add(new Part(t));
+        return out;
+    }
+
+    private TableSet(List<Part> parts, List<String> names, boolean fromSetFile) {
         try {
-            check(tables, null);
-        } catch (SetException e) {
+            check(parts, names, fromSetFile);
+        } catch (SetException | SetFileException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
-        this.tables = List.copyOf(tables);
-        Pattern first = tables.get(0).pattern;
+        this.parts = List.copyOf(parts);
+        List<Table> distinct = new ArrayList<>();
+        for (Part p : parts) if (!distinct.contains(p.table())) distinct.add(p.table());
+        this.tables = List.copyOf(distinct);
+        Pattern first = parts.get(0).pattern();
         this.w = first.w;
         this.h = first.h;
         this.n = first.n;
         this.goal = first.goal.clone();
         this.exact = first.exact;
-        this.patterns = new Pattern[tables.size()];
-        this.values = new byte[tables.size()][];
-        for (int i = 0; i < tables.size(); i++) {
-            patterns[i] = tables.get(i).pattern;
-            values[i] = tables.get(i).values;
+        int k = parts.size();
+        this.patterns = new Pattern[k];
+        this.values = new byte[k][];
+        this.cellMaps = new byte[k][];
+        this.srcs = new byte[k][];
+        for (int i = 0; i < k; i++) {
+            Part p = parts.get(i);
+            patterns[i] = p.table().pattern;
+            values[i] = p.table().values;
+            if (p.mapping() != null) {
+                cellMaps[i] = p.mapping().cell();
+                srcs[i] = p.mapping().src();
+            }
         }
     }
 
     /** Groups tables named in errors by names (file paths). */
     public static TableSet of(List<Table> tables, List<String> names) throws SetException {
-        check(tables, names);
-        return new TableSet(tables);
+        List<Part> ps = parts(tables);
+        try {
+            check(ps, names, false);
+        } catch (SetFileException e) {
+            throw new IllegalStateException(e);
+        }
+        return new TableSet(ps, names, false);
     }
 
-    private static void check(List<Table> tables, List<String> names) throws SetException {
-        if (tables.isEmpty()) throw new SetException("tilepdb: empty set: need at least one table");
+    /**
+     * Groups parts named in errors by names, checked like {@link #of}; the
+     * errors are SetFileExceptions (bad data, "tilepdb: invalid set: ...")
+     * when fromSetFile, else IllegalArgumentException wrapping a SetException.
+     */
+    static TableSet ofParts(List<Part> parts, List<String> names, boolean fromSetFile) throws SetFileException {
+        try {
+            check(parts, names, fromSetFile);
+        } catch (SetException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return new TableSet(parts, names, fromSetFile);
+    }
+
+    private static void check(List<Part> parts, List<String> names, boolean fromSetFile) throws SetException, SetFileException {
+        try {
+            check(parts, names);
+        } catch (SetException e) {
+            if (fromSetFile) throw new SetFileException("tilepdb: invalid set: " + e.getMessage().substring("tilepdb: ".length()), null, 0);
+            throw e;
+        }
+    }
+
+    private static void check(List<Part> parts, List<String> names) throws SetException {
+        if (parts.isEmpty()) throw new SetException("tilepdb: empty set: need at least one table");
         List<String> nm = names;
         if (nm == null) {
             nm = new ArrayList<>();
-            for (int i = 0; i < tables.size(); i++) nm.add("table " + (i + 1));
+            for (int i = 0; i < parts.size(); i++) nm.add("table " + (i + 1));
         }
-        Pattern first = tables.get(0).pattern;
+        Pattern first = parts.get(0).pattern();
         Map<Integer, Integer> owner = new HashMap<>();
-        for (int i = 0; i < tables.size(); i++) {
-            Pattern p = tables.get(i).pattern;
+        for (int i = 0; i < parts.size(); i++) {
+            Pattern p = parts.get(i).pattern();
             String desc = nm.get(i) + " (" + p + ")";
             if (p.w != first.w || p.h != first.h)
                 throw new SetException("tilepdb: " + desc + " is for a " + p.w + "x" + p.h + " board, " + nm.get(0) + " (" + first + ") for " + first.w + "x" + first.h);
             if (!java.util.Arrays.equals(p.goal, first.goal))
                 throw new SetException("tilepdb: " + desc + " has goal \"" + Boards.format(p.goal) + "\", " + nm.get(0) + " has goal \"" + Boards.format(first.goal) + "\"");
-            if (p.exact && tables.size() > 1)
-                throw new SetException("tilepdb: " + desc + " is an exact table and must be used alone, not in a set of " + tables.size());
+            if (p.exact && parts.size() > 1)
+                throw new SetException("tilepdb: " + desc + " is an exact table and must be used alone, not in a set of " + parts.size());
             StringJoiner shared = new StringJoiner(",");
             int other = -1;
             for (byte t : p.tiles) {
@@ -80,15 +145,28 @@ public final class TableSet {
                 }
             }
             if (other >= 0)
-                throw new SetException("tilepdb: " + desc + " and " + nm.get(other) + " (" + tables.get(other).pattern + ") are not disjoint: both hold tile(s) " + shared);
+                throw new SetException("tilepdb: " + desc + " and " + nm.get(other) + " (" + parts.get(other).pattern() + ") are not disjoint: both hold tile(s) " + shared);
             for (byte t : p.tiles) owner.put((int) t, i);
         }
     }
 
-    /** Fast path: sum of the values for position vector pos; nothing checked, no allocation. */
+    /**
+     * Fast path: sum of the parts' values for position vector pos (pos[t] =
+     * cell of tile t); nothing checked, no allocation. A symmetric part reads
+     * its table at the cellset-order rank of the cells σ(pos[t]) of its tiles
+     * t, in the order of the table tiles π(t) they are looked up as (SPEC.md
+     * section 10). Safe for concurrent use.
+     */
     public int heuristic(byte[] pos) {
         int sum = 0;
-        for (int i = 0; i < patterns.length; i++) sum += values[i][(int) patterns[i].rank(pos)] & 0xff;
+        for (int i = 0; i < patterns.length; i++) {
+            byte[] src = srcs[i];
+            if (src == null) {
+                sum += values[i][(int) patterns[i].rank(pos)] & 0xff;
+                continue;
+            }
+            sum += values[i][(int) patterns[i].rankMapped(pos, src, cellMaps[i])] & 0xff;
+        }
         return sum;
     }
 
@@ -106,7 +184,7 @@ public final class TableSet {
         if (err != null) throw new BoardException(err);
         byte[] pos = new byte[n];
         for (int c = 0; c < n; c++) pos[board[c]] = (byte) c;
-        if (!patterns[0].solvablePositions(pos)) throw new UnsolvableException(Boards.goalName(goal));
+        if (!parts.get(0).pattern().solvablePositions(pos)) throw new UnsolvableException(Boards.goalName(goal));
         return heuristic(pos);
     }
 

@@ -7,13 +7,15 @@ package tilepdb;
  * payload_sha256, a zstd frame checksum or raw_sha256), {@link
  * Kind#UNSUPPORTED} (ranking_version, bits_per_entry or encoding not
  * implemented) or {@link Kind#UNSUPPORTED_VERSION} (a major version other
- * than 1 and 2).
+ * than 1 and 2); and {@link Kind#SET} for a set file (SPEC.md section 10)
+ * that is malformed or does not hold together with its tables
+ * ({@link SetFileException}).
  */
 public class TilepdbException extends Exception {
     /** Error classes of SPEC.md section 3. */
-    public enum Kind { FORMAT, CHECKSUM, UNSUPPORTED, UNSUPPORTED_VERSION;
+    public enum Kind { FORMAT, CHECKSUM, UNSUPPORTED, UNSUPPORTED_VERSION, SET;
 
-        /** The class name used by SPEC.md and the conformance kit: format, checksum, unsupported, unsupported-version. */
+        /** The class name used by SPEC.md and the conformance kit: format, checksum, unsupported, unsupported-version (and set). */
         public String specName() { return name().toLowerCase().replace('_', '-'); }
     }
 

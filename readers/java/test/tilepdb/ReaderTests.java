@@ -18,7 +18,8 @@ import java.util.regex.Matcher;
  * Tests of the Java reader, runnable with plain javac/java (no framework):
  * SPEC.md rank and value vectors, the readers kit (readers/testdata/kit) and
  * the project-wide conformance kit once merged, truncations and bit flips,
- * exhaustive rank bijections, Go board messages, sets and the CLI.
+ * exhaustive rank bijections, Go board messages, sets and the CLI, and set
+ * files (SetFileTests).
  * Run from the repository root: readers/java/test.sh. Prints
  * "java: N passed, N failed, N skipped".
  */
@@ -475,6 +476,8 @@ public final class ReaderTests {
             };
             eq(0, Cli.run(new String[] {"lookup", f}, in, out, new PrintStream(new ByteArrayOutputStream())), "exit");
         });
+
+        SetFileTests.all();
 
         System.out.println("java: " + passed + " passed, " + failed + " failed, " + skipped + " skipped");
         System.exit(failed == 0 ? 0 : 1);

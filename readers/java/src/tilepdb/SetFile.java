@@ -1,0 +1,346 @@
+package tilepdb;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * Set files (format/SPEC.md section 10): one additive table serving several
+ * patterns through a board symmetry σ and a tile relabelling π(t) =
+ * goal[σ(goal cell of t)]. A set file ({@code <name>.set.json}, UTF-8 JSON, at
+ * most {@link #MAX_LEN} bytes) lists the parts of one heuristic, each with
+ * the table it is looked up through. This class parses it with the types of
+ * Go's format.SetFile (unknown keys ignored; a missing key or null is the
+ * zero value, which the checks refuse), holds the symmetries and the check
+ * that a table serves a pattern (Go's puzzle.MapPattern), and checks a set
+ * file against its tables with every MUST of section 10 in the order of the
+ * Go reader, with its messages. {@link TableReader#openSet} and {@link
+ * #open} use it.
+ */
+public final class SetFile {
+    /** The set file version read ("tilepdb_set"); any other is refused. */
+    public static final int VERSION = 1;
+    /** Largest set file read, in bytes (1 MiB). */
+    public static final int MAX_LEN = 1 << 20;
+    /** The symmetry names of SPEC.md section 10, in Go's order; the last four need a square board. */
+    public static final List<String> SYMMETRIES = List.of("identity", "rot90", "rot180", "rot270", "flip-lr", "flip-tb", "transpose", "anti-transpose");
+
+    /** One part as written in the file. */
+    public record PartSpec(long[] tiles, String table, long[] tableTiles, String symmetry, long[] tileMap, String tableRawSha256) {}
+
+    public final long version, width, height;
+    public final long[] goal;
+    public final List<PartSpec> parts;
+
+    private SetFile(long version, long width, long height, long[] goal, List<PartSpec> parts) {
+        this.version = version;
+        this.width = width;
+        this.height = height;
+        this.goal = goal;
+        this.parts = parts;
+    }
+
+    /** Bad content in a set file: the message without "NAME: tilepdb: invalid set: ". */
+    static final class Problem extends Exception {
+        Problem(String msg) { super(msg); }
+    }
+
+    /** Whether bytes (the start of a file) look like a set file: the first byte other than space, tab, CR, LF is '{' (format.IsSetFile). */
+    public static boolean looksLikeSetFile(byte[] b, int len) {
+        for (int i = 0; i < len; i++) {
+            byte c = b[i];
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
+            return c == '{';
+        }
+        return false;
+    }
+
+    /** Parses the JSON of a set file and checks its version; throws Problem. */
+    static SetFile parse(byte[] data) throws Problem {
+        SetFile sf;
+        try {
+            Object v = Json.parse(new String(data, StandardCharsets.UTF_8));
+            if (!(v instanceof Map<?, ?> obj)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(v) + " into a set file (want a JSON object)");
+            Object partsJson = obj.get("parts");
+            List<PartSpec> parts = new ArrayList<>();
+            if (partsJson != null) {
+                if (!(partsJson instanceof List<?> list)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(partsJson) + " into field parts of type []SetPart");
+                int i = 0;
+                for (Object p : list) {
+                    i++;
+                    Map<?, ?> m = p == null ? Map.of() : p instanceof Map<?, ?> mm ? mm : null;
+                    if (m == null) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(p) + " into part " + i + " (want a JSON object)");
+                    parts.add(new PartSpec(ints(m.get("tiles"), "field parts.tiles"), string(m.get("table"), "field parts.table"),
+                            ints(m.get("table_tiles"), "field parts.table_tiles"), string(m.get("symmetry"), "field parts.symmetry"),
+                            ints(m.get("tile_map"), "field parts.tile_map"), string(m.get("table_raw_sha256"), "field parts.table_raw_sha256")));
+                }
+            }
+            sf = new SetFile(integer(obj.get("tilepdb_set"), "field tilepdb_set"), integer(obj.get("width"), "field width"),
+                    integer(obj.get("height"), "field height"), ints(obj.get("goal"), "field goal"), parts);
+        } catch (Json.JsonException e) {
+            throw new Problem("not a set file: " + e.getMessage());
+        }
+        if (sf.version != VERSION) throw new Problem("set file version " + sf.version + " is not supported (this reader supports " + VERSION + ")");
+        return sf;
+    }
+
+    private static long integer(Object v, String what) throws Json.JsonException {
+        if (v == null) return 0;
+        if (!(v instanceof Json.Num num)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(v) + " into " + what + " of type int");
+        if (!num.text().matches("-?[0-9]+")) throw new Json.JsonException("cannot unmarshal number " + num.text() + " into " + what + " of type int");
+        BigInteger b = new BigInteger(num.text());
+        if (b.compareTo(Json.INT64_MIN) < 0 || b.compareTo(Json.INT64_MAX) > 0) throw new Json.JsonException("cannot unmarshal number " + num.text() + " into " + what + " of type int");
+        return b.longValueExact();
+    }
+
+    private static long[] ints(Object v, String what) throws Json.JsonException {
+        if (v == null) return new long[0];
+        if (!(v instanceof List<?> list)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(v) + " into " + what + " of type []int");
+        long[] out = new long[list.size()];
+        for (int i = 0; i < out.length; i++) out[i] = integer(list.get(i), what);
+        return out;
+    }
+
+    private static String string(Object v, String what) throws Json.JsonException {
+        if (v == null) return "";
+        if (!(v instanceof String s)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(v) + " into " + what + " of type string");
+        return s;
+    }
+
+    /** Go's %v of a list of integers: "[2 3 4]". */
+    static String goList(long[] xs) {
+        StringJoiner j = new StringJoiner(" ", "[", "]");
+        for (long x : xs) j.add(Long.toString(x));
+        return j.toString();
+    }
+
+    static String goList(byte[] xs) {
+        StringJoiner j = new StringJoiner(" ", "[", "]");
+        for (byte x : xs) j.add(Integer.toString(x));
+        return j.toString();
+    }
+
+    /** Whether symmetry name maps a w x h board onto itself. */
+    public static boolean validOn(String sym, int w, int h) {
+        return switch (sym) {
+            case "identity", "rot180", "flip-lr", "flip-tb" -> true;
+            case "rot90", "rot270", "transpose", "anti-transpose" -> w == h;
+            default -> false;
+        };
+    }
+
+    /** Image of cell under symmetry sym (valid on the board) on w columns and h rows, by the table of SPEC.md section 10. */
+    public static int cell(String sym, int w, int h, int cell) {
+        int r = cell / w, c = cell % w;
+        int[] rc = switch (sym) {
+            case "rot90" -> new int[] {c, h - 1 - r};
+            case "rot180" -> new int[] {h - 1 - r, w - 1 - c};
+            case "rot270" -> new int[] {w - 1 - c, r};
+            case "flip-lr" -> new int[] {r, w - 1 - c};
+            case "flip-tb" -> new int[] {h - 1 - r, c};
+            case "transpose" -> new int[] {c, r};
+            case "anti-transpose" -> new int[] {w - 1 - c, h - 1 - r};
+            default -> new int[] {r, c};
+        };
+        return rc[0] * w + rc[1];
+    }
+
+    /** The blank's goal region of p as a bit mask: cells reachable from the goal's blank cell through cells holding none of p's tiles at the goal. */
+    static int goalBlankRegion(Pattern p) {
+        int occupied = 0;
+        for (byte t : p.tiles) occupied |= 1 << p.goalPos[t];
+        int start = p.goalPos[0];
+        int region = 1 << start;
+        int[] stack = new int[p.n];
+        int sp = 0;
+        stack[sp++] = start;
+        while (sp > 0) {
+            int c = stack[--sp];
+            int r = c / p.w, col = c % p.w;
+            int[] next = {r > 0 ? c - p.w : -1, r < p.h - 1 ? c + p.w : -1, col > 0 ? c - 1 : -1, col < p.w - 1 ? c + 1 : -1};
+            for (int nb : next) {
+                if (nb < 0 || (occupied & (1 << nb)) != 0 || (region & (1 << nb)) != 0) continue;
+                region |= 1 << nb;
+                stack[sp++] = nb;
+            }
+        }
+        return region;
+    }
+
+    /**
+     * The symmetric use of the table of pattern to for pattern from (puzzle.MapPattern):
+     * cell[c] = σ(c), tile[t] = π(t), src[j] = the from tile looked up as to.tiles[j].
+     */
+    public record Mapping(byte[] cell, byte[] tile, byte[] src) {}
+
+    /**
+     * Checks that the table of to serves from through sym: neither exact, sym
+     * valid on the board, from's goal cells mapped exactly onto to's, and the
+     * blank's goal region of from onto to's. Throws Problem with Go's message
+     * (from "bad symmetry: ").
+     */
+    static Mapping map(Pattern from, Pattern to, String sym) throws Problem {
+        int w = from.w, h = from.h, n = from.n;
+        if (to.w != w || to.h != h) throw new Problem("bad symmetry: pattern " + from + " is on a " + w + "x" + h + " board, its table " + to + " on " + to.w + "x" + to.h);
+        if (!Arrays.equals(to.goal, from.goal)) throw new Problem("bad symmetry: pattern " + from + " has goal \"" + Boards.format(from.goal) + "\", its table " + to + " has goal \"" + Boards.format(to.goal) + "\"");
+        if (from.exact || to.exact) throw new Problem("bad symmetry: exact tables (" + to + ") serve only themselves");
+        if (!validOn(sym, w, h)) throw new Problem("bad symmetry: " + sym + " does not map a " + w + "x" + h + " board onto itself (square boards only)");
+        if (from.tiles.length != to.tiles.length) throw new Problem("bad symmetry: pattern " + from + " has " + from.tiles.length + " tiles, its table " + to + " has " + to.tiles.length);
+        byte[] cell = new byte[n];
+        for (int c = 0; c < n; c++) cell[c] = (byte) cell(sym, w, h, c);
+        byte[] tile = new byte[n];
+        for (int c = 0; c < n; c++) tile[from.goal[c]] = from.goal[cell[c]];
+        Map<Integer, Integer> idx = new HashMap<>();
+        for (int j = 0; j < to.tiles.length; j++) idx.put((int) to.tiles[j], j);
+        byte[] src = new byte[to.tiles.length];
+        for (byte t : from.tiles) {
+            Integer j = idx.get((int) tile[t]);
+            if (j == null) {
+                int g = from.goalPos[t];
+                throw new Problem("bad symmetry: " + sym + " maps the goal cell " + g + " of tile " + t + " of " + from + " to cell " + cell[g] + ", which is not a goal cell of " + to);
+            }
+            src[j] = t;
+        }
+        int fromRegion = goalBlankRegion(from), img = 0;
+        for (int c = 0; c < n; c++) if ((fromRegion & (1 << c)) != 0) img |= 1 << cell[c];
+        if (img != goalBlankRegion(to))
+            throw new Problem("bad symmetry: " + sym + " maps the blank's goal region of " + from + " (the free cells around goal cell " + from.goalPos[0] + ") onto another region than that of " + to);
+        return new Mapping(cell, tile, src);
+    }
+
+    /** Reads the table file of a name, for part "part N" (where). */
+    public interface Tables {
+        Table read(String name, String where) throws java.io.IOException, TilepdbException, LimitException;
+    }
+
+    /**
+     * Checks this set file (named file in errors) against its tables, read
+     * with tables, with every MUST of SPEC.md section 10, and returns its parts.
+     */
+    List<TableSet.Part> parts(String file, Tables tables) throws java.io.IOException, TilepdbException, LimitException {
+        if (width < 2 || width > 5 || height < 2 || height > 5) throw bad(file, 0, "board " + width + "x" + height + ": each side must be between 2 and 5");
+        int w = (int) width, h = (int) height, n = w * h;
+        if (goal.length != n) throw bad(file, 0, "goal has " + goal.length + " cells, want " + n);
+        int[] g = new int[n];
+        for (int c = 0; c < n; c++) {
+            if (goal[c] < 0 || goal[c] >= n) throw bad(file, 0, "goal cell " + c + " holds " + goal[c] + ", not a tile of 0.." + (n - 1));
+            g[c] = (int) goal[c];
+        }
+        String gErr = Boards.validate(g, n);
+        if (gErr != null) throw bad(file, 0, "goal: " + gErr);
+        if (parts.isEmpty() || parts.size() > n - 1) throw bad(file, 0, parts.size() + " parts, want 1 to " + (n - 1));
+        List<TableSet.Part> out = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            PartSpec sp = parts.get(i);
+            int no = i + 1;
+            String where = "part " + no;
+            long[] ts = sp.tiles();
+            if (ts.length == 0) throw bad(file, no, where + ": tiles: empty");
+            for (int j = 0; j < ts.length; j++) {
+                if (ts[j] < 1 || ts[j] >= n || (j > 0 && ts[j] <= ts[j - 1]))
+                    throw bad(file, no, where + ": tiles: " + goList(ts) + " is not a strictly ascending list of tiles 1.." + (n - 1));
+            }
+            if (ts.length == n - 2)
+                throw bad(file, no, where + ": bad pattern: " + (n - 2) + " of " + (n - 1) + " tiles leaves one non-pattern tile, so some placements are unreachable; use all " + (n - 1) + " tiles (the exact table) or at most " + (n - 3));
+            int[] tiles = new int[ts.length];
+            for (int j = 0; j < ts.length; j++) tiles[j] = (int) ts[j];
+            Pattern p;
+            try {
+                p = new Pattern(w, h, g, tiles);
+            } catch (BoardException e) {
+                throw bad(file, no, where + ": " + e.getMessage());
+            }
+            String sym = sp.symmetry();
+            if (!SYMMETRIES.contains(sym)) throw bad(file, no, where + ": bad symmetry: " + goQuote(sym) + " is not one of " + String.join(", ", SYMMETRIES));
+            String name = sp.table();
+            if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.contains(":") || name.equals(".") || name.equals(".."))
+                throw bad(file, no, where + ": table " + goQuote(name) + " must be a plain file name in the set file's directory");
+            Table t = tables.read(name, where);
+            Pattern tp = t.pattern;
+            if (tp.w != w || tp.h != h) throw bad(file, no, where + ": table " + name + " is for a " + tp.w + "x" + tp.h + " board, the set for " + w + "x" + h);
+            byte[] gb = new byte[n];
+            for (int c = 0; c < n; c++) gb[c] = (byte) g[c];
+            if (!Arrays.equals(tp.goal, gb)) throw bad(file, no, where + ": table " + name + " has goal \"" + Boards.format(tp.goal) + "\", the set \"" + Boards.format(gb) + "\"");
+            boolean sameTiles = sp.tableTiles().length == tp.tiles.length;
+            for (int j = 0; sameTiles && j < tp.tiles.length; j++) sameTiles = sp.tableTiles()[j] == tp.tiles[j];
+            if (!sameTiles) throw bad(file, no, where + ": table " + name + " holds tiles " + goList(tp.tiles) + ", the set file says " + goList(sp.tableTiles()));
+            if (!sp.tableRawSha256().equals(t.header.rawSha256()))
+                throw bad(file, no, where + ": table " + name + " has raw_sha256 " + t.header.rawSha256() + ", the set file says " + sp.tableRawSha256());
+            // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
+            if (tp.exact) throw bad(file, no, where + ": table " + name + " is an exact table (" + tp + "); a set file lists additive tables only");
+            Mapping m = null;
+            long[] tileMap = new long[p.tiles.length];
+            for (int j = 0; j < tileMap.length; j++) tileMap[j] = p.tiles[j];
+            if (!(sym.equals("identity") && Arrays.equals(p.tiles, tp.tiles))) {
+                try {
+                    m = map(p, tp, sym);
+                } catch (Problem e) {
+                    throw new SetFileException(file + ": " + where + " (tiles " + goList(ts) + ") through table " + name + ": tilepdb: invalid set: " + e.getMessage(), file, no);
+                }
+                for (int j = 0; j < tileMap.length; j++) tileMap[j] = m.tile()[p.tiles[j]];
+            }
+            if (!Arrays.equals(sp.tileMap(), tileMap))
+                throw bad(file, no, where + ": tile_map " + goList(sp.tileMap()) + ", but " + sym + " maps tiles " + goList(ts) + " to " + goList(tileMap));
+            out.add(new TableSet.Part(p, t, sym, m));
+        }
+        return out;
+    }
+
+    private static SetFileException bad(String file, int part, String msg) {
+        return new SetFileException(file + ": tilepdb: invalid set: " + msg, file, part);
+    }
+
+    /** Go's %q for the strings of set files (ASCII printable as is; others escaped as JSON does). */
+    static String goQuote(String s) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\') sb.append('\\').append(c);
+            else if (c == '\n') sb.append("\\n");
+            else if (c == '\t') sb.append("\\t");
+            else if (c == '\r') sb.append("\\r");
+            else if (c < 0x20 || c == 0x7f) sb.append(String.format("\\x%02x", (int) c));
+            else sb.append(c);
+        }
+        return sb.append('"').toString();
+    }
+
+    /**
+     * The set described by a set file given as bytes (UTF-8 JSON, at most
+     * {@link #MAX_LEN}), named name in errors, with its tables read by name
+     * through tables (for example from a URL or a jar). A table named by
+     * several parts is read once. Throws SetFileException for a malformed
+     * set file or one that does not hold together with its tables, and the
+     * tables' own errors.
+     */
+    public static TableSet open(byte[] data, String name, Tables tables) throws java.io.IOException, TilepdbException, LimitException {
+        if (data.length > MAX_LEN) throw new SetFileException(name + ": tilepdb: invalid set: larger than " + MAX_LEN + " bytes", name, 0);
+        SetFile sf;
+        try {
+            sf = parse(data);
+        } catch (Problem e) {
+            throw new SetFileException(name + ": tilepdb: invalid set: " + e.getMessage(), name, 0);
+        }
+        Map<String, Table> cache = new HashMap<>();
+        List<TableSet.Part> parts = sf.parts(name, (tname, where) -> {
+            Table t = cache.get(tname);
+            if (t == null) {
+                try {
+                    t = tables.read(tname, where);
+                } catch (TilepdbException e) {
+                    throw e instanceof SetFileException ? e : e.withPath(name + ": " + where + ": " + tname);
+                }
+                cache.put(tname, t);
+            }
+            return t;
+        });
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) names.add(name + " part " + (i + 1));
+        return TableSet.ofParts(parts, names, true);
+    }
+}

@@ -1,0 +1,20 @@
+package tilepdb;
+
+/**
+ * A set file (format/SPEC.md section 10) that is malformed, of another
+ * version, or does not hold together with its tables (Go: format.ErrSet):
+ * bad data, like a corrupt table ({@link TilepdbException.Kind#SET}). The
+ * message names the set file and, where there is one, the part.
+ */
+public final class SetFileException extends TilepdbException {
+    /** The set file as named by the caller. */
+    public final String file;
+    /** The part (from 1) the error is about, or 0. */
+    public final int part;
+
+    SetFileException(String msg, String file, int part) {
+        super(Kind.SET, -1, msg);
+        this.file = file;
+        this.part = part;
+    }
+}
