@@ -182,7 +182,7 @@ const cases = [
     s.parts[1] = part(4, 4, s.goal, [4, 8, 12], 'anti-transpose', T234, [2, 3, 4]);
   })],
   ['bad-blank-region.set.json', 'go', '3x3: tiles 6,8 by rot180 onto 2,4: goal cells match, the blank\'s goal regions do not', () => set(3, 3, 'blank-last', [[[6, 8], 'rot180', '3x3_2-4.pdb', [2, 4]]])],
-  ['bad-exact.set.json', 'spec', 'an exact table (3x2, all tiles) as a part', () => set(3, 2, 'blank-last', [[[1, 2, 3, 4, 5], 'identity', '3x2.pdb', [1, 2, 3, 4, 5]]])],
+  ['bad-exact.set.json', 'go', 'an exact table (3x2, all tiles) as a part', () => set(3, 2, 'blank-last', [[[1, 2, 3, 4, 5], 'identity', '3x2.pdb', [1, 2, 3, 4, 5]]])],
   ['bad-json-syntax.set.json', 'status', 'truncated JSON', () => marshal(goodA()).slice(0, 60)],
   ['bad-json-type.set.json', 'status', 'width is a string', () => marshal(goodA()).replace('"width": 4', '"width": "4"')],
   ['bad-json-fraction.set.json', 'status', 'width 4.0 (not an integer)', () => marshal(goodA()).replace('"width": 4', '"width": 4.0')],
