@@ -100,12 +100,13 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				x := &searcher{s: s, tableState: tableState{reflect: s.opt.Reflect}, n: s.n}
 				for {
 					i := counter.Add(1) - 1
 					if i >= int64(len(items)) || i > best.Load() {
 						return
 					}
-					r := s.searchSubtree(ctx, b, items[i].path, bound, &best, i)
+					r := s.searchSubtree(ctx, x, b, items[i].path, bound, &best, i)
 					results[i] = r
 					if r.found {
 						for {
@@ -152,11 +153,12 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 }
 
 // searchSubtree runs one IDA* iteration (bound) below the frontier node
-// reached from b by path.
-func (s *Solver) searchSubtree(ctx context.Context, b puzzle.Board, path []uint8, bound int, stop *atomic.Int64, item int64) subResult {
-	board := append(puzzle.Board(nil), b...)
+// reached from b by path, with the searcher x (reset here).
+func (s *Solver) searchSubtree(ctx context.Context, x *searcher, b puzzle.Board, path []uint8, bound int, stop *atomic.Int64, item int64) subResult {
+	var board [puzzle.MaxCells]uint8
+	copy(board[:], b)
 	blank := 0
-	for c, t := range board {
+	for c, t := range b {
 		if t == 0 {
 			blank = c
 		}
@@ -166,7 +168,7 @@ func (s *Solver) searchSubtree(ctx context.Context, b puzzle.Board, path []uint8
 		board[blank], board[to] = board[to], 0
 		blank = to
 	}
-	x := s.newSearcher(ctx, board)
+	x.reset(ctx, board[:len(b)])
 	x.bound, x.next = bound, inf
 	x.stop, x.item = stop, item
 	x.path = append(x.path, path...)
@@ -179,5 +181,9 @@ func (s *Solver) searchSubtree(ctx context.Context, b puzzle.Board, path []uint8
 	if x.err != nil {
 		return subResult{nodes: x.nodes, err: x.err}
 	}
-	return subResult{found: found, path: x.path, nodes: x.nodes, next: x.next}
+	r := subResult{found: found, nodes: x.nodes, next: x.next}
+	if found {
+		r.path = append([]uint8(nil), x.path...) // x is reused
+	}
+	return r
 }

@@ -211,15 +211,28 @@ type searcher struct {
 // newSearcher returns a searcher at the root b (in the tables'
 // convention, solvable) with its table indices and values computed.
 func (s *Solver) newSearcher(ctx context.Context, b []uint8) *searcher {
-	x := &searcher{s: s, tableState: tableState{reflect: s.opt.Reflect}, n: s.n, ctx: ctx, ctxLeft: ctxEvery}
+	x := &searcher{s: s, tableState: tableState{reflect: s.opt.Reflect}, n: s.n}
+	x.reset(ctx, b)
+	return x
+}
+
+// reset puts x at the root b (as newSearcher) with nothing searched,
+// keeping its path buffer, so that idaParallel's threads reuse one
+// searcher for all their subtrees instead of leaving one for the garbage
+// collector per subtree (which, beside hundreds of MiB of tables, let the
+// heap grow by as much again before a collection).
+func (x *searcher) reset(ctx context.Context, b []uint8) {
+	x.ctx, x.ctxLeft = ctx, ctxEvery
+	x.bound, x.next, x.nodes, x.err = 0, 0, 0, nil
+	x.path = x.path[:0]
+	x.cut, x.frontier, x.stop, x.item = 0, nil, nil, 0
 	for c, t := range b {
 		x.board[c] = t
 		if t == 0 {
 			x.blank = uint8(c)
 		}
 	}
-	x.load(s, b)
-	return x
+	x.load(x.s, b)
 }
 
 // inf is the "no bound yet" value of searcher.next.
