@@ -138,6 +138,22 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 	return rankState{mask: mask, m: m, ord: ord}
 }
 
+// step returns the rankState and value of a table after the move of its
+// tile p from (board) cell to to the blank's cell blank, pc mapping board
+// cells to the table's (the part's symmetry). With a direct index it is one
+// multiply-add and one lookup; otherwise the compact rank update (moved),
+// which needs cells: it is left holding the tile's new cell, to be put back
+// by the caller unless the move is made.
+func (ti *tableInfo) step(st rankState, cells *[puzzle.MaxCells]uint8, pc *[puzzle.MaxCells]uint8, blank, to, p uint8) (rankState, uint8) {
+	if ti.dvals != nil {
+		d := st.d + (uint64(pc[blank])-uint64(pc[to]))*ti.dpow[p]
+		return rankState{d: d}, ti.dvals[d]
+	}
+	cells[p] = pc[blank]
+	nst := ti.moved(st, cells, pc[to], pc[blank], p)
+	return nst, ti.values[ti.index(nst)]
+}
+
 // noMove is the "previous move" of the root: it excludes no move.
 const noMove = 4
 
@@ -306,17 +322,7 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 		var hv uint8
 		var nst rankState
 		if ti >= 0 {
-			tab := &s.tabs[ti]
-			pc := &s.partCell[ti]
-			if tab.dvals != nil {
-				nst.d = x.st[ti].d + (uint64(pc[blank])-uint64(pc[to]))*tab.dpow[s.tileIdx[tile]]
-				hv = tab.dvals[nst.d]
-			} else {
-				// cells is kept for the compact rank update only
-				x.cells[ti][s.tileIdx[tile]] = pc[blank]
-				nst = tab.moved(x.st[ti], &x.cells[ti], pc[to], pc[blank], s.tileIdx[tile])
-				hv = tab.values[tab.index(nst)]
-			}
+			nst, hv = s.tabs[ti].step(x.st[ti], &x.cells[ti], &s.partCell[ti], blank, to, s.tileIdx[tile])
 			sum += int(hv) - int(x.h[ti])
 		}
 		// The reflected lookup only raises h: skip it when h already
@@ -342,16 +348,7 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 			rt = s.reflTile[tile]
 			tj = s.tileTab[rt]
 			if tj >= 0 {
-				tab := &s.tabs[tj]
-				pc := &s.partCellR[tj]
-				if tab.dvals != nil {
-					nstR.d = x.stR[tj].d + (uint64(pc[blank])-uint64(pc[to]))*tab.dpow[s.tileIdx[rt]]
-					hvR = tab.dvals[nstR.d]
-				} else {
-					x.cellsR[tj][s.tileIdx[rt]] = pc[blank]
-					nstR = tab.moved(x.stR[tj], &x.cellsR[tj], pc[to], pc[blank], s.tileIdx[rt])
-					hvR = tab.values[tab.index(nstR)]
-				}
+				nstR, hvR = s.tabs[tj].step(x.stR[tj], &x.cellsR[tj], &s.partCellR[tj], blank, to, s.tileIdx[rt])
 				sumR += int(hvR) - int(x.hR[tj])
 			}
 			h = max(h, sumR)
