@@ -132,3 +132,8 @@ func DirectIndexBytes(set *format.Set) uint64 {
 	}
 	return total
 }
+
+// DirectBytes is the memory, in bytes, of the direct indexes New built for
+// s: DirectIndexBytes of its set when all of them were, less when
+// Options.Compact or Options.MaxDirectBytes left tables out.
+func (s *Solver) DirectBytes() uint64 { return s.directBytes }

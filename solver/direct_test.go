@@ -202,3 +202,36 @@ func sameEffect(a, b string, rng *rand.Rand) bool {
 	}
 	return same
 }
+
+// TestMaxDirectBytes: the direct indexes are built in part order while they
+// fit in Options.MaxDirectBytes; the search answers as without them.
+func TestMaxDirectBytes(t *testing.T) {
+	s := set(t, 4, 4, puzzle.GoalBlankLast, part663...)
+	all := DirectIndexBytes(s)
+	six := directSize(16, 6)
+	if want := 2*six + directSize(16, 3); all != want {
+		t.Fatalf("DirectIndexBytes = %d, want %d", all, want)
+	}
+	b := puzzle.BlankFirstToLast(korf100(t)[11].board)
+	want, err := newSolver(t, s, Options{Reflect: true, Compact: true}).Solve(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		limit, built uint64
+	}{
+		{0, all}, {all, all}, {six, six}, {six + 100, six}, {2 * six, 2 * six}, {1, 0},
+	} {
+		sv := newSolver(t, s, Options{Reflect: true, MaxDirectBytes: c.limit})
+		if got := sv.DirectBytes(); got != c.built {
+			t.Errorf("MaxDirectBytes %d: built %d bytes, want %d", c.limit, got, c.built)
+		}
+		got, err := sv.Solve(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Moves != want.Moves || got.Nodes != want.Nodes {
+			t.Errorf("MaxDirectBytes %d: %d nodes %s, compact %d nodes %s", c.limit, got.Nodes, got.Moves, want.Nodes, want.Moves)
+		}
+	}
+}

@@ -97,6 +97,12 @@ type Options struct {
 	// and a second or two of set-up, and makes the rank update of a move a
 	// single addition.
 	Compact bool
+	// MaxDirectBytes bounds the memory of the direct indexes (without
+	// Compact): they are built for the set's distinct tables in the order
+	// of its parts while their total stays within this many bytes; the
+	// other tables are searched through their compact index. 0 means no
+	// bound.
+	MaxDirectBytes uint64
 }
 
 // Result is the answer for one board.
@@ -140,7 +146,8 @@ type Solver struct {
 	explored atomic.Uint64
 
 	// Additive search data.
-	tabs      []tableInfo
+	directBytes uint64 // memory of the direct indexes built
+	tabs        []tableInfo
 	tileTab   [puzzle.MaxCells]int8             // part holding tile t, -1 when none
 	tileIdx   [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
 	partCell  [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
@@ -250,7 +257,11 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 		if !opt.Compact {
 			d, ok := direct[p.Table]
 			if !ok {
-				d = newDirectIndex(p.Table)
+				size := directSize(p.Table.Pattern.Geom.N(), len(p.Table.Pattern.Tiles))
+				if size > 0 && (opt.MaxDirectBytes == 0 || s.directBytes+size <= opt.MaxDirectBytes) {
+					d = newDirectIndex(p.Table)
+					s.directBytes += size
+				}
 				direct[p.Table] = d
 			}
 			if d != nil {

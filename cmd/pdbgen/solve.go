@@ -180,7 +180,7 @@ func runSolve(e *env, args []string) error {
 	threads := fs.Int("t", 1, "threads sharing each board's IDA* search (parallel IDA*; moves and node counts do not depend on it)")
 	asJSON := fs.Bool("json", false, "one JSON object per line: board, length, moves, nodes, solvable (and bounds and statistics for the other algorithms)")
 	from := fs.String("from", "", "convention of the input boards when it differs from the tables' goal: blank-first")
-	maxMem := fs.String("max-memory", "", maxMemoryHelp+"; covers the tables and, for wastar, anytime and bidirectional, the searches (an equal share each with -j; at most 1 GiB each without this flag)")
+	maxMem := fs.String("max-memory", "", maxMemoryHelp+"; covers the tables, for IDA* their direct index copies (those that do not fit are left out), and for wastar, anytime and bidirectional the searches (an equal share each with -j; at most 1 GiB each without this flag)")
 	alg := fs.String("algorithm", "", "ida (optimal, default), wastar (weighted A*), anytime (ARA*) or bidirectional (breadth-first from both ends, no table needed)")
 	weight := fs.String("weight", "", fmt.Sprintf("weighted A* with f = g + W*h, 1 <= W <= %d: a solution at most W times the optimum (implies --algorithm wastar; default %g)", maxWeight, defaultWeight))
 	anytime := fs.Bool("anytime", false, "ARA*: print a first solution at once, then each better one, down to a proven optimum (same as --algorithm anytime)")
@@ -254,12 +254,21 @@ func runSolve(e *env, args []string) error {
 			return err
 		}
 		opt := solver.Options{Reflect: *reflect && cfg.alg != algBidir, FromBlankFirst: *from != "", Threads: *threads, Compact: *compact || cfg.alg != algIDA}
-		if !opt.Compact && budget.Known && budget.Check("", sysmem.SatAdd(loadMemoryNeed(files), solver.DirectIndexBytes(tset))) != nil {
-			opt.Compact = true // the direct copies do not fit: search the compact tables
+		if need := loadMemoryNeed(files); !opt.Compact && budget.Known {
+			// The direct copies that fit beside the tables; the other
+			// tables are searched through their compact index.
+			opt.MaxDirectBytes = 1 // none
+			if budget.Limit > need+1 {
+				opt.MaxDirectBytes = budget.Limit - need
+			}
 		}
 		s, err = solver.New(tset, opt)
 		if err != nil {
 			return usageErr("%v", err)
+		}
+		if want := solver.DirectIndexBytes(tset); !opt.Compact && s.DirectBytes() < want {
+			fmt.Fprintf(e.stderr, "pdbgen solve: the direct index copies of the tables (%s) do not all fit in the memory budget (%s); the search uses %s of them and the compact index for the rest (slower; --compact-index silences this)\n",
+				sysmem.FormatSize(want), sysmem.FormatSize(budget.Limit), sysmem.FormatSize(s.DirectBytes()))
 		}
 		geom = tset.Geom
 	}
