@@ -35,6 +35,12 @@ func runInfo(e *env, args []string) error {
 	for _, f := range files {
 		h, err := format.ReadHeaderFile(f)
 		if err != nil {
+			if set, _ := format.IsSetFile(f); set {
+				// not corruption: the wrong kind of file for info
+				fmt.Fprintf(e.stderr, "%s: a set file (format/SPEC.md section 10), not a table: info reads table headers (pdbgen verify checks a set file and its tables)\n", f)
+				code = max(code, exitTrouble)
+				continue
+			}
 			fmt.Fprintf(e.stderr, "%v\n", err)
 			code = max(code, exitCode(err))
 			continue

@@ -193,3 +193,17 @@ func TestInfoErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestInfoSetFile: info on a set file says what it is (exit 2), instead of
+// reporting a table with a bad magic number.
+func TestInfoSetFile(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "x.set.json")
+	if err := os.WriteFile(f, []byte(`{"tilepdb_set":1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := pdbgen(t, "", "info", f)
+	wantCode(t, r, 2)
+	if !strings.Contains(r.stderr, "a set file") || strings.Contains(r.stderr, "magic") {
+		t.Errorf("stderr should say it is a set file\n%v", r)
+	}
+}
