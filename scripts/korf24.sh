@@ -30,6 +30,9 @@ if [ -z "$set" ]; then
   set=data/24-6666.set.json
   [ -f "$set" ] || bin/pdbgen build --preset 24-6666 -o data --quiet >/dev/null
 fi
+for v in "$jobs" "$threads" "$count"; do
+  [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "korf24.sh: -j, -t and -n take a positive integer, not '$v'" >&2; exit 2; }
+done
 files=(${set//,/ })
 ids=(38 40 25 32 44 37 30 13 1 28 36 5 22 16 29)
 tsv=solver/testdata/korf50-24.tsv
