@@ -231,6 +231,9 @@ export function parseSetFile(data) {
     };
   } catch (e) {
     if (e instanceof JSONError) return { error: `not a set file: ${e.message}` };
+    // Unknown keys may hold any JSON, nested deeper than the recursive
+    // parser's stack: a clear refusal, never a crash.
+    if (e instanceof RangeError) return { error: 'not a set file: JSON nested too deeply for this reader' };
     throw e;
   }
   if (set.tilepdb_set !== SET_VERSION) return { error: `set file version ${set.tilepdb_set} is not supported (this reader supports ${SET_VERSION})` };

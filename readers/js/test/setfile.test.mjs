@@ -112,6 +112,13 @@ test('set kit: every set file is accepted or refused as index.tsv says, with pdb
   assert.ok(exact >= 30, `${exact} messages compared exactly`);
 });
 
+test('a set file nested deeper than the parser can go is refused, not a crash', async () => {
+  const good = fs.readFileSync(path.join(setsDir, 'good-a.set.json'), 'utf8');
+  const deep = good.replace('{', '{"x":' + '['.repeat(200000) + ']'.repeat(200000) + ',');
+  assert.ok(deep.length < MAX_SET_FILE_LEN);
+  await assert.rejects(openSetBytes(deep, { table: () => null }), { name: 'SetFileError', message: /JSON nested too deeply/ });
+});
+
 test('set kit: a set file over 1 MiB is refused before parsing', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sets-'));
   try {

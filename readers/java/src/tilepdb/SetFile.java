@@ -325,6 +325,10 @@ public final class SetFile {
             sf = parse(data);
         } catch (Problem e) {
             throw new SetFileException(name + ": tilepdb: invalid set: " + e.getMessage(), name, 0);
+        } catch (StackOverflowError e) {
+            // Unknown keys may hold any JSON, nested deeper than the
+            // recursive parser's stack: a clear refusal, never a crash.
+            throw new SetFileException(name + ": tilepdb: invalid set: not a set file: JSON nested too deeply for this reader", name, 0);
         }
         Map<String, Table> cache = new HashMap<>();
         List<TableSet.Part> parts = sf.parts(name, (tname, where) -> {

@@ -127,6 +127,18 @@ final class SetFileTests {
             check(exact >= 30, exact + " messages compared exactly");
         });
 
+        test("a set file nested deeper than the parser can go is refused, not a crash", () -> {
+            String good = Files.readString(sets.resolve("good-a.set.json"));
+            String deep = good.replaceFirst("\\{", "{\"x\":" + "[".repeat(200000) + "]".repeat(200000) + ",");
+            check(deep.length() < SetFile.MAX_LEN, "under 1 MiB");
+            try {
+                SetFile.open(deep.getBytes(java.nio.charset.StandardCharsets.UTF_8), "deep.set.json", (n, w) -> null);
+                check(false, "accepted");
+            } catch (SetFileException e) {
+                check(e.getMessage().contains("JSON nested too deeply"), e.getMessage());
+            }
+        });
+
         test("set kit: a set file over 1 MiB is refused before parsing", () -> {
             Path dir = Files.createTempDirectory("sets-");
             try {
