@@ -80,7 +80,7 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 		s.explored.Add(fx.nodes)
 		if found {
 			if fx.err != nil {
-				return nil, total + fx.nodes, fx.err
+				return nil, total + fx.nodes, stopped(fx.err, bound, total+fx.nodes)
 			}
 			return fx.path, total + fx.nodes, nil // a solution above the cut
 		}
@@ -124,13 +124,17 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 		}
 		wg.Wait()
 		w := best.Load()
+		done := total + fx.nodes // the nodes generated so far, for a stop
+		for i := range results {
+			done += results[i].nodes
+		}
 		for i := int64(0); i < int64(len(items)) && i <= w; i++ {
 			if err := results[i].err; err != nil && !errors.Is(err, errAbandoned) {
-				return nil, total, err
+				return nil, total, stopped(err, bound, done)
 			}
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, total, err
+			return nil, total, stopped(err, bound, done)
 		}
 		if w < int64(len(items)) {
 			nodes := total + items[w].nodes

@@ -1,7 +1,10 @@
 package solver
 
 import (
+	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -62,6 +65,28 @@ func TestParallelMatchesSequential(t *testing.T) {
 		got, _ := newSolver(t, partial, Options{Threads: threads}).Solve(b)
 		if got.Nodes != want.Nodes || got.Moves != want.Moves {
 			t.Errorf("partial set, threads %d: nodes %d moves %s; single-threaded %d %s", threads, got.Nodes, got.Moves, want.Nodes, want.Moves)
+		}
+	}
+}
+
+// TestStoppedError: an IDA* search stopped by its context reports a proven
+// lower bound (between the start's heuristic and the optimum) and the nodes
+// generated so far, with 1 and 2 threads, and wraps the context's error.
+func TestStoppedError(t *testing.T) {
+	s := set(t, 4, 4, puzzle.GoalBlankLast, []uint8{1, 2, 3}, []uint8{4, 5, 6}) // weak: a long search
+	k := korf100(t)[0]
+	b := puzzle.BlankFirstToLast(k.board)
+	for _, threads := range []int{1, 2} {
+		sv := newSolver(t, s, Options{Threads: threads})
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		_, err := sv.SolveContext(ctx, b)
+		cancel()
+		var se *StoppedError
+		if !errors.As(err, &se) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("threads %d: error %v, want a StoppedError wrapping the deadline", threads, err)
+		}
+		if h := sv.Heuristic(b); se.Lower < h || se.Lower > k.length || se.Nodes == 0 || se.Elapsed <= 0 {
+			t.Errorf("threads %d: lower %d (heuristic %d, optimum %d), nodes %d, elapsed %v", threads, se.Lower, h, k.length, se.Nodes, se.Elapsed)
 		}
 	}
 }

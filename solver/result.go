@@ -1,9 +1,13 @@
 package solver
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -85,4 +89,35 @@ func ints(b puzzle.Board) []int {
 		out[i] = int(t)
 	}
 	return out
+}
+
+// StoppedError is the error of an IDA* search (Solver.SolveContext) that its
+// context stopped (a deadline, a cancellation) before it found a solution:
+// what it had proven. It wraps the context's error.
+type StoppedError struct {
+	// Lower is a proven lower bound on the optimal length, in moves: the
+	// bound of the IDA* iteration under way (every shorter bound was
+	// searched to the end without a solution).
+	Lower int
+	// Nodes is the number of states generated until the stop (the package
+	// comment's count, including the interrupted iteration's share).
+	Nodes uint64
+	// Elapsed is the wall time of the search until the stop.
+	Elapsed time.Duration
+	// Err is the context's error.
+	Err error
+}
+
+func (e *StoppedError) Error() string {
+	return fmt.Sprintf("IDA* stopped (%v) after %d nodes; proven: optimum >= %d moves", e.Err, e.Nodes, e.Lower)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+// stopped wraps err in a StoppedError when it is a context's error.
+func stopped(err error, bound int, nodes uint64) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &StoppedError{Lower: bound, Nodes: nodes, Err: err}
+	}
+	return err
 }

@@ -272,7 +272,7 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 		x.path = x.path[:0]
 		if x.dfs(0, histStart) {
 			if x.err != nil {
-				return nil, x.nodes, x.err
+				return nil, x.nodes, stopped(x.err, x.bound, x.nodes)
 			}
 			return x.path, x.nodes, nil
 		}

@@ -148,14 +148,14 @@ type Solver struct {
 	// Additive search data.
 	directBytes uint64 // memory of the direct indexes built
 	tabs        []tableInfo
-	tileTab   [puzzle.MaxCells]int8             // part holding tile t, -1 when none
-	tileIdx   [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
-	partCell  [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
-	partCellR [maxTables][puzzle.MaxCells]uint8 // per part, partCell after the main-diagonal reflection
-	reflCell  [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
-	reflTile  [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
-	nbr       [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
-	goalPos   [puzzle.MaxCells]uint8
+	tileTab     [puzzle.MaxCells]int8             // part holding tile t, -1 when none
+	tileIdx     [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
+	partCell    [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
+	partCellR   [maxTables][puzzle.MaxCells]uint8 // per part, partCell after the main-diagonal reflection
+	reflCell    [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
+	reflTile    [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
+	nbr         [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
+	goalPos     [puzzle.MaxCells]uint8
 }
 
 // moves lists the blank's legal moves from one cell.
@@ -370,6 +370,10 @@ func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (res Result, 
 		path, res.Nodes, err = s.ida(ctx, work)
 	}
 	if err != nil {
+		var se *StoppedError
+		if errors.As(err, &se) {
+			se.Elapsed = time.Since(start)
+		}
 		return Result{}, err
 	}
 	res.Length = len(path)

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -222,5 +223,35 @@ func TestSolveInterruptedKeepsFinishedAnswers(t *testing.T) {
 	el := lines(stderr.String())
 	if len(el) != 2 || !strings.HasPrefix(el[0], "pdbgen solve: interrupted while solving "+k.board) || el[1] != "pdbgen solve: interrupted" {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// TestSolveInterruptedIDA: SIGINT during IDA* reports what the search had
+// proven (the bound of the iteration under way) and exits 130.
+func TestSolveInterruptedIDA(t *testing.T) {
+	dir := t.TempDir()
+	r := pdbgen(t, "", "build", "--quiet", "-j", "2", "-o", dir, "--board", "4x4", "--tiles", "1-4", "--tiles", "5-8", "--tiles", "9-12", "--tiles", "13-15")
+	wantCode(t, r, 0)
+	k := korf10(t)[0] // far longer than the test with these weak tables
+	cmd, stdin, stdout, stderr := startPdbgen(t, append([]string{"solve", "-j", "1", "--from", "blank-first"}, lines(r.stdout)...)...)
+	defer stdin.Close()
+	if _, err := io.WriteString(stdin, k.board+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, stdout)
+	time.Sleep(time.Second)
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, cmd, 10*time.Second); code != 130 {
+		t.Errorf("exit status %d, want 130; stderr:\n%s", code, stderr)
+	}
+	el := lines(stderr.String())
+	prefix := "pdbgen solve: interrupted while solving " + k.board + ": no solution yet, proven optimum >= "
+	if len(el) != 2 || !strings.HasPrefix(el[0], prefix) || el[1] != "pdbgen solve: interrupted" {
+		t.Fatalf("stderr %q", stderr.String())
+	}
+	if lower, err := strconv.Atoi(strings.TrimPrefix(el[0], prefix)); err != nil || lower < 1 || lower > k.opt {
+		t.Errorf("proven bound %q, optimum %d", strings.TrimPrefix(el[0], prefix), k.opt)
 	}
 }

@@ -304,12 +304,10 @@ func runSolve(e *env, args []string) error {
 	}
 	sv := &solveRun{cfg: cfg, s: s, json: *asJSON}
 	err = answerBoardsStream(e.context(), e.stdin, stdout, stderr, geom.N(), *workers, cfg.alg == algARA, func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
-		if cfg.alg != algIDA { // IDA* proves nothing worth reporting when interrupted
-			if !sv.enter() {
-				return "", ctx.Err()
-			}
-			defer sv.wg.Done()
+		if !sv.enter() { // every search says what it proved when interrupted
+			return "", ctx.Err()
 		}
+		defer sv.wg.Done()
 		if started.Add(1)-finished.Load() == 1 {
 			lastAnswer.Store(int64(time.Since(begin))) // the clock starts when a search does
 		}
@@ -446,6 +444,10 @@ func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)
 			err = fmt.Errorf("IDA*: %w: %v", solver.ErrTimeLimit, r.cfg.lim.TimeLimit)
 		}
 		out = solver.Bounded{Board: b, Searched: b, Converted: r.s.Options().FromBlankFirst, Solvable: true, Length: -1, Lower: -1}
+		var se *solver.StoppedError
+		if errors.As(ierr, &se) { // what the stopped search had proven
+			out.Lower, out.Stats.Generated, out.Stats.Elapsed = se.Lower, se.Nodes, se.Elapsed
+		}
 		if out.Converted {
 			out.Searched = puzzle.BlankFirstToLast(b)
 		}
@@ -481,9 +483,6 @@ func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)
 		return "", err // bad input: the line's problem
 	}
 	if reason == "interrupted" {
-		if r.cfg.alg == algIDA {
-			return "", err
-		}
 		r.mu.Lock()
 		r.interrupted = append(r.interrupted, proven(out))
 		r.mu.Unlock()
@@ -567,9 +566,7 @@ func solveText(b solver.Bounded, alg, stopped string, final bool) string {
 		if b.Lower >= 0 {
 			fmt.Fprintf(&sb, " lower %d", b.Lower)
 		}
-		if alg != algIDA { // IDA* stopped says nothing about its nodes
-			fmt.Fprintf(&sb, " nodes %d", b.Stats.Generated)
-		}
+		fmt.Fprintf(&sb, " nodes %d", b.Stats.Generated)
 	default:
 		if !final {
 			sb.WriteString("improved ")

@@ -633,10 +633,19 @@ func TestSolveIDATimeLimit(t *testing.T) {
 	start := time.Now()
 	r = pdbgen(t, k.board+"\n", append([]string{"solve", "--from", "blank-first", "--time-limit", "100ms"}, lines(r.stdout)...)...)
 	wantCode(t, r, 1)
-	if r.stdout != k.board+" : stopped time-limit converted-from blank-first\n" {
-		t.Errorf("stdout %q", r.stdout)
+	// What the stopped search proved: a lower bound (at least the
+	// tables' heuristic of the start, at most the optimum) and its nodes.
+	m := stoppedRE.FindStringSubmatch(strings.TrimSuffix(r.stdout, "\n"))
+	if m == nil || m[1] != k.board || m[2] != "time-limit" || m[3] == "" || m[4] == "" || m[5] == "" {
+		t.Fatalf("stdout %q, want the board stopped by the time limit with its lower bound and nodes", r.stdout)
 	}
-	oneErrorLine(t, r, "solve", "IDA*: time limit reached: 100ms")
+	if lower, _ := strconv.Atoi(m[3]); lower < 1 || lower > k.opt {
+		t.Errorf("proven lower bound %d, optimum %d", lower, k.opt)
+	}
+	if nodes, _ := strconv.ParseUint(m[4], 10, 64); nodes == 0 {
+		t.Errorf("no nodes reported: %q", r.stdout)
+	}
+	oneErrorLine(t, r, "solve", "IDA*: time limit reached: 100ms; proven: optimum >= "+m[3]+" moves")
 	t.Logf("stopped after %v", time.Since(start))
 }
 
