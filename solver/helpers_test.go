@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -101,35 +100,40 @@ type korfInstance struct {
 	board      puzzle.Board // blank-first convention
 }
 
-// korf100 reads testdata/korf100.tsv.
-func korf100(tb testing.TB) []korfInstance {
+// tsvRows reads the rows of testdata/name (tab-separated, '#' comments and
+// blank lines skipped), each of exactly cols columns.
+func tsvRows(tb testing.TB, name string, cols int) [][]string {
 	tb.Helper()
-	f, err := os.Open("testdata/korf100.tsv")
+	data, err := os.ReadFile("testdata/" + name)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
-	var out []korfInstance
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
+	var rows [][]string
+	for _, line := range strings.Split(string(data), "\n") {
 		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
 			continue
 		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 3 {
-			tb.Fatalf("korf100.tsv: bad line %q", line)
+		row := strings.Split(strings.TrimRight(line, "\r"), "\t")
+		if len(row) != cols {
+			tb.Fatalf("%s: bad line %q", name, line)
 		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// korf100 reads testdata/korf100.tsv.
+func korf100(tb testing.TB) []korfInstance {
+	tb.Helper()
+	var out []korfInstance
+	for _, cols := range tsvRows(tb, "korf100.tsv", 3) {
 		id, err1 := strconv.Atoi(cols[0])
 		l, err2 := strconv.Atoi(cols[1])
 		b, err3 := puzzle.ParseBoard(cols[2], 16)
 		if err1 != nil || err2 != nil || err3 != nil {
-			tb.Fatalf("korf100.tsv: bad line %q", line)
+			tb.Fatalf("korf100.tsv: bad line %q", strings.Join(cols, "\t"))
 		}
 		out = append(out, korfInstance{id, l, b})
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
 	}
 	if len(out) != 100 {
 		tb.Fatalf("korf100.tsv: %d instances, want 100", len(out))

@@ -1,10 +1,8 @@
 package solver
 
 import (
-	"bufio"
 	"flag"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,33 +33,16 @@ type korf24Instance struct {
 // korf50 reads testdata/korf50-24.tsv, by id.
 func korf50(tb testing.TB) map[int]korf24Instance {
 	tb.Helper()
-	f, err := os.Open("testdata/korf50-24.tsv")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
 	out := map[int]korf24Instance{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.HasPrefix(line, "#") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		cols := strings.Split(line, "\t")
-		if len(cols) != 4 {
-			tb.Fatalf("korf50-24.tsv: bad line %q", line)
-		}
+	for _, cols := range tsvRows(tb, "korf50-24.tsv", 4) {
 		id, err1 := strconv.Atoi(cols[0])
 		l, err2 := strconv.Atoi(cols[1])
 		n, err3 := strconv.ParseUint(cols[2], 10, 64)
 		b, err4 := puzzle.ParseBoard(cols[3], 25)
 		if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
-			tb.Fatalf("korf50-24.tsv: bad line %q", line)
+			tb.Fatalf("korf50-24.tsv: bad line %q", strings.Join(cols, "\t"))
 		}
 		out[id] = korf24Instance{id, l, n, b}
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
 	}
 	if len(out) != 50 {
 		tb.Fatalf("korf50-24.tsv: %d instances, want 50", len(out))
