@@ -106,15 +106,6 @@ func newDirectIndex(t *format.Table) *directIndex {
 	return d
 }
 
-// index returns the direct index of the placement cells[0:k].
-func (d *directIndex) index(cells *[puzzle.MaxCells]uint8, k int) uint64 {
-	var idx uint64
-	for i := 0; i < k; i++ {
-		idx += uint64(cells[i]) * d.pow[i]
-	}
-	return idx
-}
-
 // DirectIndexBytes is the memory, in bytes, that New adds for the direct
 // indexes of set's tables without Options.Compact: N^k bytes for each
 // distinct additive table of k tiles on N cells with N^k at most 2^28, 0

@@ -235,3 +235,13 @@ func TestMaxDirectBytes(t *testing.T) {
 		}
 	}
 }
+
+// index returns the direct index of the placement cells[0:k], computed
+// from scratch (the search updates it one move at a time).
+func (d *directIndex) index(cells *[puzzle.MaxCells]uint8, k int) uint64 {
+	var idx uint64
+	for i := 0; i < k; i++ {
+		idx += uint64(cells[i]) * d.pow[i]
+	}
+	return idx
+}
