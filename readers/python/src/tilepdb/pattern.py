@@ -182,6 +182,9 @@ class Pattern:
         self._blank_parity = [
             (abs(c // w - gb // w) + abs(c % w - gb % w)) & 1 for c in range(n)
         ]
+        self._blank_parity_lut = np.asarray(self._blank_parity, dtype=np.uint8)
+        self._tiles_list = list(self.tiles)
+        self._goal_list = list(self.goal)
 
     def __str__(self) -> str:
         what = "exact (all tiles)" if self.exact else "tiles " + ",".join(str(t) for t in self.tiles)
@@ -249,17 +252,17 @@ class Pattern:
         if self.exact:
             return _exact_ranks_t(pos_t, self.n)
         if cells_t is None:
-            cells_t = pos_t[list(self.tiles)]
+            cells_t = pos_t[self._tiles_list]
         return _cellset_ranks_t(cells_t, self.n)
 
     def solvable_t(self, pos_t: np.ndarray) -> np.ndarray:
         """Boolean (B,): which states of pos_t (shape (N, B)) can reach the goal."""
-        seq = pos_t[list(self.goal)]  # seq[g] = board cell of the tile whose goal cell is g
+        seq = pos_t[self._goal_list]  # seq[g] = board cell of the tile whose goal cell is g
         n = self.n
         inv = np.zeros(pos_t.shape[1], dtype=np.uint8)
         for i in range(n - 1):
             inv += (seq[i + 1 :] < seq[i]).sum(axis=0, dtype=np.uint8)
-        bp = np.asarray(self._blank_parity, dtype=np.uint8)[pos_t[0]]
+        bp = self._blank_parity_lut.take(pos_t[0])
         return (inv & 1) == bp
 
 
@@ -275,43 +278,55 @@ def _exact_rank(pos, n: int) -> int:
 
 
 def _cellset_ranks_t(cells_t: np.ndarray, n: int) -> np.ndarray:
-    """cellset-order ranks of cells_t (shape (k, B): cell of each pattern tile)."""
+    """cellset-order ranks (SPEC.md 4.1) of cells_t (uint8, shape (k, B): the
+    cell of each pattern tile, tiles ascending), vectorised over B.
+
+    rank = P*C(n,k) + M: the Lehmer digits of the tile order are
+    d_i = #{j > i: c_j < c_i} (comparisons of uint8 rows), P their mixed-radix
+    number; M, the colex rank of the occupied cells, is read from a table
+    indexed by the cell mask."""
     k, b = cells_t.shape
-    one = np.uint32(1)
-    bits = np.left_shift(one, cells_t.astype(np.uint32))
-    # Lehmer digits d_i = #{j > i: c_j < c_i}, from the last tile back.
-    mask = np.zeros(b, dtype=np.uint32)
-    order = np.zeros(b, dtype=np.int64)
-    fact = 1
-    for i in range(k - 1, -1, -1):
-        d = _popcount(mask & (bits[i] - one), n)
-        if fact == 1:
-            order += d
-        else:
-            order += d.astype(np.int64) * fact
-        mask |= bits[i]
-        fact *= k - i
-    return order * math.comb(n, k) + _colex(mask, n)
+    wide = math.factorial(k) >= 1 << 31
+    order = np.zeros(b, dtype=np.int64 if wide else np.int32)
+    for i in range(k - 1):
+        d = (cells_t[i + 1 :] < cells_t[i]).sum(axis=0, dtype=np.uint8)
+        order *= k - i
+        order += d
+    bits = np.left_shift(np.uint32(1), cells_t, dtype=np.uint32)
+    mask = np.bitwise_or.reduce(bits, axis=0)
+    comb = math.comb(n, k)
+    if math.factorial(n) // math.factorial(n - k) >= 1 << 31:
+        return order.astype(np.int64) * comb + _colex(mask, n)
+    order *= comb
+    order += _colex(mask, n)
+    return order
 
 
 def _colex(mask: np.ndarray, n: int) -> np.ndarray:
+    """Colex rank of each cell mask (int32 for n <= 16, else int64)."""
     if n <= 16:
-        return _colex16(n, 0)[0][mask]
+        return _colex_lut(n).take(mask)
     lo = mask & 0xFFFF
     hi = mask >> 16
-    return _colex16(16, 0)[0][lo] + _colex16(n - 16, 16)[_popcount16()[lo], hi]
+    nlo = _popcount16().take(lo).astype(np.intp)
+    return _colex16(16, 0)[0].take(lo) + _colex16(n - 16, 16)[nlo, hi]
+
+
+@lru_cache(maxsize=None)
+def _colex_lut(n: int) -> np.ndarray:
+    return _colex16(n, 0)[0].astype(np.int32)
 
 
 def _exact_ranks_t(pos_t: np.ndarray, n: int) -> np.ndarray:
-    one = np.uint32(1)
+    """lehmer-half ranks (SPEC.md 4.2) of transposed position vectors (uint8, (N, B))."""
     b = pos_t.shape[1]
-    used = np.zeros(b, dtype=np.uint32)
     r = np.zeros(b, dtype=np.int64)
     for i in range(n - 2):
-        c = pos_t[i].astype(np.uint32)
-        bit = np.left_shift(one, c)
-        d = c - _popcount(used & (bit - one), n)
-        used |= bit
+        c = pos_t[i]
+        if i:
+            d = c - (pos_t[:i] < c).sum(axis=0, dtype=np.uint8)
+        else:
+            d = c
         r *= n - i
         r += d
     return r

@@ -600,10 +600,10 @@ def read_file(path) -> Table:
     """Reads and verifies the table file at path (memory-mapped). Errors about
     the content name the path ("PATH: tilepdb: ..."); OSError for I/O trouble,
     and for a path that is not a regular file."""
+    if not _stat.S_ISREG(os.stat(path).st_mode):
+        raise OSError(f"{os.fspath(path)}: not a regular file")
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
-        if not _stat.S_ISREG(st.st_mode):
-            raise OSError(f"{os.fspath(path)}: not a regular file")
         try:
             if st.st_size == 0:
                 return read_bytes(b"")

@@ -38,7 +38,7 @@ __all__ = ["TableSet", "Part", "open_set", "is_set_file", "check_boards_array", 
 
 #: Boards processed per vectorised step of the batch API (the working set
 #: of one step stays in the CPU caches).
-BATCH_CHUNK = 8192
+BATCH_CHUNK = 65536
 
 
 @dataclass
@@ -70,24 +70,27 @@ def _batch_positions(boards, n: int, check: bool) -> Iterator[tuple[int, int, np
     checked: ValueError); with check, each row must be a permutation."""
     a = check_boards_array(boards, n)
     total = len(a)
-    cells = np.arange(n, dtype=np.uint8)[:, None]
-    for lo in range(0, total, BATCH_CHUNK):
-        hi = min(lo + BATCH_CHUNK, total)
+    step = BATCH_CHUNK
+    cells = np.tile(np.arange(n, dtype=np.uint8), step)
+    rowbase = (np.arange(step, dtype=np.intp) * n)[:, None]
+    for lo in range(0, total, step):
+        hi = min(lo + step, total)
         chunk = a[lo:hi]
         b = hi - lo
         if chunk.dtype != np.uint8:
-            mn, mx = int(chunk.min()), int(chunk.max())
-            if mn < 0 or mx >= n:
+            if int(chunk.min()) < 0 or int(chunk.max()) >= n:
                 _raise_bad_row(chunk, lo, n)
             chunk = chunk.astype(np.uint8)
         elif int(chunk.max()) >= n:
             _raise_bad_row(chunk, lo, n)
-        idx = chunk.T.astype(np.intp) * b + np.arange(b, dtype=np.intp)
-        pos_t = np.full((n, b), 255, dtype=np.uint8) if check else np.empty((n, b), dtype=np.uint8)
-        pos_t.reshape(-1)[idx] = cells
-        if check and int(pos_t.max()) == 255:
+        # pos[j, t] = c where board[j, c] = t: one flat scatter whose writes
+        # for a board stay within its own n bytes, then a transpose.
+        idx = np.add(chunk, rowbase[:b])  # intp
+        pos = np.full(n * b, 255, dtype=np.uint8) if check else np.empty(n * b, dtype=np.uint8)
+        pos[idx.reshape(-1)] = cells[: n * b]
+        if check and int(pos.max()) == 255:
             _raise_bad_row(chunk, lo, n)
-        yield lo, hi, pos_t
+        yield lo, hi, np.ascontiguousarray(pos.reshape(b, n).T)
 
 
 def _raise_bad_row(chunk: np.ndarray, lo: int, n: int) -> None:
@@ -217,9 +220,12 @@ class TableSet:
                 if cm is None:
                     r = tp.ranks_t(pos_t)
                 else:
-                    r = tp.ranks_t(pos_t, cm[pos_t[src]])
-                v = values[r]
-                acc = v.astype(np.int16) if acc is None else acc + v
+                    r = tp.ranks_t(pos_t, cm.take(pos_t[src]))
+                v = values.take(r)
+                if acc is None:
+                    acc = v.astype(np.int16)
+                else:
+                    acc += v
             if check:
                 acc[~self._first.solvable_t(pos_t)] = -1
             out[lo:hi] = acc
@@ -237,9 +243,9 @@ def _io_message(e: OSError) -> str:
 def is_set_file(path) -> bool:
     """Whether the file at path is a set file (its first byte other than white
     space is '{'); False for a non-regular file."""
+    if not stat.S_ISREG(os.stat(path).st_mode):  # a directory is opened as a table, and refused there
+        return False
     with open(path, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-            return False
         return looks_like_set_file(fh.read(64))
 
 
