@@ -256,14 +256,32 @@ class Pattern:
         return _cellset_ranks_t(cells_t, self.n)
 
     def solvable_t(self, pos_t: np.ndarray) -> np.ndarray:
-        """Boolean (B,): which states of pos_t (shape (N, B)) can reach the goal."""
-        seq = pos_t[self._goal_list]  # seq[g] = board cell of the tile whose goal cell is g
-        n = self.n
-        inv = np.zeros(pos_t.shape[1], dtype=np.uint8)
+        """Boolean (B,): which states of pos_t (uint8, shape (N, B)) can reach the goal.
+
+        The parity of the inversions of the cells in goal order is computed
+        eight boards at a time in uint64 words (SWAR): for bytes x, y < 128,
+        the top bit of each byte of (x | 0x80..80) - y is [x >= y], with no
+        borrow between bytes."""
+        n, b = pos_t.shape
+        if b % 8 or not pos_t.flags.c_contiguous:
+            padded = np.zeros((n, -(-b // 8) * 8), dtype=np.uint8)
+            padded[:, :b] = pos_t
+        else:
+            padded = pos_t
+        words = padded.view(np.uint64)
+        seq = [words[t] for t in self.goal]  # seq[g]: cells of the tile whose goal cell is g
+        acc = np.zeros(words.shape[1], dtype=np.uint64)
         for i in range(n - 1):
-            inv += (seq[i + 1 :] < seq[i]).sum(axis=0, dtype=np.uint8)
-        bp = self._blank_parity_lut.take(pos_t[0])
-        return (inv & 1) == bp
+            high = seq[i] | _HIGH
+            for j in range(i + 1, n):
+                acc ^= high - seq[j]
+        acc &= _HIGH
+        acc >>= np.uint64(7)
+        inv = acc.view(np.uint8)[:b]
+        return inv == self._blank_parity_lut.take(pos_t[0])
+
+
+_HIGH = np.uint64(0x8080808080808080)
 
 
 def _exact_rank(pos, n: int) -> int:
@@ -286,20 +304,27 @@ def _cellset_ranks_t(cells_t: np.ndarray, n: int) -> np.ndarray:
     number; M, the colex rank of the occupied cells, is read from a table
     indexed by the cell mask."""
     k, b = cells_t.shape
-    wide = math.factorial(k) >= 1 << 31
-    order = np.zeros(b, dtype=np.int64 if wide else np.int32)
+    f = math.factorial(k)
+    order = np.zeros(b, dtype=np.int16 if f < 1 << 15 else np.int32 if f < 1 << 31 else np.int64)
+    rows = list(cells_t)
     for i in range(k - 1):
-        d = (cells_t[i + 1 :] < cells_t[i]).sum(axis=0, dtype=np.uint8)
+        d = (rows[i + 1] < rows[i]).view(np.uint8)
+        for j in range(i + 2, k):
+            d = d + (rows[j] < rows[i]).view(np.uint8)
         order *= k - i
         order += d
-    bits = np.left_shift(np.uint32(1), cells_t, dtype=np.uint32)
+    if n <= 16:
+        bits = np.left_shift(np.uint16(1), cells_t, dtype=np.uint16)
+    else:
+        bits = np.left_shift(np.uint32(1), cells_t, dtype=np.uint32)
     mask = np.bitwise_or.reduce(bits, axis=0)
     comb = math.comb(n, k)
-    if math.factorial(n) // math.factorial(n - k) >= 1 << 31:
-        return order.astype(np.int64) * comb + _colex(mask, n)
-    order *= comb
-    order += _colex(mask, n)
-    return order
+    size = math.factorial(n) // math.factorial(n - k)
+    wide = np.int32 if size < 1 << 31 else np.int64
+    rank = order.astype(wide)
+    rank *= comb
+    rank += _colex(mask, n)
+    return rank
 
 
 def _colex(mask: np.ndarray, n: int) -> np.ndarray:
@@ -324,7 +349,7 @@ def _exact_ranks_t(pos_t: np.ndarray, n: int) -> np.ndarray:
     for i in range(n - 2):
         c = pos_t[i]
         if i:
-            d = c - (pos_t[:i] < c).sum(axis=0, dtype=np.uint8)
+            d = c - (pos_t[:i] < c).view(np.uint8).sum(axis=0, dtype=np.uint8)
         else:
             d = c
         r *= n - i

@@ -15,6 +15,7 @@ import os
 import stat
 import traceback
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterator
 
 import numpy as np
@@ -64,33 +65,65 @@ def check_boards_array(boards, n: int) -> np.ndarray:
     return a
 
 
+@lru_cache(maxsize=None)
+def _sorting_network(n: int) -> tuple[tuple[int, int], ...]:
+    """Comparators (i, j), i < j, of Batcher's odd-even merge sort for the next
+    power of two >= n, pruned to n inputs (the missing ones act as +inf)."""
+    p2 = 1
+    while p2 < n:
+        p2 *= 2
+    pairs = []
+    p = 1
+    while p < p2:
+        k = p
+        while k >= 1:
+            for j in range(k % p, p2 - k, 2 * k):
+                for i in range(min(k, p2 - j - k)):
+                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
+                        pairs.append((i + j, i + j + k))
+            k //= 2
+        p *= 2
+    return tuple((x, y) for x, y in pairs if y < n)
+
+
 def _batch_positions(boards, n: int, check: bool) -> Iterator[tuple[int, int, np.ndarray]]:
     """(lo, hi, pos_t) for chunks of the boards: pos_t (shape (n, hi-lo),
     uint8) holds the cell of each tile. Rows must hold tiles 0..n-1 (always
-    checked: ValueError); with check, each row must be a permutation."""
+    checked: ValueError); with check, each row must be a permutation.
+
+    The position vector of a board is its inverse permutation: the keys
+    tile*2^s + cell of its cells, sorted, list the cells in tile order. The
+    keys of all boards are sorted at once by a sorting network whose
+    comparators are np.minimum and np.maximum on rows of the batch."""
     a = check_boards_array(boards, n)
     total = len(a)
     step = BATCH_CHUNK
-    cells = np.tile(np.arange(n, dtype=np.uint8), step)
-    rowbase = (np.arange(step, dtype=np.intp) * n)[:, None]
+    shift = 4 if n <= 16 else 5
+    kdtype = np.uint8 if n <= 16 else np.uint16
+    cellcol = np.arange(n, dtype=kdtype)[:, None]
+    network = _sorting_network(n)
     for lo in range(0, total, step):
         hi = min(lo + step, total)
         chunk = a[lo:hi]
-        b = hi - lo
         if chunk.dtype != np.uint8:
-            if int(chunk.min()) < 0 or int(chunk.max()) >= n:
+            if chunk.size and (int(chunk.min()) < 0 or int(chunk.max()) >= n):
                 _raise_bad_row(chunk, lo, n)
             chunk = chunk.astype(np.uint8)
-        elif int(chunk.max()) >= n:
+        elif chunk.size and int(chunk.max()) >= n:
             _raise_bad_row(chunk, lo, n)
-        # pos[j, t] = c where board[j, c] = t: one flat scatter whose writes
-        # for a board stay within its own n bytes, then a transpose.
-        idx = np.add(chunk, rowbase[:b])  # intp
-        pos = np.full(n * b, 255, dtype=np.uint8) if check else np.empty(n * b, dtype=np.uint8)
-        pos[idx.reshape(-1)] = cells[: n * b]
-        if check and int(pos.max()) == 255:
+        keys = np.ascontiguousarray(chunk.T).astype(kdtype, copy=False)
+        keys <<= shift
+        keys |= cellcol
+        rows = list(keys)
+        for i, j in network:
+            low = np.minimum(rows[i], rows[j])
+            rows[j] = np.maximum(rows[i], rows[j])
+            rows[i] = low
+        srt = np.stack(rows) if rows else keys
+        if check and not (srt >> shift == cellcol).all():
             _raise_bad_row(chunk, lo, n)
-        yield lo, hi, np.ascontiguousarray(pos.reshape(b, n).T)
+        srt &= (1 << shift) - 1
+        yield lo, hi, srt if kdtype == np.uint8 else srt.astype(np.uint8)
 
 
 def _raise_bad_row(chunk: np.ndarray, lo: int, n: int) -> None:
