@@ -17,7 +17,7 @@
 #     answers written as they come (an answer is out before the next line is
 #     typed); SIGTERM: "interrupted", exit 143, what was answered kept;
 #  3. every file of the readers kit (readers/testdata/kit) and, once merged, of the
-#     conformance kit (format/testdata/conformance): all three give the same
+#     conformance kit (format/testdata/conformance): all four give the same
 #     outcome (ok, or the same error class) and exit status;
 #  4. set, usage and I/O errors: same exit status and final error line;
 #  5. set files (format/SPEC.md section 10): lookup through the set kit's good
@@ -55,7 +55,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 fail=0
 checks=0
-# compare NAME INPUT FILE...: runs the three lookups and compares them.
+# compare NAME INPUT FILE...: runs the four lookups and compares them.
 compare() {
 	local name=$1 input=$2
 	shift 2
@@ -279,7 +279,7 @@ for f in "$DATA"/*.set.json; do
 	compare "data set file $(basename "$f")" "$(boards $n)" "$f"
 done
 # reader_outcome NAME FILE WANT_EXIT [WANT_MESSAGE]: the exit status of the
-# three (of the two readers only, with their final line, when WANT_MESSAGE
+# four (of the three readers only, with their final line, when WANT_MESSAGE
 # is given) on FILE with no boards.
 reader_outcome() {
 	local name=$1 file=$2 want=$3 msg=${4:-}
