@@ -126,3 +126,34 @@ def test_values_are_read_only():
     t = tilepdb.read_file(KIT / "good-additive.pdb")
     with pytest.raises(ValueError):
         t.values[0] = 1
+
+
+@pytest.mark.parametrize("n", [4, 6, 9, 12, 16, 20, 25])
+def test_position_vectors_are_the_inverse_permutations(n):
+    from tilepdb.tableset import _batch_positions
+
+    boards = random_boards(n, 1000, seed=n)
+    (lo, hi, pos_t), = list(_batch_positions(boards, n, True))
+    assert (lo, hi) == (0, 1000)
+    assert (pos_t.T == np.argsort(boards, axis=1)).all()
+
+
+@pytest.mark.parametrize("n", [9, 25])
+def test_a_repeated_tile_is_found_on_every_board_size(n):
+    from tilepdb.tableset import _batch_positions
+
+    boards = random_boards(n, 50, seed=n)
+    boards[31, 2] = boards[31, 5]
+    with pytest.raises(ValueError, match=r"boards\[31\]: bad board: "):
+        list(_batch_positions(boards, n, True))
+
+
+@pytest.mark.parametrize("n,w", [(9, 3), (16, 4), (25, 5), (12, 4)])
+def test_batch_solvability_equals_the_scalar_test(n, w):
+    from tilepdb.pattern import Pattern
+
+    p = Pattern(w, n // w, list(range(1, n)) + [0], [1])
+    boards = random_boards(n, 777, seed=n)
+    pos = np.argsort(boards, axis=1)
+    got = p.solvable_t(np.ascontiguousarray(pos.T.astype(np.uint8)))
+    assert list(got) == [p.solvable(list(r)) for r in pos]

@@ -122,14 +122,6 @@ def _colex16(nbits: int, offset_bits: int) -> np.ndarray:
     return out
 
 
-def _popcount(x: np.ndarray, n: int) -> np.ndarray:
-    """Number of set bits of each element of x (< 2^n)."""
-    pc = _popcount16()
-    if n <= 16:
-        return pc[x]
-    return pc[x & 0xFFFF] + pc[x >> 16]
-
-
 class Pattern:
     """A pattern: board geometry (w x h), goal board and pattern tiles.
 

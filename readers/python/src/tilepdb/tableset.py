@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import stat
-import traceback
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterator
