@@ -8,5 +8,5 @@ jar=${ZSTD_JNI_JAR:-/usr/share/java/zstd-jni.jar}
 out="$dir/build/test-classes"
 rm -rf "$out"
 mkdir -p "$out"
-javac -encoding UTF-8 -Xlint:all,-serial -Werror -d "$out" -cp "$jar" "$dir"/src/tilepdb/*.java "$dir"/test/tilepdb/*.java
+javac -encoding UTF-8 -Xlint:all,-serial -Werror -d "$out" -cp "$jar" "$dir"/src/main/java/tilepdb/*.java "$dir"/src/test/java/tilepdb/*.java
 exec java -Dtilepdb.root="$root" -cp "$out:$jar" tilepdb.ReaderTests
