@@ -2,12 +2,13 @@
 # CI for the readers in other languages and the browser solver, on a fresh
 # Debian 12 machine, as root, after `make data` (bin/pdbgen and data/*.pdb):
 #
-#   1. installs what they need: chromium (the browser test), a JDK 17 and
-#      libzstd-jni-java (the Java reader), Node.js and npm if missing, then
+#   1. installs what they need: chromium (the browser test), a JDK 17,
+#      libzstd-jni-java and Debian's Maven with the plugins and JUnit 5 that
+#      `mvn test` uses offline (the Java reader), Node.js and npm if missing, then
 #      `npm ci` in readers/js (fzstd) and web (puppeteer-core, which downloads
 #      no browser: it drives /usr/bin/chromium);
 #   2. runs the JavaScript tests (npm test = node --test), the Java tests
-#      (plain javac/java), the cross-check against pdbgen (scripts/check-readers.sh)
+#      (readers/java/test.sh: mvn test offline), the cross-check against pdbgen (scripts/check-readers.sh)
 #      and the browser test (web/test/web-test.mjs).
 #
 # Exits non-zero on the first failure.
@@ -22,7 +23,8 @@ fi
 
 apt_get() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 apt_get update -q
-pkgs=(chromium libzstd-jni-java)
+pkgs=(chromium libzstd-jni-java
+	maven libmaven-resources-plugin-java libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java junit5)
 command -v javac >/dev/null || pkgs+=(openjdk-17-jdk-headless)
 command -v node >/dev/null || pkgs+=(nodejs)
 command -v npm >/dev/null || pkgs+=(npm)
