@@ -50,6 +50,9 @@ export PYTHONPATH="$PWD/readers/python/src${PYTHONPATH:+:$PYTHONPATH}"
 for f in "$PDBGEN" "$DATA/8puzzle.pdb" "$DATA/15-663_2-3-4.pdb"; do
 	[ -e "$f" ] || { echo "check-readers: $f missing: run make data first" >&2; exit 2; }
 done
+# compile the Java reader now, so that its "compiling" line does not land in
+# the stderr compared below
+"${JAVA[@]}" --compile-only
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -2,16 +2,17 @@
 # CI for the readers in other languages and the browser solver, on a fresh
 # Debian 12 machine, as root, after `make data` (bin/pdbgen and data/*.pdb):
 #
-#   1. installs what they need: chromium (the browser test), a JDK 17 and
-#      libzstd-jni-java (the Java reader), Debian's python3-numpy,
+#   1. installs what they need: chromium (the browser test), a JDK 17,
+#      libzstd-jni-java and Debian's Maven with the plugins and JUnit 5 that
+#      `mvn test` uses offline (the Java reader), Debian's python3-numpy,
 #      python3-zstandard and python3-pytest (the Python reader, run with
 #      /usr/bin/python3: PyPI is not reachable; python3-setuptools and
 #      python3-venv to install it as a user would), Node.js and npm if missing, then
 #      `npm ci` in readers/js (fzstd) and web (puppeteer-core, which downloads
 #      no browser: it drives /usr/bin/chromium);
 #   2. runs the JavaScript tests (npm test = node --test), the Java tests
-#      (plain javac/java), the Python tests (pytest), the cross-check against
-#      pdbgen (scripts/check-readers.sh)
+#      (readers/java/test.sh: mvn test offline), the Python tests (pytest and a
+#      pip install into a venv), the cross-check against pdbgen (scripts/check-readers.sh)
 #      and the browser test (web/test/web-test.mjs).
 #
 # Exits non-zero on the first failure.
@@ -26,7 +27,9 @@ fi
 
 apt_get() { apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 apt_get update -q
-pkgs=(chromium libzstd-jni-java python3-numpy python3-zstandard python3-pytest python3-setuptools python3-venv)
+pkgs=(chromium libzstd-jni-java
+	maven libmaven-resources-plugin-java libmaven-compiler-plugin-java libsurefire-java libmaven-jar-plugin-java junit5
+	python3-numpy python3-zstandard python3-pytest python3-setuptools python3-venv)
 command -v javac >/dev/null || pkgs+=(openjdk-17-jdk-headless)
 command -v node >/dev/null || pkgs+=(nodejs)
 command -v npm >/dev/null || pkgs+=(npm)
