@@ -524,17 +524,51 @@ export function readBytes(bytes, opts) {
 }
 
 /**
- * Node: reads and verifies the table file at path. Errors name the path
- * (the original error is in .cause; its class is kept: FormatError etc.).
+ * Thrown by the Node functions for a path that names something other than
+ * a regular file (a FIFO, a directory, a device): "PATH: not a regular
+ * file". Trouble running (pdbgen's exit 2), not bad data.
  */
-export async function readFile(path, opts) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+export class NotRegularFileError extends Error {
+  constructor(path) {
+    super(`${path}: not a regular file`);
+    this.name = 'NotRegularFileError';
+    this.path = path;
+  }
+}
+
+/**
+ * Node: opens path for reading only if it is a regular file, without ever
+ * blocking on something else: stat first (which does not open), then open
+ * with O_NONBLOCK where the platform has it (a FIFO swapped in between
+ * would not block the open) and check the opened file again. Returns
+ * { fh, size }; throws NotRegularFileError, or the system error (ENOENT...).
+ */
+async function openRegular(path) {
+  const { open, stat } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  if (!(await stat(path)).isFile()) throw new NotRegularFileError(path);
+  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new Error(`${path}: not a regular file`);
+    if (!st.isFile()) throw new NotRegularFileError(path);
+    return { fh, size: st.size };
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}
+
+/**
+ * Node: reads and verifies the table file at path. Errors name the path
+ * (the original error is in .cause; its class is kept: FormatError etc.);
+ * anything but a regular file is refused before it is opened
+ * (NotRegularFileError).
+ */
+export async function readFile(path, opts) {
+  const { fh, size } = await openRegular(path);
+  try {
     try {
-      return await readTable(fileHandleSource(fh, st.size), opts);
+      return await readTable(fileHandleSource(fh, size), opts);
     } catch (e) {
       if (e instanceof Error && (e instanceof TilepdbError || e instanceof LimitError)) {
         e.message = `${path}: ${e.message}`;
@@ -814,8 +848,7 @@ export async function openSetBytes(data, opts = {}) {
 // Node helpers for openSet: reading a set file with its size limit, and
 // telling a set file from a table file by its first bytes (format.IsSetFile).
 async function readSetFileBytes(path) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+  const { fh } = await openRegular(path);
   try {
     const buf = new Uint8Array(MAX_SET_FILE_LEN + 1);
     let got = 0;
@@ -832,13 +865,19 @@ async function readSetFileBytes(path) {
   }
 }
 
-/** Node: whether the file at path is a set file (its first byte other than white space is '{'); false for a non-regular file. */
+/**
+ * Node: whether the file at path is a set file (its first byte other than
+ * white space is '{'); false for a non-regular file, which is not opened.
+ */
 export async function isSetFile(path) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+  let fh;
   try {
-    const st = await fh.stat();
-    if (!st.isFile()) return false;
+    ({ fh } = await openRegular(path));
+  } catch (e) {
+    if (e instanceof NotRegularFileError) return false;
+    throw e;
+  }
+  try {
     const buf = new Uint8Array(64);
     const { bytesRead } = await fh.read(buf, 0, 64, 0);
     return looksLikeSetFile(buf.subarray(0, bytesRead));
