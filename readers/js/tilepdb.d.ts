@@ -75,7 +75,7 @@ export class SetFileError extends TilepdbError {
   /** The part concerned, 1-based, if any. */
   part: number | undefined;
 }
-/** Node: a path that is not a regular file (a FIFO, a directory...): "PATH: not a regular file"; refused before it is opened. */
+/** Node: a path that is not a regular file: "PATH: not a regular file (a named pipe)" (a directory, ...); refused before it is opened. */
 export class NotRegularFileError extends Error {
   path: string;
 }

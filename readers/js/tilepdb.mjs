@@ -121,7 +121,11 @@ const isNode = typeof globalThis.process !== 'undefined' && !!globalThis.process
 export async function sha256(bytes) {
   if (isNode) {
     const { createHash } = await import('node:crypto');
-    return new Uint8Array(createHash('sha256').update(bytes).digest());
+    // in slices of 4 MiB: a worker thread running this stops at once when
+    // its process exits (cli.mjs on Ctrl-C), not after a 100 MB hash
+    const h = createHash('sha256');
+    for (let o = 0; o < bytes.length; o += 1 << 22) h.update(bytes.subarray(o, o + (1 << 22)));
+    return new Uint8Array(h.digest());
   }
   return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
 }
@@ -525,15 +529,26 @@ export function readBytes(bytes, opts) {
 
 /**
  * Thrown by the Node functions for a path that names something other than
- * a regular file (a FIFO, a directory, a device): "PATH: not a regular
- * file". Trouble running (pdbgen's exit 2), not bad data.
+ * a regular file: "PATH: not a regular file (a named pipe)" (or a
+ * directory, a socket, a character device, a device), as pdbgen says it.
+ * Trouble running (pdbgen's exit 2), not bad data.
  */
 export class NotRegularFileError extends Error {
-  constructor(path) {
-    super(`${path}: not a regular file`);
+  constructor(path, stats) {
+    super(`${path}: not a regular file (${fileKind(stats)})`);
     this.name = 'NotRegularFileError';
     this.path = path;
   }
+}
+
+// fileKind names what a fs.Stats describes, as Go's internal/regular does.
+function fileKind(st) {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a device';
+  return 'an irregular file';
 }
 
 /**
@@ -546,11 +561,18 @@ export class NotRegularFileError extends Error {
 async function openRegular(path) {
   const { open, stat } = await import('node:fs/promises');
   const { constants } = await import('node:fs');
-  if (!(await stat(path)).isFile()) throw new NotRegularFileError(path);
+  let st0;
+  try {
+    st0 = await stat(path);
+  } catch (e) {
+    if (e && e.syscall === 'stat') e.syscall = 'open'; // what the caller was about to do: "open PATH: no such file or directory"
+    throw e;
+  }
+  if (!st0.isFile()) throw new NotRegularFileError(path, st0);
   const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new NotRegularFileError(path);
+    if (!st.isFile()) throw new NotRegularFileError(path, st); // replaced since the stat
     return { fh, size: st.size };
   } catch (e) {
     await fh.close();

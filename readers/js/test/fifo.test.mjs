@@ -55,11 +55,11 @@ test('a FIFO given as a table or set file is refused at once: one line naming it
     assert.equal(r.signal, null, `${args.join(' ')}: blocked, killed after the deadline`);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
     const named = args[args.length - 1];
-    assert.ok(r.err.includes(`${named}: not a regular file\n`), `${args.join(' ')}: ${r.err}`);
+    assert.ok(r.err.includes(`${named}: not a regular file (a named pipe)\n`), `${args.join(' ')}: ${r.err}`);
     assert.equal(r.out, '');
   }
   const r = await run(['lookup', fifo]);
-  assert.equal(r.err, `tilepdb-js lookup: ${fifo}: not a regular file\n`);
+  assert.equal(r.err, `tilepdb-js lookup: ${fifo}: not a regular file (a named pipe)\n`);
 });
 
 test('a set file naming a FIFO as a table is refused, naming the set file, the part and the FIFO', { skip: noFifo }, async (t) => {
@@ -70,15 +70,15 @@ test('a set file naming a FIFO as a table is refused, naming the set file, the p
   const r = await run(['lookup', set], { input: '1 2 3 4 5 0\n' });
   assert.equal(r.signal, null, 'blocked, killed after the deadline');
   assert.equal(r.code, 2, r.err);
-  assert.equal(r.err, `tilepdb-js lookup: ${set}: part 1: ${path.join(dir, '3x2_1.pdb')}: not a regular file\n`);
+  assert.equal(r.err, `tilepdb-js lookup: ${set}: part 1: ${path.join(dir, '3x2_1.pdb')}: not a regular file (a named pipe)\n`);
 });
 
 test('the library refuses a FIFO or a directory with NotRegularFileError and does not open it', { skip: noFifo }, async (t) => {
   const dir = tempDir(t);
   const fifo = path.join(dir, 'f.pdb');
   mkfifo(fifo);
-  for (const p of [fifo, dir]) {
-    await assert.rejects(readFile(p), (e) => e instanceof NotRegularFileError && e.message === `${p}: not a regular file`);
+  for (const [p, kind] of [[fifo, 'a named pipe'], [dir, 'a directory']]) {
+    await assert.rejects(readFile(p), (e) => e instanceof NotRegularFileError && e.message === `${p}: not a regular file (${kind})`);
     await assert.rejects(openSet([p]), NotRegularFileError);
     await assert.rejects(openSetFile(p), NotRegularFileError);
     assert.equal(await isSetFile(p), false);
@@ -104,4 +104,41 @@ test('Ctrl-C ends lookup with "interrupted", exit 130, while it waits for boards
   assert.equal(err, 'tilepdb-js lookup: interrupted\n');
   assert.equal(out, '1 2 3 4 5 6 7 8 0\t0\n');
   console.log(`# exit ${ms.toFixed(0)} ms after SIGINT`);
+});
+
+// Ctrl-C while a table is being verified: the tables are read in a worker
+// thread, so the main thread handles the signal at once instead of after
+// the decoding of the table under way. Calibrated against the time the
+// same verify takes uninterrupted on this machine.
+const big = path.join(root, 'data', '15-663_7-8-11-12-14-15.pdb');
+test('Ctrl-C ends verify with "interrupted", exit 130, while a table is being read', { skip: process.platform === 'win32' ? 'no SIGINT on Windows' : fs.existsSync(big) ? false : 'run make data' }, async () => {
+  const small = path.join(kitDir, 'good-additive.pdb');
+  const files = [small, big, big, big, big];
+  const t0 = performance.now();
+  const full = await run(['verify', ...files], { deadlineMs: 120000 });
+  const fullMs = performance.now() - t0;
+  assert.equal(full.code, 0, full.err);
+
+  const child = spawn(process.execPath, [cli, 'verify', ...files]);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  let sent = 0;
+  child.stdout.on('data', (d) => {
+    out += d;
+    if (!sent) {
+      sent = performance.now(); // the small table is done: the big ones are being read
+      child.kill('SIGINT');
+    }
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120000);
+  const [code, signal] = await new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])));
+  clearTimeout(timer);
+  const ms = performance.now() - sent;
+  assert.equal(signal, null);
+  assert.equal(code, 130, err);
+  assert.equal(err, 'tilepdb-js verify: interrupted\n');
+  assert.equal(out.split('\n').filter(Boolean).length, 1, out);
+  console.log(`# exit ${ms.toFixed(0)} ms after SIGINT; the whole verify takes ${fullMs.toFixed(0)} ms`);
+  assert.ok(ms < Math.max(250, fullMs / 4), `exit ${ms.toFixed(0)} ms after SIGINT; the whole verify takes ${fullMs.toFixed(0)} ms`);
 });
