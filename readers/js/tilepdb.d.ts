@@ -75,9 +75,11 @@ export class SetFileError extends TilepdbError {
   /** The part concerned, 1-based, if any. */
   part: number | undefined;
 }
-/** Node: a path that is not a regular file: "PATH: not a regular file (a named pipe)" (a directory, ...); refused before it is opened. */
+/** Node: a path that is not a regular file: "PATH: not a regular file"; refused before it is opened. */
 export class NotRegularFileError extends Error {
   path: string;
+  /** 'a directory', 'a named pipe', 'a socket', 'a character device', 'a device' or 'an irregular file'. */
+  what: string;
 }
 /** A valid board that cannot reach the goal (the other parity class). */
 export class UnsolvableError extends Error {}

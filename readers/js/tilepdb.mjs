@@ -529,19 +529,21 @@ export function readBytes(bytes, opts) {
 
 /**
  * Thrown by the Node functions for a path that names something other than
- * a regular file: "PATH: not a regular file (a named pipe)" (or a
- * directory, a socket, a character device, a device), as pdbgen says it.
+ * a regular file (a named pipe, a directory, a device): "PATH: not a
+ * regular file", as pdbgen says it; .what says which.
  * Trouble running (pdbgen's exit 2), not bad data.
  */
 export class NotRegularFileError extends Error {
   constructor(path, stats) {
-    super(`${path}: not a regular file (${fileKind(stats)})`);
+    super(`${path}: not a regular file`);
     this.name = 'NotRegularFileError';
     this.path = path;
+    /** What it is: 'a directory', 'a named pipe', 'a socket', 'a character device', 'a device' or 'an irregular file'. */
+    this.what = fileKind(stats);
   }
 }
 
-// fileKind names what a fs.Stats describes, as Go's internal/regular does.
+// fileKind names what a fs.Stats describes, in Go's internal/regular words.
 function fileKind(st) {
   if (st.isDirectory()) return 'a directory';
   if (st.isFIFO()) return 'a named pipe';
