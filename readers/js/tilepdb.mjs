@@ -121,7 +121,11 @@ const isNode = typeof globalThis.process !== 'undefined' && !!globalThis.process
 export async function sha256(bytes) {
   if (isNode) {
     const { createHash } = await import('node:crypto');
-    return new Uint8Array(createHash('sha256').update(bytes).digest());
+    // in slices of 4 MiB: a worker thread running this stops at once when
+    // its process exits (cli.mjs on Ctrl-C), not after a 100 MB hash
+    const h = createHash('sha256');
+    for (let o = 0; o < bytes.length; o += 1 << 22) h.update(bytes.subarray(o, o + (1 << 22)));
+    return new Uint8Array(h.digest());
   }
   return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
 }
@@ -524,17 +528,71 @@ export function readBytes(bytes, opts) {
 }
 
 /**
- * Node: reads and verifies the table file at path. Errors name the path
- * (the original error is in .cause; its class is kept: FormatError etc.).
+ * Thrown by the Node functions for a path that names something other than
+ * a regular file (a named pipe, a directory, a device): "PATH: not a
+ * regular file", as pdbgen says it; .what says which.
+ * Trouble running (pdbgen's exit 2), not bad data.
  */
-export async function readFile(path, opts) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+export class NotRegularFileError extends Error {
+  constructor(path, stats) {
+    super(`${path}: not a regular file`);
+    this.name = 'NotRegularFileError';
+    this.path = path;
+    /** What it is: 'a directory', 'a named pipe', 'a socket', 'a character device', 'a device' or 'an irregular file'. */
+    this.what = fileKind(stats);
+  }
+}
+
+// fileKind names what a fs.Stats describes, in Go's internal/regular words.
+function fileKind(st) {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a device';
+  return 'an irregular file';
+}
+
+/**
+ * Node: opens path for reading only if it is a regular file, without ever
+ * blocking on something else: stat first (which does not open), then open
+ * with O_NONBLOCK where the platform has it (a FIFO swapped in between
+ * would not block the open) and check the opened file again. Returns
+ * { fh, size }; throws NotRegularFileError, or the system error (ENOENT...).
+ */
+async function openRegular(path) {
+  const { open, stat } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  let st0;
+  try {
+    st0 = await stat(path);
+  } catch (e) {
+    if (e && e.syscall === 'stat') e.syscall = 'open'; // what the caller was about to do: "open PATH: no such file or directory"
+    throw e;
+  }
+  if (!st0.isFile()) throw new NotRegularFileError(path, st0);
+  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new Error(`${path}: not a regular file`);
+    if (!st.isFile()) throw new NotRegularFileError(path, st); // replaced since the stat
+    return { fh, size: st.size };
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}
+
+/**
+ * Node: reads and verifies the table file at path. Errors name the path
+ * (the original error is in .cause; its class is kept: FormatError etc.);
+ * anything but a regular file is refused before it is opened
+ * (NotRegularFileError).
+ */
+export async function readFile(path, opts) {
+  const { fh, size } = await openRegular(path);
+  try {
     try {
-      return await readTable(fileHandleSource(fh, st.size), opts);
+      return await readTable(fileHandleSource(fh, size), opts);
     } catch (e) {
       if (e instanceof Error && (e instanceof TilepdbError || e instanceof LimitError)) {
         e.message = `${path}: ${e.message}`;
@@ -814,8 +872,7 @@ export async function openSetBytes(data, opts = {}) {
 // Node helpers for openSet: reading a set file with its size limit, and
 // telling a set file from a table file by its first bytes (format.IsSetFile).
 async function readSetFileBytes(path) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+  const { fh } = await openRegular(path);
   try {
     const buf = new Uint8Array(MAX_SET_FILE_LEN + 1);
     let got = 0;
@@ -832,13 +889,19 @@ async function readSetFileBytes(path) {
   }
 }
 
-/** Node: whether the file at path is a set file (its first byte other than white space is '{'); false for a non-regular file. */
+/**
+ * Node: whether the file at path is a set file (its first byte other than
+ * white space is '{'); false for a non-regular file, which is not opened.
+ */
 export async function isSetFile(path) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+  let fh;
   try {
-    const st = await fh.stat();
-    if (!st.isFile()) return false;
+    ({ fh } = await openRegular(path));
+  } catch (e) {
+    if (e instanceof NotRegularFileError) return false;
+    throw e;
+  }
+  try {
     const buf = new Uint8Array(64);
     const { bytesRead } = await fh.read(buf, 0, 64, 0);
     return looksLikeSetFile(buf.subarray(0, bytesRead));
