@@ -127,16 +127,89 @@ final class SetFileTests {
             check(exact >= 30, exact + " messages compared exactly");
         });
 
-        test("a set file nested deeper than the parser can go is refused, not a crash", () -> {
+        test("a set file nested 200,000 deep is refused with one line on every path: bytes, file, command line, child process", () -> {
             String good = Files.readString(sets.resolve("good-a.set.json"));
             String deep = good.replaceFirst("\\{", "{\"x\":" + "[".repeat(200000) + "]".repeat(200000) + ",");
             check(deep.length() < SetFile.MAX_LEN, "under 1 MiB");
+            String tail = ": tilepdb: invalid set: not a set file: JSON nested deeper than 64 levels at byte 68";
             try {
-                SetFile.open(deep.getBytes(java.nio.charset.StandardCharsets.UTF_8), "deep.set.json", (n, w) -> null);
+                SetFile.open(deep.getBytes(StandardCharsets.UTF_8), "deep.set.json", (n, w) -> null);
                 check(false, "accepted");
             } catch (SetFileException e) {
-                check(e.getMessage().contains("JSON nested too deeply"), e.getMessage());
+                eq("deep.set.json" + tail, e.getMessage(), "bytes");
             }
+            Path dir = Files.createTempDirectory("sets-");
+            Path f = dir.resolve("deep.set.json");
+            try {
+                Files.writeString(f, deep);
+                try {
+                    TableReader.openSetFile(f.toString());
+                    check(false, "accepted");
+                } catch (SetFileException e) {
+                    eq(f + tail, e.getMessage(), "file");
+                }
+                for (String cmd : new String[] {"lookup", "verify"}) {
+                    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+                    int code = Cli.run(new String[] {cmd, f.toString()}, new java.io.ByteArrayInputStream(new byte[0]), new java.io.ByteArrayOutputStream(), new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+                    eq(1, code, cmd + " exit");
+                    String e = err.toString(StandardCharsets.UTF_8);
+                    check(e.contains(f + tail + "\n") && !e.contains("StackOverflowError") && e.lines().count() <= 2, cmd + ": " + e);
+                }
+                // the command line as users run it: its own JVM, default stack
+                Process pr = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"), "tilepdb.Cli", "lookup", f.toString())
+                        .start();
+                pr.getOutputStream().close();
+                String out = new String(pr.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+                eq(1, pr.waitFor(), "child exit");
+                eq("tilepdb-java lookup: " + f + tail + "\n", out, "child stderr");
+            } finally {
+                Files.deleteIfExists(f);
+                Files.delete(dir);
+            }
+        });
+
+        test("SetFile.parse: the JSON rules and required keys of SPEC.md section 10, in Go's order and words", () -> {
+            String good = "{\"tilepdb_set\":1,\"width\":4,\"height\":4,\"goal\":[1],\"parts\":[{\"tiles\":[1],\"table\":\"t\",\"table_tiles\":[1],\"symmetry\":\"identity\",\"tile_map\":[1],\"table_raw_sha256\":\"x\"}]}";
+            eq(4L, SetFile.parse(good.replaceFirst("\\{", "{\"x\":[1,{\"y\":-0}],\"WIDTH\":5,").getBytes(StandardCharsets.UTF_8)).width, "unknown keys ignored");
+            String[][] cases = {
+                {"{}", "required key \"tilepdb_set\" is missing", "0"},
+                {"{\"tilepdb_set\":2,\"width\":\"x\"}", "set file version 2 is not supported (this reader supports 1)", "0"},
+                {"{\"tilepdb_set\":1.0}", "key \"tilepdb_set\": 1.0 is not an integer", "0"},
+                {good.replace("\"width\":4", "\"width\":null"), "key \"width\" is null", "0"},
+                {good.replace("\"width\":4", "\"Width\":4"), "required key \"width\" is missing", "0"},
+                {good.replace("\"width\":4", "\"width\":99999999999999999999"), "key \"width\": 99999999999999999999 is out of range", "0"},
+                {good.replace("\"goal\":[1]", "\"goal\":[true]"), "key \"goal\"[0]: want an integer, found bool", "0"},
+                {good.replace("\"width\":4", "\"width\":4,\"width\":4"), "not a set file: duplicate key \"width\" at byte 35", "0"},
+                {good.replace("\"table\":\"t\"", "\"table\":\"t\",\"table\":\"t\""), "not a set file: duplicate key \"table\" at byte 91", "0"},
+                {good.replace("\"table\":\"t\"", "\"table\":\"\\ud800\""), "not a set file: lone surrogate in \\u escape at byte 80", "0"},
+                {good.replace("\"parts\":[", "\"parts\":[[],"), "part 1: want an object, found array", "1"},
+                {good.replace("\"tiles\":[1],", ""), "part 1: required key \"tiles\" is missing", "1"},
+                {good.replace("\"symmetry\":\"identity\"", "\"symmetry\":7"), "part 1: key \"symmetry\": want a string, found number", "1"},
+                {"\ufeff" + good, "not a set file: starts with a byte-order mark", "0"},
+                {"[1]", "not a set file: want a JSON object, found array", "0"},
+            };
+            for (String[] c : cases) {
+                try {
+                    SetFile.parse(c[0].getBytes(StandardCharsets.UTF_8));
+                    check(false, c[0] + " accepted");
+                } catch (SetFile.Problem e) {
+                    eq(c[1], e.getMessage(), c[0]);
+                    eq(c[2], e.part, c[0] + " part");
+                }
+            }
+            try {
+                SetFile.parse(new byte[] {0x7b, 0x22, (byte) 0xff, 0x22, 0x3a, 0x31, 0x7d});
+                check(false, "bad UTF-8 accepted");
+            } catch (SetFile.Problem e) {
+                eq("not a set file: not valid UTF-8", e.getMessage(), "UTF-8");
+            }
+        });
+
+        test("Json.quoteName: Go's %+q (strconv.QuoteToASCII)", () -> {
+            // Expected strings from Go: fmt.Printf("%+q", ...)
+            eq("\"plain.pdb\"", Json.quoteName("plain.pdb"), "plain");
+            eq("\"a\\x00b\\a\\b\\f\\n\\r\\t\\v\\x1b\\x7f\\\"\\\\\"", Json.quoteName("a\u0000b\u0007\b\f\n\r\t\u000b\u001b\u007f\"\\"), "controls");
+            eq("\"\\u0085\\u00e9\\u202e\\U0001f600\"", Json.quoteName("\u0085\u00e9\u202e\ud83d\ude00"), "non-ASCII");
         });
 
         test("set kit: a set file over 1 MiB is refused before parsing", () -> {
