@@ -207,7 +207,8 @@ function intOf(v, what, lo, hi) {
   }
   if (!/^-?[0-9]+$/.test(v.num)) throw new JSONError(`cannot unmarshal number ${v.num} into ${what}`);
   const b = BigInt(v.num);
-  if (b < lo || b > hi) throw new JSONError(`cannot unmarshal number ${v.num} into ${what}`);
+  // An unsigned integer has no minus sign, not even in -0 (SPEC.md section 2, rule 5).
+  if (b < lo || b > hi || (lo === 0n && v.num.startsWith('-'))) throw new JSONError(`cannot unmarshal number ${v.num} into ${what}`);
   return b;
 }
 

@@ -233,6 +233,8 @@ final class Json {
         if (!(v instanceof Num num)) throw new JsonException("cannot unmarshal " + kindOf(v) + " into " + what);
         if (!num.text().matches("-?[0-9]+")) throw new JsonException("cannot unmarshal number " + num.text() + " into " + what);
         BigInteger b = new BigInteger(num.text());
+        // An unsigned integer has no minus sign, not even in -0 (SPEC.md section 2, rule 5).
+        if (unsigned && num.text().startsWith("-")) throw new JsonException("cannot unmarshal number " + num.text() + " into " + what);
         BigInteger lo = unsigned ? BigInteger.ZERO : INT64_MIN, hi = unsigned ? UINT64_MAX : INT64_MAX;
         if (b.compareTo(lo) < 0 || b.compareTo(hi) > 0) throw new JsonException("cannot unmarshal number " + num.text() + " into " + what);
         return b;
