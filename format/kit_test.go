@@ -599,3 +599,36 @@ func TestConformanceKit(t *testing.T) {
 		t.Errorf("%s holds %d files, the kit has %d (+ index.json, README.md)", kitDir, len(entries), len(files))
 	}
 }
+
+// TestReadersKit: the Go reader gives every file of the readers' kit
+// (readers/testdata/kit, shared with the JS and Java readers, written by
+// make-kit.mjs) the outcome its index.tsv records.
+func TestReadersKit(t *testing.T) {
+	index, err := os.ReadFile("../readers/testdata/kit/index.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(index)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		want := f[1]
+		if want == "ok" {
+			want = ""
+		}
+		data, err := os.ReadFile(filepath.Join("../readers/testdata/kit", f[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Decode(bytes.NewReader(data), int64(len(data)))
+		if got := kitClass(err); got != want {
+			t.Errorf("%s (%s): %q (%v), want %q", f[0], f[2], got, err, want)
+		}
+		n++
+	}
+	if n < 60 {
+		t.Errorf("%d files, want at least 60", n)
+	}
+}
