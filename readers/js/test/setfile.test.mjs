@@ -1,4 +1,4 @@
-// Set files (SPEC.md section 10): the set-lookup vectors of section 10.1,
+// Set files (SPEC.md section 10): the set-lookup vectors of section 10.4,
 // the set kit (readers/testdata/sets: good files and one broken MUST each,
 // with pdbgen's messages), symmetric lookups against tables built for the
 // part's own tiles, and the browser entry point openSetBytes.
@@ -17,7 +17,7 @@ import { root, here, kitDir, tsv, specBlock, goalFor } from './helpers.mjs';
 const setVectors = path.join(root, 'format', 'testdata', 'set_vectors.tsv');
 const setsDir = path.join(root, 'readers', 'testdata', 'sets');
 
-test('format/testdata/set_vectors.tsv is the block of SPEC.md section 10.1', () => {
+test('format/testdata/set_vectors.tsv is the block of SPEC.md section 10.4', () => {
   assert.equal(specBlock('set-vectors'), fs.readFileSync(setVectors, 'utf8'));
 });
 
@@ -25,7 +25,7 @@ test('format/testdata/set_vectors.tsv is the block of SPEC.md section 10.1', () 
 // (the kit's 15-663_2-3-4 is re-framed, same raw table).
 const namedTables = { '15-663_2-3-4': path.join(kitDir, 'good-multiframe.pdb') };
 
-test('SPEC.md 10.1 set vectors: relabelling, transformed cells, rank and value', async () => {
+test('SPEC.md 10.4 set vectors: relabelling, transformed cells, rank and value', async () => {
   const rows = tsv(setVectors);
   assert.ok(rows.length >= 36, `${rows.length} vectors`);
   let values = 0;

@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * Set files (SPEC.md section 10): the set-lookup vectors of section 10.1,
+ * Set files (SPEC.md section 10): the set-lookup vectors of section 10.4,
  * the set kit (readers/testdata/sets: good files and one broken MUST each,
  * with pdbgen's messages), symmetric lookups against tables built for the
  * part's own tiles on every placement, and {@link SetFile#open}. Run by
@@ -34,10 +34,10 @@ final class SetFileTests {
     static final Path sets = root.resolve("readers/testdata/sets");
 
     static void all() {
-        test("set_vectors.tsv is the block of SPEC.md section 10.1", () ->
+        test("set_vectors.tsv is the block of SPEC.md section 10.4", () ->
                 eq(specBlock("set-vectors"), Files.readString(root.resolve("format/testdata/set_vectors.tsv")), "block"));
 
-        test("SPEC.md 10.1 set vectors: relabelling, transformed cells, rank and value", () -> {
+        test("SPEC.md 10.4 set vectors: relabelling, transformed cells, rank and value", () -> {
             List<String[]> rows = tsv(root.resolve("format/testdata/set_vectors.tsv"));
             check(rows.size() >= 36, rows.size() + " vectors");
             Table t234 = TableReader.readFile(kit.resolve("good-multiframe.pdb").toString()); // 15-663_2-3-4, re-framed
