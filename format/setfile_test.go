@@ -286,3 +286,40 @@ func TestOpenSetDirectory(t *testing.T) {
 		t.Errorf("OpenSet(dir) = %v, want a 'not a regular file' error", err)
 	}
 }
+
+// TestSetKit: the Go reader gives every set file of the set kit
+// (readers/testdata/sets, shared with the JS and Java readers, written by
+// make-sets.mjs) the outcome and, where index.tsv compares words, the
+// message it records, which the JS and Java readers must give byte for byte.
+func TestSetKit(t *testing.T) {
+	dir := filepath.Join("..", "readers", "testdata", "sets")
+	index, err := os.ReadFile(filepath.Join(dir, "index.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(index)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t") // file expect exit check message about
+		_, err := format.OpenSet(filepath.Join(dir, f[0]))
+		switch {
+		case f[1] == "ok" && err != nil:
+			t.Errorf("%s (%s): %v", f[0], f[5], err)
+		case f[1] != "ok" && err == nil:
+			t.Errorf("%s (%s): accepted", f[0], f[5])
+		case err != nil && f[3] == "go":
+			if want := strings.ReplaceAll(f[4], "{dir}", dir); err.Error() != want {
+				t.Errorf("%s (%s):\n got %s\nwant %s", f[0], f[5], err, want)
+			}
+			if bad := format.IsBadData(err); bad != (f[2] == "1") {
+				t.Errorf("%s: bad data %v, want exit %s", f[0], bad, f[2])
+			}
+		}
+		n++
+	}
+	if n < 60 {
+		t.Errorf("%d set files, want at least 60", n)
+	}
+}
