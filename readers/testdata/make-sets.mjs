@@ -14,9 +14,11 @@
 //   expect    ok, or error
 //   exit      the exit status of `lookup FILE < /dev/null`: 0 ok, 1 bad data
 //             (a bad set file or table), 2 trouble (a missing table file)
-//   check     go: the readers print pdbgen's final error line exactly;
-//             status: only the exit status is compared (JSON syntax and type
-//             errors are worded by each language's parser);
+//   check     go: the readers print pdbgen's final error line exactly (JSON
+//             syntax and key errors included: the three parsers share their
+//             words and byte offsets, SPEC.md section 10.3);
+//             status: only the exit status is compared (a file that is read
+//             as a table, whose errors each reader words its own way);
 //             spec: pdbgen does not follow SPEC.md here (it accepts the file),
 //             the readers must refuse it with the message given
 //   message   the final error line of `lookup` without "<prog> lookup: ",
