@@ -305,7 +305,10 @@ export async function readTable(src, opts = {}) {
     }
     h = parseHeader(text, major);
   } catch (e) {
-    if (e instanceof JSONError || e instanceof RangeError) throw new FormatError(OFF_HEADER, `header JSON: ${e.message}`);
+    if (e instanceof JSONError) throw new FormatError(OFF_HEADER, `header JSON: ${e.message}`);
+    // Unknown keys may nest deeper than the recursive parser's stack (its
+    // bound is Go's, 10000): the same one line as the Java reader's.
+    if (e instanceof RangeError) throw new FormatError(OFF_HEADER, 'header JSON: nested too deeply');
     throw e;
   }
   // 4. header sanity, 5. layout
