@@ -33,7 +33,7 @@
 
 import { Decompress } from 'fzstd';
 import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION } from './rank.mjs';
-import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField } from './json.mjs';
+import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField, quoteName } from './json.mjs';
 import { xxh64Low32 } from './xxh64.mjs';
 import { codecFor, SUPPORTED_MAJORS } from './values.mjs';
 import { SYMMETRIES, MAX_SET_FILE_LEN, mapPattern, parseSetFile, looksLikeSetFile, validTableName, tileListError, goList } from './setfile.mjs';
@@ -309,7 +309,10 @@ export async function readTable(src, opts = {}) {
     }
     h = parseHeader(text, major);
   } catch (e) {
-    if (e instanceof JSONError || e instanceof RangeError) throw new FormatError(OFF_HEADER, `header JSON: ${e.message}`);
+    if (e instanceof JSONError) throw new FormatError(OFF_HEADER, `header JSON: ${e.message}`);
+    // Unknown keys may nest deeper than the recursive parser's stack (its
+    // bound is Go's, 10000): the same one line as the Java reader's.
+    if (e instanceof RangeError) throw new FormatError(OFF_HEADER, 'header JSON: nested too deeply');
     throw e;
   }
   // 4. header sanity, 5. layout
@@ -794,24 +797,25 @@ async function setFileParts(file, sf, readTable) {
       if (e instanceof BoardError) throw partErr(e.message);
       throw e;
     }
-    if (!SYMMETRIES.includes(sp.symmetry)) throw partErr(`bad symmetry: ${JSON.stringify(sp.symmetry)} is not one of ${SYMMETRIES.join(', ')}`);
-    if (!validTableName(sp.table)) throw partErr(`table ${JSON.stringify(sp.table)} must be a plain file name in the set file's directory`);
+    if (!SYMMETRIES.includes(sp.symmetry)) throw partErr(`bad symmetry: ${quoteName(sp.symmetry)} is not one of ${SYMMETRIES.join(', ')}`);
+    const name = quoteName(sp.table);
+    if (!validTableName(sp.table)) throw partErr(`table ${name} must be a plain file name in the set file's directory`);
     const t = await readTable(sp.table, where);
     const tp = t.pattern;
-    if (tp.w !== w || tp.h !== h) throw partErr(`table ${sp.table} is for a ${tp.w}x${tp.h} board, the set for ${w}x${h}`);
-    if (tp.goal.join(' ') !== goal.join(' ')) throw partErr(`table ${sp.table} has goal "${tp.goal.join(' ')}", the set "${goal.join(' ')}"`);
+    if (tp.w !== w || tp.h !== h) throw partErr(`table ${name} is for a ${tp.w}x${tp.h} board, the set for ${w}x${h}`);
+    if (tp.goal.join(' ') !== goal.join(' ')) throw partErr(`table ${name} has goal "${tp.goal.join(' ')}", the set "${goal.join(' ')}"`);
     if (sp.table_tiles.length !== tp.tiles.length || sp.table_tiles.some((x, j) => x !== tp.tiles[j])) {
-      throw partErr(`table ${sp.table} holds tiles ${goList(tp.tiles)}, the set file says ${goList(sp.table_tiles)}`);
+      throw partErr(`table ${name} holds tiles ${goList(tp.tiles)}, the set file says ${goList(sp.table_tiles)}`);
     }
-    if (sp.table_raw_sha256 !== t.header.raw_sha256) throw partErr(`table ${sp.table} has raw_sha256 ${t.header.raw_sha256}, the set file says ${sp.table_raw_sha256}`);
+    if (sp.table_raw_sha256 !== t.header.raw_sha256) throw partErr(`table ${name} has raw_sha256 ${t.header.raw_sha256}, the set file says ${quoteName(sp.table_raw_sha256)}`);
     // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
-    if (tp.exact) throw partErr(`table ${sp.table} is an exact table (${tp}); a set file lists additive tables only`);
+    if (tp.exact) throw partErr(`table ${name} is an exact table (${tp}); a set file lists additive tables only`);
     let map = null;
     let tileMap = Array.from(p.tiles);
     const own = sp.symmetry === 'identity' && p.tiles.join(',') === tp.tiles.join(',');
     if (!own) {
       const m = mapPattern(p, tp, sp.symmetry);
-      if (m.error) throw new SetFileError(`${file}: ${where} (tiles ${goList(sp.tiles)}) through table ${sp.table}: tilepdb: invalid set: ${m.error}`, file, i + 1);
+      if (m.error) throw new SetFileError(`${file}: ${where} (tiles ${goList(sp.tiles)}) through table ${name}: tilepdb: invalid set: ${m.error}`, file, i + 1);
       map = m.map;
       tileMap = Array.from(p.tiles, (x) => map.tile[x]);
     }
@@ -842,7 +846,7 @@ export async function openSetBytes(data, opts = {}) {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   if (bytes.length > MAX_SET_FILE_LEN) throw new SetFileError(`${name}: tilepdb: invalid set: larger than ${MAX_SET_FILE_LEN} bytes`, name);
   const parsed = parseSetFile(bytes);
-  if (parsed.error) throw new SetFileError(`${name}: tilepdb: invalid set: ${parsed.error}`, name);
+  if (parsed.error) throw new SetFileError(`${name}: tilepdb: invalid set: ${parsed.error}`, name, parsed.part || undefined);
   if (typeof opts.table !== 'function') throw new TypeError('openSetBytes: opts.table(name) must return the bytes (or Table) of the table file of that name');
   const cache = new Map();
   const parts = await setFileParts(name, parsed.set, async (tname, where) => {
@@ -890,8 +894,9 @@ async function readSetFileBytes(path) {
 }
 
 /**
- * Node: whether the file at path is a set file (its first byte other than
- * white space is '{'); false for a non-regular file, which is not opened.
+ * Node: whether the file at path is a set file (SPEC.md section 10.3:
+ * after an optional byte-order mark and JSON white space, among its first
+ * MAX_SET_FILE_LEN bytes, comes '{'); false for a non-regular file.
  */
 export async function isSetFile(path) {
   let fh;
@@ -902,9 +907,15 @@ export async function isSetFile(path) {
     throw e;
   }
   try {
-    const buf = new Uint8Array(64);
-    const { bytesRead } = await fh.read(buf, 0, 64, 0);
-    return looksLikeSetFile(buf.subarray(0, bytesRead));
+    const buf = new Uint8Array(4096);
+    for (let off = 0; off < MAX_SET_FILE_LEN; ) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, MAX_SET_FILE_LEN - off), off);
+      if (bytesRead === 0) return false;
+      const got = looksLikeSetFile(buf.subarray(0, bytesRead), off);
+      if (got !== undefined) return got;
+      off += bytesRead;
+    }
+    return false;
   } finally {
     await fh.close();
   }
@@ -941,7 +952,7 @@ export async function openSet(paths, opts) {
     const path = paths[i];
     const bytes = await readSetFileBytes(path);
     const parsed = parseSetFile(bytes);
-    if (parsed.error) throw new SetFileError(`${path}: tilepdb: invalid set: ${parsed.error}`, path);
+    if (parsed.error) throw new SetFileError(`${path}: tilepdb: invalid set: ${parsed.error}`, path, parsed.part || undefined);
     const ps = await setFileParts(path, parsed.set, async (tname, where) => {
       try {
         return await read(join(dirname(path), tname));

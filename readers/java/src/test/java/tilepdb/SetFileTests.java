@@ -33,20 +33,20 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Set files (SPEC.md section 10): the set-lookup vectors of section 10.1,
+ * Set files (SPEC.md section 10): the set-lookup vectors of section 10.4,
  * the set kit (readers/testdata/sets: good files and one broken MUST each,
  * with pdbgen's messages), symmetric lookups against tables built for the
  * part's own tiles on every placement, and {@link SetFile#open}.
  */
 class SetFileTests {
     @Test
-    @DisplayName("set_vectors.tsv is the block of SPEC.md section 10.1")
+    @DisplayName("set_vectors.tsv is the block of SPEC.md section 10.4")
     void setVectorsFileIsTheSpecBlock() throws Exception {
         assertEquals(specBlock("set-vectors"), Files.readString(root.resolve("format/testdata/set_vectors.tsv")));
     }
 
     @Test
-    @DisplayName("SPEC.md 10.1 set vectors: relabelling, transformed cells, rank and value")
+    @DisplayName("SPEC.md 10.4 set vectors: relabelling, transformed cells, rank and value")
     void setVectors() throws Exception {
         List<String[]> rows = tsv(root.resolve("format/testdata/set_vectors.tsv"));
         assertTrue(rows.size() >= 36, rows.size() + " vectors");
@@ -152,15 +152,114 @@ class SetFileTests {
         assertTrue(exact >= 30, exact + " messages compared exactly");
     }
 
-    @Test
-    @DisplayName("a set file nested deeper than the parser can go is refused, not a crash")
-    void deepNesting() throws Exception {
+    static final String DEEP_TAIL = ": tilepdb: invalid set: not a set file: JSON nested deeper than 64 levels at byte 68";
+
+    static String deepSetFile() throws IOException {
         String good = Files.readString(sets.resolve("good-a.set.json"));
         String deep = good.replaceFirst("\\{", "{\"x\":" + "[".repeat(200000) + "]".repeat(200000) + ",");
         assertTrue(deep.length() < SetFile.MAX_LEN, "under 1 MiB");
+        return deep;
+    }
+
+    @Test
+    @DisplayName("a set file nested 200,000 deep is refused with one line: bytes")
+    void deepNestingBytes() throws Exception {
+        String deep = deepSetFile();
         SetFileException e = assertThrows(SetFileException.class,
                 () -> SetFile.open(deep.getBytes(StandardCharsets.UTF_8), "deep.set.json", (n, w) -> null));
-        assertTrue(e.getMessage().contains("JSON nested too deeply"), e.getMessage());
+        assertEquals("deep.set.json" + DEEP_TAIL, e.getMessage(), "bytes");
+    }
+
+    @Test
+    @DisplayName("a set file nested 200,000 deep is refused with one line: file")
+    void deepNestingFile(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("deep.set.json");
+        Files.writeString(f, deepSetFile());
+        SetFileException e = assertThrows(SetFileException.class, () -> TableReader.openSetFile(f.toString()));
+        assertEquals(f + DEEP_TAIL, e.getMessage(), "file");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @DisplayName("a set file nested 200,000 deep is refused with one line: command line")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"lookup", "verify"})
+    void deepNestingCli(String cmd, @TempDir Path dir) throws Exception {
+        Path f = dir.resolve("deep.set.json");
+        Files.writeString(f, deepSetFile());
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = Cli.run(new String[] {cmd, f.toString()}, new java.io.ByteArrayInputStream(new byte[0]),
+                new java.io.ByteArrayOutputStream(), new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(1, code, cmd + " exit");
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains(f + DEEP_TAIL + "\n") && !e.contains("StackOverflowError") && e.lines().count() <= 2, cmd + ": " + e);
+    }
+
+    @Test
+    @DisplayName("a set file nested 200,000 deep is refused with one line: the command line in its own JVM, default stack")
+    void deepNestingChildProcess(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("deep.set.json");
+        Files.writeString(f, deepSetFile());
+        Process pr = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "tilepdb.Cli", "lookup", f.toString()).start();
+        pr.getOutputStream().close();
+        String out = new String(pr.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(1, pr.waitFor(), "child exit");
+        assertEquals("tilepdb-java lookup: " + f + DEEP_TAIL + "\n", out, "child stderr");
+    }
+
+    static final String GOOD_SET = "{\"tilepdb_set\":1,\"width\":4,\"height\":4,\"goal\":[1],\"parts\":[{\"tiles\":[1],\"table\":\"t\",\"table_tiles\":[1],\"symmetry\":\"identity\",\"tile_map\":[1],\"table_raw_sha256\":\"x\"}]}";
+
+    @Test
+    @DisplayName("SetFile.parse ignores unknown keys, whatever their case, and accepts -0")
+    void parseIgnoresUnknownKeys() throws Exception {
+        assertEquals(4L, SetFile.parse(GOOD_SET.replaceFirst("\\{", "{\"x\":[1,{\"y\":-0}],\"WIDTH\":5,").getBytes(StandardCharsets.UTF_8)).width, "unknown keys ignored");
+    }
+
+    static Stream<Arguments> parseErrors() {
+        String good = GOOD_SET;
+        String[][] cases = {
+            {"{}", "required key \"tilepdb_set\" is missing", "0"},
+            {"{\"tilepdb_set\":2,\"width\":\"x\"}", "set file version 2 is not supported (this reader supports 1)", "0"},
+            {"{\"tilepdb_set\":1.0}", "key \"tilepdb_set\": 1.0 is not an integer", "0"},
+            {good.replace("\"width\":4", "\"width\":null"), "key \"width\" is null", "0"},
+            {good.replace("\"width\":4", "\"Width\":4"), "required key \"width\" is missing", "0"},
+            {good.replace("\"width\":4", "\"width\":99999999999999999999"), "key \"width\": 99999999999999999999 is out of range", "0"},
+            {good.replace("\"goal\":[1]", "\"goal\":[true]"), "key \"goal\"[0]: want an integer, found bool", "0"},
+            {good.replace("\"width\":4", "\"width\":4,\"width\":4"), "not a set file: duplicate key \"width\" at byte 35", "0"},
+            {good.replace("\"table\":\"t\"", "\"table\":\"t\",\"table\":\"t\""), "not a set file: duplicate key \"table\" at byte 91", "0"},
+            {good.replace("\"table\":\"t\"", "\"table\":\"\\ud800\""), "not a set file: lone surrogate in \\u escape at byte 80", "0"},
+            {good.replace("\"parts\":[", "\"parts\":[[],"), "part 1: want an object, found array", "1"},
+            {good.replace("\"tiles\":[1],", ""), "part 1: required key \"tiles\" is missing", "1"},
+            {good.replace("\"symmetry\":\"identity\"", "\"symmetry\":7"), "part 1: key \"symmetry\": want a string, found number", "1"},
+            {"\ufeff" + good, "not a set file: starts with a byte-order mark", "0"},
+            {"[1]", "not a set file: want a JSON object, found array", "0"},
+        };
+        return Arrays.stream(cases).map(c -> Arguments.of(c[1], c[0], Integer.parseInt(c[2])));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @DisplayName("SetFile.parse: the JSON rules and required keys of SPEC.md section 10, in Go's order and words")
+    @MethodSource("parseErrors")
+    void parseError(String want, String json, int part) {
+        SetFile.Problem e = assertThrows(SetFile.Problem.class, () -> SetFile.parse(json.getBytes(StandardCharsets.UTF_8)), json);
+        assertEquals(want, e.getMessage(), json);
+        assertEquals(part, e.part, json + " part");
+    }
+
+    @Test
+    @DisplayName("SetFile.parse refuses invalid UTF-8")
+    void parseBadUtf8() {
+        SetFile.Problem e = assertThrows(SetFile.Problem.class,
+                () -> SetFile.parse(new byte[] {0x7b, 0x22, (byte) 0xff, 0x22, 0x3a, 0x31, 0x7d}));
+        assertEquals("not a set file: not valid UTF-8", e.getMessage(), "UTF-8");
+    }
+
+    @Test
+    @DisplayName("Json.quoteName: Go's %+q (strconv.QuoteToASCII)")
+    void quoteName() {
+        // Expected strings from Go: fmt.Printf("%+q", ...)
+        assertEquals("\"plain.pdb\"", Json.quoteName("plain.pdb"), "plain");
+        assertEquals("\"a\\x00b\\a\\b\\f\\n\\r\\t\\v\\x1b\\x7f\\\"\\\\\"", Json.quoteName("a\u0000b\u0007\b\f\n\r\t\u000b\u001b\u007f\"\\"), "controls");
+        assertEquals("\"\\u0085\\u00e9\\u202e\\U0001f600\"", Json.quoteName("\u0085\u00e9\u202e\ud83d\ude00"), "non-ASCII");
     }
 
     @Test
