@@ -63,7 +63,8 @@
 // strings found are therefore minimal: no proper substring of one is
 // forbidden, since its prefixes are survivors and its suffixes were
 // checked. Compile turns them into an Aho–Corasick automaton whose states
-// are the proper prefixes of forbidden strings.
+// are the proper prefixes of forbidden strings, then merges the states that
+// no move string tells apart (a smaller table of the same automaton).
 package fsm
 
 import (
@@ -355,7 +356,78 @@ func Compile(forbidden []string) (*Automaton, error) {
 	}
 	fs := slices.Clone(forbidden)
 	sort.SliceStable(fs, func(i, j int) bool { return less(fs[i], fs[j]) })
-	return &Automaton{Forbidden: fs, next: next}, nil
+	return &Automaton{Forbidden: fs, next: minimize(next)}, nil
+}
+
+// minimize merges the states of the transition table next (4 entries a
+// state, Dead or a state; state 0 the start) that no move string tells
+// apart (Moore's partition refinement: states start in one class, and a
+// class is split by the classes its four moves lead to until no class
+// splits), and returns the table of the classes, numbered breadth-first
+// from the start's class. The automaton cuts exactly the same strings.
+func minimize(next []int32) []int32 {
+	n := len(next) / 4
+	class := make([]int32, n) // all live states in class 0
+	classes := 1
+	for {
+		type sig [5]int32
+		ids := map[sig]int32{}
+		nc := make([]int32, n)
+		for s := range n {
+			k := sig{class[s]}
+			for m := range 4 {
+				k[m+1] = Dead
+				if t := next[4*s+m]; t != Dead {
+					k[m+1] = class[t]
+				}
+			}
+			id, ok := ids[k]
+			if !ok {
+				id = int32(len(ids))
+				ids[k] = id
+			}
+			nc[s] = id
+		}
+		class = nc
+		if len(ids) == classes {
+			break
+		}
+		classes = len(ids)
+	}
+	// One representative a class; classes renumbered breadth-first.
+	rep := make([]int32, classes)
+	for i := range rep {
+		rep[i] = -1
+	}
+	for s := n - 1; s >= 0; s-- {
+		rep[class[s]] = int32(s)
+	}
+	id := make([]int32, classes)
+	for i := range id {
+		id[i] = -1
+	}
+	id[class[0]] = 0
+	order := []int32{class[0]}
+	for i := 0; i < len(order); i++ {
+		s := rep[order[i]]
+		for m := range 4 {
+			if t := next[4*int(s)+m]; t != Dead && id[class[t]] < 0 {
+				id[class[t]] = int32(len(order))
+				order = append(order, class[t])
+			}
+		}
+	}
+	out := make([]int32, 4*len(order))
+	for i, c := range order {
+		s := rep[c]
+		for m := range 4 {
+			out[4*i+m] = Dead
+			if t := next[4*int(s)+m]; t != Dead {
+				out[4*i+m] = id[class[t]]
+			}
+		}
+	}
+	return out
 }
 
 // less is the order of move strings: shorter first, then lexicographic in
