@@ -32,7 +32,7 @@
 //     whose effect a shorter string, or an equally long one earlier in the
 //     order u < d < l < r, has within the cells it visits (duplicate-path
 //     pruning, Taylor & Korf 1993: the automaton of package fsm, strings
-//     of up to 14 moves, one table lookup per child), so the first optimal
+//     of up to 12 moves, one table lookup per child), so the first optimal
 //     solution in that order is still found.
 //
 // Besides the optimal Solve, a Solver offers searches that store states
@@ -158,7 +158,7 @@ type Solver struct {
 	reflCell    [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
 	reflTile    [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
 	nbr         [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
-	dup         []int32                           // duplicate-path automaton of IDA* (dupTable)
+	dup         []uint16                          // duplicate-path automaton of IDA* (dupTable)
 	goalPos     [puzzle.MaxCells]uint8
 }
 
