@@ -311,9 +311,9 @@ func (x *searcher) isGoal() bool {
 }
 
 // dfs expands the current state at depth g, in state fs of the
-// duplicate-path automaton (0 at the root). It
-// returns true when the goal was found (x.path then holds the solution) or
-// the search must stop (x.err set).
+// duplicate-path automaton (0 at the root). It returns true when the goal
+// was found (x.path then holds the solution) or the search must stop
+// (x.err set).
 func (x *searcher) dfs(g int, fs uint16) bool {
 	s := x.s
 	blank := x.blank
