@@ -50,6 +50,8 @@ import (
 	"math/bits"
 	"sync/atomic"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -201,51 +203,65 @@ func (t *orderSuccessors) init(k int, order uint64) {
 // state, 32 per 64-bit word (state i is bits 2(i%32)..2(i%32)+1 of word
 // i/32), shared by the workers of a level. Two bits per state as in Korf's
 // two-bit breadth-first search (Korf 2008, "Minimizing disk I/O in two-bit
-// breadth-first search", AAAI).
+// breadth-first search", AAAI), with his four states: unseen, frontier,
+// next and done, so that every state is expanded once, at its own level.
 //
-// Code 0 is Unvisited; a state first reached at level L holds
-// levelCode(L) = L%3 + 1. Codes repeat every three levels,
-// code(L) = code(L-3), so a code does NOT tell level L from older levels.
-// What holds while level L runs is this: the array holds codes of levels
-// L-2, L-1 and L and the code 0 (every older state shares the code of one
-// of those levels), the kernels read only code(L) and 0, and they write only
-// code(L+1) over 0. That suffices because breadth-first levels of
-// neighbouring states differ by at most one:
+// The codes: 0 (codeUnseen) for a state not reached yet, 3 (codeDone) for a
+// state of a finished level, and 1 and 2 for the frontier and the next
+// level, which swap roles from one level to the next: at level L the
+// frontier holds levelCode(L) = L%2 + 1 and the states the level reaches
+// are marked levelCode(L+1) = 3 - levelCode(L), which is the frontier code
+// of level L+1. No pass is needed to turn "next" into "frontier"; a
+// frontier state becomes done by OR-ing the other bit into it (c | (3-c)
+// = 3), an atomic OR that cannot undo a concurrent mark:
 //
-//   - A state with code(L) is at level L or at level L-3 or older. An older
-//     one has all its neighbours at levels <= L-2, all visited. The push
-//     kernel expands it again, harmlessly, only because of two guards:
-//     visit writes a successor only while its code is 0 (unvisited), and a
-//     placement's value is written only while it is puzzle.Unreached. Without
-//     either guard, old states would re-mark states or overwrite values.
-//   - An unvisited state has no neighbour below level L (it would have been
-//     reached already), so in the pull kernel a neighbour with code(L) is at
-//     level L exactly; one reached at L+1 during this level holds
-//     code(L+1) != code(L) and is not mistaken for the frontier.
+//   - the push kernel turns each frontier state done right after expanding
+//     it (only the block's owner reads its frontier codes, and successors
+//     are marked only over code 0);
+//   - the pull kernel reads its neighbours' frontier codes during the
+//     whole level, so it turns nothing done; finishPull rewrites the
+//     level's frontier code to done in one pass over the array after it.
 //
-// Codes change only from 0, and all writers of a level write the same code,
-// so the array after a level does not depend on scheduling.
+// So while level L runs, the array holds exactly: 0 (unseen), code(L) (the
+// states at level L, except those a push has finished), code(L+1) (states
+// reached at L+1) and 3 (the levels before L). Codes change only from 0 to
+// code(L+1) and from code(L) to 3, and all writers of a level write the
+// same codes, so the array after a level does not depend on scheduling.
 type stateCodes []uint64
+
+const (
+	codeUnseen = 0
+	codeDone   = 3
+)
 
 func newStateCodes(n uint64) stateCodes { return make(stateCodes, (n+31)/32) }
 
-// levelCode is the code of the states first reached at level L.
-func levelCode(level int) uint64 { return uint64(level%3 + 1) }
+// levelCode is the code of the states first reached at level L, the
+// frontier code while level L runs.
+func levelCode(level int) uint64 { return uint64(level%2 + 1) }
 
-// visit sets state i to code if it is unvisited (code 0) and reports
-// whether this call made the change.
+// visit sets state i to code if it is unseen (code 0) and reports whether
+// this call made the change.
 func (a stateCodes) visit(i uint64, code uint64) bool {
 	w := &a[i>>5]
 	sh := (i & 31) * 2
-	if atomic.LoadUint64(w)>>sh&3 != 0 {
+	if atomic.LoadUint64(w)>>sh&3 != codeUnseen {
 		return false
 	}
-	return atomic.OrUint64(w, code<<sh)>>sh&3 == 0
+	return atomic.OrUint64(w, code<<sh)>>sh&3 == codeUnseen
 }
 
 // load returns the code of state i.
 func (a stateCodes) load(i uint64) uint64 {
 	return atomic.LoadUint64(&a[i>>5]) >> ((i & 31) * 2) & 3
+}
+
+// finish turns done the states of word w marked in hits (bit 2j for state
+// j), which hold code (1 or 2): it ORs in the other bit of the pair.
+func (a stateCodes) finish(w uint64, hits, code uint64) {
+	if hits != 0 {
+		atomic.OrUint64(&a[w], hits*(3-code))
+	}
 }
 
 // lowBits has bit 2j set for every state j of a word.
@@ -279,6 +295,9 @@ type additiveSearch struct {
 	frontier     uint64 // states at the current level
 	// usePull chooses the kernel of a level; tests force one kernel.
 	usePull func(level int, frontier, unvisited uint64) bool
+	// expanded counts the frontier states the push kernel expanded (each
+	// state at most once, at its own level); tests check it.
+	expanded atomic.Uint64
 	// Blocks are handed to the workers in chunks of blocksPerChunk.
 	blocksPerChunk, chunks int
 }
@@ -350,13 +369,20 @@ func (s *additiveSearch) level(ctx context.Context, level int) (uint64, error) {
 				}
 				added += n
 			} else {
-				added += b.push(s.next)
+				n, expanded := b.push(s.next)
+				added += n
+				s.expanded.Add(expanded)
 			}
 		}
 		return added
 	})
 	if err != nil {
 		return 0, err
+	}
+	if pull {
+		if err := s.finishPull(ctx, level); err != nil {
+			return 0, err
+		}
 	}
 	s.frontier = added
 	s.active, s.next = s.next, s.active
@@ -381,6 +407,37 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 		return nil, fmt.Errorf("builder: %s: %d of %d abstract states unreached", p, total-got, total)
 	}
 	return s.values, nil
+}
+
+// finishPull is the rewrite pass after a pull level: every state still at
+// the level's frontier code becomes done (see stateCodes). The words are
+// split into ranges among the workers; nothing else writes the array
+// meanwhile.
+func (s *additiveSearch) finishPull(ctx context.Context, level int) error {
+	const wordsPerChunk = 1 << 14
+	code := levelCode(level)
+	words := uint64(len(s.codes))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(s.run.opt.Workers)
+	for lo := uint64(0); lo < words; lo += wordsPerChunk {
+		if gctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			for w := lo; w < min(lo+wordsPerChunk, words); w++ {
+				x := s.codes[w]
+				s.codes[w] = x | matchCodes(x, code)*(3-code)
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%w at level %d: %v", ErrCanceled, level, err)
+	}
+	return nil
 }
 
 // blockLevel is the shared start of the push and pull kernels: one block
@@ -457,8 +514,7 @@ func (b *blockLevel) slot(w uint64, bit int) uint64 {
 // frontier returns the mask of the block's states in word w (whose codes
 // are x) that hold the level's code, after recording the level as the
 // value of their placements where none is set yet: the first region of a
-// placement to be reached gives the minimum over its regions. (States of
-// older levels with the same code find their value already set.)
+// placement to be reached gives the minimum over its regions.
 func (b *blockLevel) frontier(w, x uint64) uint64 {
 	hits := matchCodes(x, b.code) & b.wordMask(w)
 	for h := hits; h != 0; h &= h - 1 {
@@ -471,15 +527,17 @@ func (b *blockLevel) frontier(w, x uint64) uint64 {
 }
 
 // push is the top-down kernel: every state of the block at the level (see
-// frontier) marks its unvisited successors with the next level's code, in
-// any block, and sets the successors' blocks in next. It returns the
-// number of states it marked.
-func (b *blockLevel) push(next bitset) uint64 {
+// frontier) marks its unseen successors with the next level's code, in
+// any block, and sets the successors' blocks in next; then it is done
+// (stateCodes.finish). It returns the number of states it marked and the
+// number it expanded.
+func (b *blockLevel) push(next bitset) (added, expanded uint64) {
 	sp := b.sp
-	var added uint64
 	sameBlock := false
 	for w := b.firstWord; w <= b.lastWord; w++ {
-		for hits := b.frontier(w, atomic.LoadUint64(&b.codes[w])); hits != 0; hits &= hits - 1 {
+		frontier := b.frontier(w, atomic.LoadUint64(&b.codes[w]))
+		expanded += uint64(bits.OnesCount64(frontier))
+		for hits := frontier; hits != 0; hits &= hits - 1 {
 			slot := b.slot(w, bits.TrailingZeros64(hits))
 			for _, mv := range sp.moves[sp.moveStart[slot]:sp.moveStart[slot+1]] {
 				nextOrder := b.succ.next[mv.orderStep()]
@@ -493,19 +551,21 @@ func (b *blockLevel) push(next bitset) uint64 {
 				}
 			}
 		}
+		b.codes.finish(w, frontier, b.code)
 	}
 	if sameBlock {
 		next.set(b.order)
 	}
-	return added
+	return added, expanded
 }
 
 // pull is the bottom-up kernel: it records the values of the block's states
 // at the level (see frontier), and marks with the next level's code every
-// unvisited state of the block that has a neighbour at the level (moves are
+// unseen state of the block that has a neighbour at the level (moves are
 // reversible, so the neighbours are the successors). Only this block's
-// states are written, one word at a time. It returns the number of states
-// it marked.
+// states are written, one word at a time. The level's states stay at the
+// frontier code, which other blocks read, until finishPull. It returns the
+// number of states it marked.
 func (b *blockLevel) pull() uint64 {
 	sp := b.sp
 	var added uint64
@@ -513,7 +573,7 @@ func (b *blockLevel) pull() uint64 {
 		x := atomic.LoadUint64(&b.codes[w])
 		b.frontier(w, x)
 		var marks uint64
-		for hits := matchCodes(x, 0) & b.wordMask(w); hits != 0; hits &= hits - 1 {
+		for hits := matchCodes(x, codeUnseen) & b.wordMask(w); hits != 0; hits &= hits - 1 {
 			bit := bits.TrailingZeros64(hits)
 			slot := b.slot(w, bit)
 			for _, mv := range sp.moves[sp.moveStart[slot]:sp.moveStart[slot+1]] {

@@ -1,8 +1,10 @@
 package builder
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -76,6 +78,71 @@ func TestMatchCodes(t *testing.T) {
 			if got := matchCodes(x, code); got != want {
 				t.Fatalf("matchCodes(%#x, %d) = %#x, want %#x", x, code, got, want)
 			}
+		}
+	}
+}
+
+// TestEachStateExpandedOnce runs the additive search level by level and
+// checks the state codes against the four-state invariant (stateCodes):
+// after each level, every state is unseen, done, or at the next level's
+// frontier code, and those are exactly the states marked so far; at the
+// end every state is done; with push-only levels, the push kernel has
+// expanded every state exactly once (the 2-bit codes of old, which
+// repeated every three levels, expanded some states again).
+func TestEachStateExpandedOnce(t *testing.T) {
+	rules := []struct {
+		name string
+		rule func(level int, frontier, unvisited uint64) bool
+	}{
+		{"push-only", func(int, uint64, uint64) bool { return false }},
+		{"default", defaultUsePull},
+		{"alternating", func(level int, _, _ uint64) bool { return level%2 == 1 }},
+	}
+	for _, c := range []struct {
+		w, h  int
+		tiles []uint8
+	}{
+		{3, 3, []uint8{1, 2, 3, 4}},
+		{4, 4, []uint8{1, 2, 5, 6}},
+		{4, 4, []uint8{2, 3, 4}},
+		{5, 2, []uint8{1, 2, 6, 7}},
+	} {
+		p := newTestPattern(t, c.w, c.h, "blank-last", c.tiles)
+		for _, r := range rules {
+			t.Run(p.String()+"/"+r.name, func(t *testing.T) {
+				s, err := newAdditiveSearch(p, Options{Workers: 2, usePull: r.rule, ProgressInterval: time.Hour})
+				if err != nil {
+					t.Fatal(err)
+				}
+				total := s.run.total
+				for level := 0; !s.done(); level++ {
+					if _, err := s.level(context.Background(), level); err != nil {
+						t.Fatal(err)
+					}
+					var count [4]uint64
+					for i := uint64(0); i < total; i++ {
+						count[s.codes.load(i)]++
+					}
+					next := levelCode(level + 1)
+					if count[3-next] != 0 {
+						t.Fatalf("level %d: %d states still hold the frontier code %d", level, count[3-next], 3-next)
+					}
+					if count[next] != s.frontier {
+						t.Fatalf("level %d: %d states hold the next code, %d were marked", level, count[next], s.frontier)
+					}
+					if got := count[next] + count[codeDone]; got != s.run.reached.Load() {
+						t.Fatalf("level %d: %d states seen, %d reached", level, got, s.run.reached.Load())
+					}
+				}
+				for i := uint64(0); i < total; i++ {
+					if code := s.codes.load(i); code != codeDone {
+						t.Fatalf("state %d ends with code %d", i, code)
+					}
+				}
+				if r.name == "push-only" && s.expanded.Load() != total {
+					t.Errorf("push kernel expanded %d states, want each of the %d once", s.expanded.Load(), total)
+				}
+			})
 		}
 	}
 }

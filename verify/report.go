@@ -22,10 +22,13 @@ const (
 	// pattern, len(Values) = Size; for Table also the histogram and the
 	// maximum against a recount.
 	CheckHeader = "header"
-	// CheckRanking: for every index i, Unrank(i) is a valid placement
-	// (solvable, for an exact table) and RankCells of it is i; since there
-	// are exactly Size valid placements this proves the ranking a
-	// bijection.
+	// CheckRanking: for an exact table, for every index i, Unrank(i) is a
+	// valid, solvable state and RankCells of it is i; since there are
+	// exactly Size of those this proves the ranking a bijection. For an
+	// additive table, RankCells of the i-th placement in the order the
+	// ranking defines is i, for every i, which proves the same of
+	// RankCells; Unrank is compared on every cell set and every order, not
+	// on every entry (checker.additiveRanking).
 	CheckRanking = "ranking"
 	// CheckGoal: the goal entry is 0.
 	CheckGoal = "goal"

@@ -7,8 +7,11 @@
 // that every correct table satisfies, each stated at its Check* constant
 // and argued in the comment of the function implementing it; they take
 // three parallel passes over the entries (ranking; goal, unreached,
-// manhattan, descent and step; symmetry), each costing one Unrank and a
-// few RankCells per entry.
+// manhattan, descent and step; symmetry). On an exact table each costs
+// one Unrank and a few RankCells per entry; on an additive table the
+// passes walk the index in order and look neighbours and images up in
+// per-cell-set tables (sweep.go), and only the ranking pass calls
+// RankCells, once per entry.
 // With Options.Deep the table is also rebuilt by Reference, a
 // deliberately simple second builder, and compared entry by entry.
 //
@@ -181,6 +184,9 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 	p := t.Pattern
 	c := &checker{p: p, values: t.Values, opts: opts, r: r}
 	c.goal = p.RankCells(p.GoalCells())
+	if !p.Exact {
+		c.cellSets = newCellSets(p)
+	}
 
 	start = time.Now()
 	c.pass = CheckRanking
@@ -212,6 +218,11 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 		r.Skipped = append(r.Skipped, CheckSymmetry+": no board symmetry fixes the goal and the tile set")
 	} else {
 		c.syms = syms
+		if !p.Exact {
+			for i := range syms {
+				c.symImages = append(c.symImages, newSymmetryImage(p, &syms[i]))
+			}
+		}
 		c.pass = CheckSymmetry
 		if err := c.scan(ctx, c.symmetry); err != nil {
 			return err
@@ -294,6 +305,9 @@ type checker struct {
 	r      *Report
 	syms   []symmetry
 	pass   string // the pass scan runs, for Options.Progress
+	// Additive tables: the tables of the index walk (sweep.go).
+	cellSets  *cellSets
+	symImages []symmetryImage // symImages[i] tabulates syms[i]
 }
 
 // chunkSize is the number of entries per unit of parallel work.
