@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/tilepdb/tilepdb/internal/regular"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -121,9 +122,9 @@ func inspect(r io.ReaderAt, size int64) (*Table, []error, error) {
 // withFile opens path, passes it and its size to fn, and closes it; errors
 // are prefixed with the path.
 func withFile(path string, fn func(f *os.File, size int64) error) error {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // never blocks on a named pipe
 	if err != nil {
-		return err // *PathError names the path
+		return err // *PathError or *regular.NotRegularError names the path
 	}
 	defer f.Close()
 	fi, err := f.Stat()

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/tilepdb/tilepdb/internal/atomicfile"
+	"github.com/tilepdb/tilepdb/internal/regular"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -124,7 +124,7 @@ func MarshalSetFile(sf *SetFile) ([]byte, error) {
 // the version and the size (at most MaxSetFileLen bytes), not the tables;
 // OpenSet does the rest. Errors name the path; bad content wraps ErrSet.
 func ReadSetFile(path string) (*SetFile, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -163,14 +163,11 @@ func ParseSetFile(data []byte) (*SetFile, error) {
 // IsSetFile reports whether the file at path looks like a set file (its
 // first non-space byte is '{') rather than a table file.
 func IsSetFile(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // a named pipe or a directory: *regular.NotRegularError
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return false, nil // not a set file; reading it as a table says why
-	}
 	buf := make([]byte, 64)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {

@@ -24,8 +24,6 @@ package verify
 
 import (
 	"context"
-	"fmt"
-	"os"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -34,6 +32,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/regular"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -84,17 +83,8 @@ func (o Options) normalized() Options {
 // the values can be decoded, the checks of Table follow.
 func File(ctx context.Context, path string, opts Options) (*Report, error) {
 	opts = opts.normalized()
-	f, err := os.Open(path)
-	if err != nil {
+	if err := regular.Check(path); err != nil { // never open a named pipe: it would block
 		return nil, err
-	}
-	st, err := f.Stat()
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("verify: %s is not a regular file", path)
 	}
 
 	r := newReport(path)
