@@ -207,22 +207,36 @@ func (plan *buildPlan) checkMemory(cfg *buildConfig, pt plannedTable) error {
 // starts, that every table file and the --write-manifest file can be
 // written there (format.CheckWritable), so that a read-only directory or a
 // bad manifest path fails at once rather than after minutes of search. The
-// errors name the target, not a temporary file.
+// errors name the target, not a temporary file. With --if-needed the
+// table files are checked only when one must be built (buildOne), so a
+// read-only folder whose tables are all good is not an error.
 func checkTargets(cfg *buildConfig, plan *buildPlan) error {
 	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
 		return fmt.Errorf("output directory: %w (nothing built)", err)
 	}
 	targets := make([]string, 0, len(plan.tables)+1)
-	for _, pt := range plan.tables {
-		targets = append(targets, filepath.Join(cfg.out, pt.file))
+	if !cfg.ifNeeded {
+		for _, pt := range plan.tables {
+			targets = append(targets, filepath.Join(cfg.out, pt.file))
+		}
 	}
 	if cfg.writeManifest != "" {
 		targets = append(targets, cfg.writeManifest)
 	}
 	for _, path := range targets {
-		if err := format.CheckWritable(path); err != nil {
-			return fmt.Errorf("cannot write %s: %w (nothing built)", path, unwrapPath(err))
+		if err := checkWritable(path); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// checkWritable is format.CheckWritable with an error naming path (a
+// variable so that tests can stand in for a read-only folder, which root
+// can write anyway).
+var checkWritable = func(path string) error {
+	if err := format.CheckWritable(path); err != nil {
+		return fmt.Errorf("cannot write %s: %w (nothing built)", path, unwrapPath(err))
 	}
 	return nil
 }

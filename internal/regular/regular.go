@@ -74,6 +74,10 @@ func kind(m fs.FileMode) string {
 func Check(path string) error {
 	st, err := os.Stat(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Op = "open" // what the caller was about to do: "open x.pdb: no such file or directory"
+		}
 		return err
 	}
 	if !st.Mode().IsRegular() {
