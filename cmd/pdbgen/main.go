@@ -87,7 +87,7 @@ available (Linux) or --max-memory; tables that do not fit are refused.`
 
 func init() {
 	commands = []*command{
-		{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--max-memory SIZE]",
+		{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE]",
 			short: "build tables into a directory (--if-needed: only the missing or bad ones)",
 			help: `Writes one .pdb file per table into the output directory and prints each
 path on stdout when it is written. Before the first search, build checks
@@ -111,7 +111,7 @@ from --manifest or fails verify (it is not written); 2 usage or I/O
 trouble, or not enough memory; 130 on Ctrl-C and 143 on SIGTERM (tables
 already written stay).`,
 			run: runBuild},
-		{name: "verify", usage: "[--deep] [-j N] [--max-memory SIZE] [--json] FILE... | --manifest FILE DIR",
+		{name: "verify", usage: "[--deep] [-j N] [--max-findings N] [--max-memory SIZE] [--json] FILE... | --manifest FILE DIR",
 			short: "check table and set files, or a folder against its manifest (exit 0 all good, 1 bad data, 2 trouble)",
 			help: `Checks each file's integrity (checksums, structure, histogram), the ranking
 (a round trip over every entry) and rules every correct table satisfies
@@ -144,7 +144,7 @@ their entries, a lower bound), or "<board>\tunsolvable".
 
 ` + boardHelp + "\n\n" + exitHelp,
 			run: runLookup},
-		{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional] [--weight W] [--anytime] [--schedule W,W,...] [--max-nodes N] [--time-limit DUR] [--reflect] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
+		{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional] [--weight W] [--anytime] [--schedule W,W,...] [--max-nodes N] [--time-limit DUR] [--reflect] [--compact-index] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
 			short: "solve boards from stdin (optimally, or faster with a proven bound)",
 			help: `Prints "<board> : length <L> moves <M> nodes <K>" per board, or
 "<board> : unsolvable". <M> spells the moves as the direction in which the
@@ -248,6 +248,10 @@ func runHelp(e *env, args []string) int {
 	case len(args) > 1:
 		fmt.Fprintf(e.stderr, "pdbgen help: want at most one command name, got %d arguments\n", len(args))
 		return exitTrouble
+	}
+	if args[0] == "help" {
+		fmt.Fprintf(e.stdout, "usage: pdbgen help [COMMAND]\n\nWithout a command, the list of commands (on stderr); with one, its usage,\nflags, input syntax and exit status (on stdout; the same as pdbgen COMMAND -h).\n")
+		return exitOK
 	}
 	c := findCommand(args[0])
 	if c == nil {

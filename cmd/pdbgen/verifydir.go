@@ -106,8 +106,12 @@ func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.R
 	case bad > 0:
 		return dataErr(fmt.Errorf("%d of %d listed table(s) missing, different, corrupt or failing verification%s", bad, listed, note))
 	}
-	if note != "" {
-		fmt.Fprintf(e.stderr, "%d listed table(s) verified%s (not an error)\n", listed, note)
+	if !asJSON || note != "" {
+		// One line of summary: the reports above are per table.
+		if note != "" {
+			note += " (not an error)"
+		}
+		fmt.Fprintf(e.stderr, "all %d listed table(s) of %s present in %s, matching and verified%s\n", listed, manPath, dir, note)
 	}
 	return nil
 }
