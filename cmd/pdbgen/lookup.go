@@ -54,8 +54,42 @@ func openSet(e *env, maxMemory string, files []string) (*format.Set, error) {
 	if err := checkLoadMemory(budget, files); err != nil {
 		return nil, err
 	}
-	if err := e.context().Err(); err != nil {
-		return nil, err
+	return openTables(e, files)
+}
+
+// openSetFiles is format.OpenSet (a variable so that a test can make the
+// load slow).
+var openSetFiles = format.OpenSet
+
+// openTables loads the tables and set files (format.OpenSet, which reads
+// and checks every file whole: seconds for big tables); Ctrl-C or SIGTERM
+// ends the wait at once, abandoning the load to the exiting process.
+func openTables(e *env, files []string) (*format.Set, error) {
+	return untilDone(e.context(), func() (*format.Set, error) { return openSetFiles(files...) })
+}
+
+// untilDone runs fn in its own goroutine and returns its results, or ctx's
+// error as soon as ctx ends (fn then runs on, its results dropped: for work
+// that cannot be stopped, done just before the command exits).
+func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	if err := ctx.Err(); err != nil {
+		var zero T
+		return zero, err
 	}
-	return format.OpenSet(files...)
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := fn()
+		done <- result{v, err}
+	}()
+	select {
+	case r := <-done:
+		return r.v, r.err
+	case <-ctx.Done():
+		var zero T
+		return zero, ctx.Err()
+	}
 }

@@ -243,10 +243,7 @@ func runSolve(e *env, args []string) error {
 		if err := checkLoadMemory(budget, files); err != nil {
 			return err
 		}
-		if err := e.context().Err(); err != nil {
-			return err
-		}
-		tset, err := format.OpenSet(files...)
+		tset, err := openTables(e, files)
 		if err != nil {
 			return err
 		}
