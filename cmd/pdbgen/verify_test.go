@@ -122,3 +122,33 @@ func TestVerifyUndecodedFrame(t *testing.T) {
 		t.Errorf("the text report does not say why the checks were skipped:\n%v", r)
 	}
 }
+
+// TestVerifyCheckOrder (issue 22 item 8): the text report lists the checks
+// in the order of the JSON report, --deep included.
+func TestVerifyCheckOrder(t *testing.T) {
+	for _, args := range [][]string{{fixture(t, fx123)}, {"--deep", fixture(t, fx123)}, {"--deep", fixture(t, fx8)}} {
+		text := pdbgen(t, "", append([]string{"verify"}, args...)...)
+		wantCode(t, text, 0)
+		js := pdbgen(t, "", append([]string{"verify", "--json"}, args...)...)
+		wantCode(t, js, 0)
+		var rep struct {
+			Checks []struct{ Name string } `json:"checks"`
+		}
+		if err := json.Unmarshal([]byte(js.stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		var want, got []string
+		for _, c := range rep.Checks {
+			want = append(want, c.Name)
+		}
+		for _, l := range lines(text.stdout) {
+			f := strings.Fields(strings.TrimSuffix(strings.TrimSpace(l), ":"))
+			if len(f) >= 2 && (f[0] == "checked" || f[0] == "skipped") {
+				got = append(got, strings.TrimSuffix(f[1], ":"))
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("verify %v: text order %v, JSON order %v", args, got, want)
+		}
+	}
+}
