@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/regular"
 )
 
 // infoJSON is the object `info --json` prints per file: the header plus
@@ -70,13 +71,16 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 	for _, f := range h.Frames {
 		compressed += f
 	}
-	fmt.Fprintf(w, "%s\n", file)
-	fmt.Fprintf(w, "  board      %dx%d, goal %s (%s)\n", h.Width, h.Height, h.GoalName, intsString(h.Goal))
-	fmt.Fprintf(w, "  kind       %s, tiles %s\n", h.Kind, intsString(h.Tiles))
-	fmt.Fprintf(w, "  ranking    %s v%d\n", h.Ranking, h.RankingVersion)
+	// The header's strings come from the file: printed escaped (%q) when
+	// they hold control characters, so they cannot drive the terminal.
+	q := regular.Name
+	fmt.Fprintf(w, "%s\n", q(file))
+	fmt.Fprintf(w, "  board      %dx%d, goal %s (%s)\n", h.Width, h.Height, q(h.GoalName), intsString(h.Goal))
+	fmt.Fprintf(w, "  kind       %s, tiles %s\n", q(h.Kind), intsString(h.Tiles))
+	fmt.Fprintf(w, "  ranking    %s v%d\n", q(h.Ranking), h.RankingVersion)
 	enc := "raw bytes"
 	if h.Encoding != "" {
-		enc = h.Encoding
+		enc = q(h.Encoding)
 	}
 	fmt.Fprintf(w, "  format     %s, encoding %s\n", h.Version(), enc)
 	fmt.Fprintf(w, "  entries    %d x %d bits, max value %d\n", h.Entries, h.BitsPerEntry, h.MaxValue)
@@ -90,8 +94,8 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 	fmt.Fprintf(w, "  file       %s (%d frames of %d entries, payload %s, ratio %.1fx)\n",
 		humanBytes(uint64(size)), len(h.Frames), h.FrameSize, humanBytes(uint64(compressed)),
 		float64(h.Entries)/float64(max(compressed, 1)))
-	fmt.Fprintf(w, "  raw sha256 %s\n", h.RawSHA256)
-	fmt.Fprintf(w, "  generator  %s\n", h.Generator)
+	fmt.Fprintf(w, "  raw sha256 %s\n", q(h.RawSHA256))
+	fmt.Fprintf(w, "  generator  %s\n", q(h.Generator))
 	fmt.Fprintf(w, "  histogram (value: count)\n")
 	var peak uint64
 	for _, c := range h.Histogram {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/tilepdb/tilepdb/internal/regular"
 	"github.com/tilepdb/tilepdb/manifest"
 	"github.com/tilepdb/tilepdb/verify"
 )
@@ -63,7 +64,7 @@ func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.R
 				bad++
 			}
 		case manifest.Unreadable:
-			fmt.Fprintf(e.stderr, "%s: %s\n", fs.Path, fs.Reason)
+			fmt.Fprintf(e.stderr, "%s: %s\n", regular.Name(fs.Path), fs.Reason)
 			trouble++
 			out.JSONReport = verify.ErrorJSON(fs.Path, errors.New(fs.Reason))
 		case manifest.Unlisted:
@@ -91,7 +92,7 @@ func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.R
 		case fs.Status == manifest.Unreadable || out.Status == string(manifest.Unreadable):
 			// already on stderr
 		case fs.Status == manifest.Unlisted:
-			fmt.Fprintf(e.stdout, "%s: unlisted: %s\n", fs.Path, fs.Reason)
+			fmt.Fprintf(e.stdout, "%s: unlisted: %s\n", regular.Name(fs.Path), fs.Reason) // a name from the folder: escaped
 		default:
 			fmt.Fprintf(e.stdout, "%s: %s: %s (listed on %s)\n", fs.Path, fs.Status, fs.Reason, out.Manifest)
 		}
