@@ -84,17 +84,8 @@ func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.R
 			}
 			continue
 		}
-		switch {
-		case rep != nil:
-			if err := rep.WriteText(e.stdout); err != nil {
-				return err
-			}
-		case fs.Status == manifest.Unreadable || out.Status == string(manifest.Unreadable):
-			// already on stderr
-		case fs.Status == manifest.Unlisted:
-			fmt.Fprintf(e.stdout, "%s: unlisted: %s\n", regular.Name(fs.Path), fs.Reason) // a name from the folder: escaped
-		default:
-			fmt.Fprintf(e.stdout, "%s: %s: %s (listed on %s)\n", fs.Path, fs.Status, fs.Reason, out.Manifest)
+		if err := writeFolderText(e.stdout, fs, out, rep); err != nil {
+			return err
 		}
 	}
 	note := ""
@@ -115,6 +106,23 @@ func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.R
 		fmt.Fprintf(e.stderr, "all %d listed table(s) of %s present in %s, matching and verified%s\n", listed, manPath, dir, note)
 	}
 	return nil
+}
+
+// writeFolderText prints the text report of one file of the folder: its
+// verify report, or one line for a file not verified (an unreadable one
+// is already on stderr).
+func writeFolderText(w io.Writer, fs manifest.FileStatus, out folderJSON, rep *verify.Report) error {
+	var err error
+	switch {
+	case rep != nil:
+		err = rep.WriteText(w)
+	case fs.Status == manifest.Unreadable || out.Status == string(manifest.Unreadable):
+	case fs.Status == manifest.Unlisted:
+		_, err = fmt.Fprintf(w, "%s: unlisted: %s\n", regular.Name(fs.Path), fs.Reason) // a name from the folder: escaped
+	default:
+		_, err = fmt.Fprintf(w, "%s: %s: %s (listed on %s)\n", regular.Name(fs.Path), fs.Status, fs.Reason, out.Manifest)
+	}
+	return err
 }
 
 // readManifestFile reads a manifest with the exit status of its failure:
