@@ -38,6 +38,7 @@ import (
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/atomicfile"
 	"github.com/tilepdb/tilepdb/internal/regular"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -51,7 +52,7 @@ const (
 )
 
 // Suffix ends every table file name a manifest may list.
-const Suffix = ".pdb"
+const Suffix = preset.FileSuffix
 
 // headerComment is the first line Encode writes.
 const headerComment = "# tilepdb manifest: file\tentries\tmax value\tSHA-256 of the raw table (pdbgen info shows it as raw_sha256)\n"

@@ -100,7 +100,7 @@ func runBuild(e *env, args []string) error {
 	}
 	if !cfg.quiet {
 		if rss := peakRSS(); rss > 0 {
-			fmt.Fprintf(e.stderr, "peak RSS %s\n", humanBytes(rss))
+			fmt.Fprintf(e.stderr, "peak RSS %s\n", sysmem.FormatSize(rss))
 		}
 		if cfg.ifNeeded {
 			fmt.Fprintf(e.stderr, "%d table(s): %d kept, %d built, %d replaced, %d failed\n", len(plan.tables),
@@ -260,7 +260,7 @@ const freeOSMemoryAbove = 64<<20*5/4 + 32<<20
 func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
 	if !cfg.quiet {
 		fmt.Fprintf(e.stderr, "building %s: %s, %d entries, about %s of memory\n",
-			pt.file, pt.pattern, pt.pattern.Size(), humanBytes(pt.memory))
+			pt.file, pt.pattern, pt.pattern.Size(), sysmem.FormatSize(pt.memory))
 	}
 	start := time.Now()
 	prog := newProgress(e.stderr, pt.file, pt.pattern.Size(), e.stderrIsTTY, cfg.quiet)
@@ -295,7 +295,7 @@ func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, star
 			size = st.Size()
 		}
 		fmt.Fprintf(e.stderr, "wrote %s: %d entries, max %d, %s on disk, built in %.2fs, total %.2fs\n",
-			path, t.Header.Entries, t.Header.MaxValue, humanBytes(uint64(size)), buildTime.Seconds(), time.Since(start).Seconds())
+			path, t.Header.Entries, t.Header.MaxValue, sysmem.FormatSize(uint64(size)), buildTime.Seconds(), time.Since(start).Seconds())
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/regular"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
 
 // infoJSON is the object `info --json` prints per file: the header plus
@@ -92,7 +93,7 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 		fmt.Fprintf(w, "  mean       %.4f\n", sum/float64(h.Entries))
 	}
 	fmt.Fprintf(w, "  file       %s (%d frames of %d entries, payload %s, ratio %.1fx)\n",
-		humanBytes(uint64(size)), len(h.Frames), h.FrameSize, humanBytes(uint64(compressed)),
+		sysmem.FormatSize(uint64(size)), len(h.Frames), h.FrameSize, sysmem.FormatSize(uint64(compressed)),
 		float64(h.Entries)/float64(max(compressed, 1)))
 	fmt.Fprintf(w, "  raw sha256 %s\n", q(h.RawSHA256))
 	fmt.Fprintf(w, "  generator  %s\n", q(h.Generator))
