@@ -19,6 +19,33 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
+// buildCmd is "pdbgen build": its usage line, summary and help (the flags are
+// defined where it parses them).
+var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE]",
+	short: "build tables into a directory (--if-needed: only the missing or bad ones)",
+	help: `Writes one .pdb file per table into the output directory and prints each
+path on stdout when it is written. Before the first search, build checks
+that every table fits in memory and that the output directory and the
+manifest paths can be written. A file is written to a temporary file and
+renamed, so an interrupted build never leaves a partial table; temporaries
+left by a killed build are removed by the next build into that directory.
+With --manifest and neither --preset nor --board, the tables are the ones
+the manifest lists.
+
+--if-needed keeps each table already in the directory whose header
+matches the manifest and which passes verify (the file is not touched),
+and builds only the missing or bad ones; a table built is compared with
+the manifest and verified before it is written. One line per table on
+stdout: "kept PATH: ...", "built PATH: missing", "replaced PATH because
+...", "failed PATH: ...". --json prints one JSON object per table instead
+(README.md, "JSON reports").
+
+Exit status: 0 success; 1 a malformed manifest, or a built table differs
+from --manifest or fails verify (it is not written); 2 usage or I/O
+trouble, or not enough memory; 130 on Ctrl-C and 143 on SIGTERM (tables
+already written stay).`,
+	run: runBuild}
+
 // buildConfig is the parsed command line of build.
 type buildConfig struct {
 	workers       int
@@ -239,15 +266,6 @@ var checkWritable = func(path string) error {
 		return fmt.Errorf("cannot write %s: %w (nothing built)", path, unwrapPath(err))
 	}
 	return nil
-}
-
-// unwrapPath drops the path of a *PathError that the message already names.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // freeOSMemoryAbove is the memory estimate above which the search's

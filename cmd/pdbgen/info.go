@@ -12,6 +12,13 @@ import (
 	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
 
+// infoCmd is "pdbgen info": its usage line, summary and help (the flags are
+// defined where it parses them).
+var infoCmd = &command{name: "info", usage: "[--json] FILE...", short: "print header and value histogram of table files",
+	help: `Reads only each file's header (cheap). Exit status: 0 success; 1 a corrupt
+header; 2 a missing or unreadable file, or a write error on stdout.`,
+	run: runInfo}
+
 // infoJSON is the object `info --json` prints per file: the header plus
 // the file name and size.
 type infoJSON struct {
@@ -76,8 +83,8 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 	// they hold control characters, so they cannot drive the terminal.
 	q := regular.Name
 	fmt.Fprintf(w, "%s\n", q(file))
-	fmt.Fprintf(w, "  board      %dx%d, goal %s (%s)\n", h.Width, h.Height, q(h.GoalName), intsString(h.Goal))
-	fmt.Fprintf(w, "  kind       %s, tiles %s\n", q(h.Kind), intsString(h.Tiles))
+	fmt.Fprintf(w, "  board      %dx%d, goal %s (%s)\n", h.Width, h.Height, q(h.GoalName), tileList(h.Goal))
+	fmt.Fprintf(w, "  kind       %s, tiles %s\n", q(h.Kind), tileList(h.Tiles))
 	fmt.Fprintf(w, "  ranking    %s v%d\n", q(h.Ranking), h.RankingVersion)
 	enc := "raw bytes"
 	if h.Encoding != "" {
@@ -110,12 +117,4 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 		}
 		fmt.Fprintf(w, "  %4d %12d %s\n", v, c, strings.Repeat("#", bar))
 	}
-}
-
-func intsString(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ",")
 }

@@ -9,6 +9,16 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
+// lookupCmd is "pdbgen lookup": its usage line, summary and help (the flags are
+// defined where it parses them).
+var lookupCmd = &command{name: "lookup", usage: "[--max-memory SIZE] FILE... < boards   (FILE: tables and set files)", short: "print the heuristic value of each board on stdin",
+	help: `Prints "<board>\t<value>" per board: the value in moves from the tables (an
+exact table: the true distance to the goal; additive tables: the sum of
+their entries, a lower bound), or "<board>\tunsolvable".
+
+` + boardHelp + "\n\n" + exitHelp,
+	run: runLookup}
+
 // runLookup prints "<board>\t<value>" for each board on stdin, the value
 // by format.Set.Lookup, or "<board>\tunsolvable" for a board that cannot
 // reach the goal (as solve answers it); bad lines are reported by number
@@ -55,41 +65,4 @@ func openSet(e *env, maxMemory string, files []string) (*format.Set, error) {
 		return nil, err
 	}
 	return openTables(e, files)
-}
-
-// openSetFiles is format.OpenSet (a variable so that a test can make the
-// load slow).
-var openSetFiles = format.OpenSet
-
-// openTables loads the tables and set files (format.OpenSet, which reads
-// and checks every file whole: seconds for big tables); Ctrl-C or SIGTERM
-// ends the wait at once, abandoning the load to the exiting process.
-func openTables(e *env, files []string) (*format.Set, error) {
-	return untilDone(e.context(), func() (*format.Set, error) { return openSetFiles(files...) })
-}
-
-// untilDone runs fn in its own goroutine and returns its results, or ctx's
-// error as soon as ctx ends (fn then runs on, its results dropped: for work
-// that cannot be stopped, done just before the command exits).
-func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
-	if err := ctx.Err(); err != nil {
-		var zero T
-		return zero, err
-	}
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := fn()
-		done <- result{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	}
 }

@@ -4,14 +4,37 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/verify"
 )
+
+// verifyCmd is "pdbgen verify": its usage line, summary and help (the flags are
+// defined where it parses them).
+var verifyCmd = &command{name: "verify", usage: "[--deep] [-j N] [--max-findings N] [--max-memory SIZE] [--json] FILE... | --manifest FILE DIR",
+	short: "check table and set files, or a folder against its manifest (exit 0 all good, 1 bad data, 2 trouble)",
+	help: `Checks each file's integrity (checksums, structure, histogram), the ranking
+(a round trip over every entry) and rules every correct table satisfies
+(goal 0, Manhattan bound and parity, a closer neighbour for every entry,
+symmetry); --deep also rebuilds the table with a simple reference search
+and compares every entry. One report per file on stdout; --json prints one
+JSON object per file instead (README.md, "JSON reports"). A set file
+(format/SPEC.md section 10) is checked as a whole: its tables' board, goal,
+tiles and checksums, and that each part's symmetry maps its goal cells onto
+its table's (--deep: each symmetric part is rebuilt and compared).
+
+--manifest FILE DIR checks the folder DIR against the manifest: every
+listed table present, with the listed identity, passing verify; table
+files the manifest does not list are reported, not fatal.
+
+Exit status: 0 all files good; 1 a file failed a check (with --manifest:
+a listed table missing, different or corrupt, or a malformed manifest);
+2 a file could not be checked (missing, unreadable, too large for the
+memory; with --manifest: the manifest or the folder cannot be read); 130
+on Ctrl-C and 143 on SIGTERM (reports of files already checked stand).`,
+	run: runVerify}
 
 // verifyConfig is verify's command line.
 type verifyConfig struct {
@@ -231,12 +254,4 @@ func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) erro
 	}
 	fmt.Fprintf(e.stdout, "  checked %-9s %-16s\n0 findings\n", what, "ok")
 	return nil
-}
-
-func tileList(ts []uint8) string {
-	s := make([]string, len(ts))
-	for i, t := range ts {
-		s[i] = strconv.Itoa(int(t))
-	}
-	return strings.Join(s, ",")
 }

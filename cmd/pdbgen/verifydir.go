@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -122,26 +121,5 @@ func writeFolderText(w io.Writer, fs manifest.FileStatus, out folderJSON, rep *v
 	default:
 		_, err = fmt.Fprintf(w, "%s: %s: %s (listed on %s)\n", regular.Name(fs.Path), fs.Status, fs.Reason, out.Manifest)
 	}
-	return err
-}
-
-// readManifestFile reads a manifest with the exit status of its failure:
-// 2 when it cannot be read (missing, permission), 1 when it is malformed.
-func readManifestFile(path string) (*manifest.Manifest, error) {
-	m, err := manifest.ReadFile(path)
-	var pe *manifest.ParseError
-	if errors.As(err, &pe) {
-		return nil, dataErr(err)
-	}
-	return m, err
-}
-
-// writeJSONLine writes v as one line of JSON.
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
 	return err
 }
