@@ -93,7 +93,8 @@ var openSetFiles = format.OpenSet
 // and checks every file whole: seconds for big tables); Ctrl-C or SIGTERM
 // ends the wait at once, abandoning the load to the exiting process.
 func openTables(e *env, files []string) (*format.Set, error) {
-	return untilDone(e.context(), func() (*format.Set, error) { return openSetFiles(files...) })
+	open := openSetFiles // read here: the load may outlive the command
+	return untilDone(e.context(), func() (*format.Set, error) { return open(files...) })
 }
 
 // tileList joins tile numbers with commas: "1,2,3".

@@ -272,12 +272,13 @@ func TestInterruptedWhileLoading(t *testing.T) {
 		<-release // a load that never ends during the test
 		return old(files...)
 	}
+	table := fixture(t, fx8) // built before the clock starts
 	for _, cmd := range []string{"lookup", "solve"} {
 		ctx, cancel := context.WithCancel(context.Background())
 		var out, errb bytes.Buffer
 		e := &env{stdin: strings.NewReader(goal8 + "\n"), stdout: &out, stderr: &errb, ctx: ctx}
 		done := make(chan int, 1)
-		go func() { done <- run(e, []string{cmd, fixture(t, fx8)}) }()
+		go func() { done <- run(e, []string{cmd, table}) }()
 		time.Sleep(50 * time.Millisecond)
 		start := time.Now()
 		cancel()
