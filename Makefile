@@ -10,8 +10,9 @@
 #   make cross  build and vet for Windows, macOS, arm64 and 32-bit x86, and
 #               check that go.mod and go.sum are tidy
 #   make bench  benchmarks and long runs (minutes); see README.md
-#   make readers-test  JavaScript and Java readers: their tests and a cross-check
-#               against pdbgen lookup (after make data; scripts/ci-readers.sh installs)
+#   make readers-test  JavaScript, Java and Python readers: their tests and a
+#               cross-check against pdbgen lookup (after make data; scripts/ci-readers.sh
+#               installs)
 #   make web-test      the browser solver in headless Chromium (after make data)
 SHELL := bash
 GO ?= go
@@ -104,12 +105,15 @@ bench-korf24:
 long: build
 	$(GO) test -v -timeout 60m -run Long ./builder ./solver -long
 
-# Readers in other languages (readers/js, readers/java): unit tests, then
-# thousands of random boards per table and set through both and pdbgen.
+# Readers in other languages (readers/js, readers/java, readers/python): unit
+# tests, then thousands of random boards per table and set through them and pdbgen.
+# PYTHON: a Python >= 3.11 with numpy, zstandard and pytest (Debian's python3-*).
+PYTHON ?= /usr/bin/python3
 readers-test: build
 	cd readers/js && npm test
 	readers/java/test.sh
-	scripts/check-readers.sh
+	$(PYTHON) -m pytest -q readers/python
+	PYTHON=$(PYTHON) scripts/check-readers.sh
 
 # The browser solver (web/) driven in headless Chromium.
 web-test:

@@ -72,7 +72,8 @@ func (h *Header) fieldOf(key string, major uint16) any {
 
 // parseHeader parses the JSON header of a file of the given major version
 // strictly (SPEC.md section 2, "JSON rules"): valid UTF-8 without a
-// byte-order mark; one JSON object and nothing after it but whitespace;
+// byte-order mark and without \u escapes of lone surrogates; one JSON
+// object and nothing after it but whitespace;
 // keys matched case-sensitively; a duplicate key is an error; every
 // required key present with a value of its type (never null); integers
 // written without fraction or exponent. Keys the version does not define
@@ -84,6 +85,9 @@ func parseHeader(js []byte, major uint16) (*Header, error) {
 	}
 	if !utf8.Valid(js) {
 		return nil, errors.New("header is not valid UTF-8")
+	}
+	if hasLoneSurrogate(js) {
+		return nil, errors.New("header JSON: lone surrogate in \\u escape")
 	}
 	// The JSON is checked whole first (json.Valid allocates nothing), then
 	// split into members that are subslices of js: a 16 MiB header costs

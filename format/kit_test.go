@@ -344,6 +344,30 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 		js, _ = json.Marshal(h)
 		skip = append(assemble(MajorVersion, 0, js), p...)
 	}
+	// Frame 0 asking for a window of 8 MiB (above the bound of SPEC.md
+	// section 1 for its frame size): Single_Segment_flag cleared, a
+	// Window_Descriptor of exponent 13, the content size in 4 bytes; the
+	// blocks and checksum as they were.
+	wide := func() []byte {
+		js, p := split(t, base2)
+		h, err := parseHeader(js, MajorVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := p[:h.Frames[0]]
+		if f[4]&(1<<5) == 0 || f[4]>>6 != 0 {
+			t.Fatalf("kit: frame 0 descriptor %#x, want single segment with a 1-byte content size", f[4])
+		}
+		nf := append([]byte{}, f[:4]...)
+		nf = append(nf, 2<<6|f[4]&(1<<2), 13<<3)
+		nf = binary.LittleEndian.AppendUint32(nf, uint32(f[5]))
+		nf = append(nf, f[6:]...)
+		h.Frames[0] = int64(len(nf))
+		sum := sha256.Sum256(nf)
+		h.PayloadSHA256 = hex.EncodeToString(sum[:])
+		js, _ = json.Marshal(h)
+		return append(assemble(MajorVersion, 0, js), nf...)
+	}()
 	// The zstd content checksum of frame 0 spoilt, payload_sha256 fixed.
 	crcBad := bytes.Clone(base2)
 	crcBad[len(crcBad)-1] ^= 0x01
@@ -354,6 +378,9 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 		{"bad-empty.pdb", "empty file", classFormat, 1, []byte{}},
 		{"bad-major-3.pdb", "major version 3", classVersion, 1, setU16(base2, offMajor, 3)},
 		{"bad-major-0.pdb", "major version 0", classVersion, 1, setU16(base2, offMajor, 0)},
+		{"bad-short-11.pdb", "the first 11 bytes of a good file (versions incomplete)", classFormat, 1, base2[:11]},
+		{"bad-short-major-3.pdb", "major version 3 in a file of 12 bytes: the version is named before the truncation", classVersion, 1, setU16(base2, offMajor, 3)[:12]},
+		{"bad-short-15.pdb", "the first 15 bytes of a good file", classFormat, 1, base2[:15]},
 		{"bad-header-length-huge.pdb", "header length 0xFFFFFFFF (above 16 MiB)", classFormat, 1, setU32(base2, offHeaderLen, 0xFFFFFFFF)},
 		{"bad-truncated-header.pdb", "file cut inside the JSON header", classFormat, 1, base2[:prefixLen+n2/2]},
 		{"bad-header-checksum.pdb", "one bit of the JSON header flipped (inside the generator string)", classChecksum, 2, flipAt(base2, prefixLen+strings.Index(js2s, "conformance"), 0)},
@@ -367,6 +394,7 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 		{"bad-json-string-int.pdb", `"width":"3" (a string, not an integer)`, classFormat, 3, sub2(`"width":3,`, `"width":"3",`)},
 		{"bad-json-null.pdb", `"generator":null`, classFormat, 3, sub2(`"generator":"tilepdb conformance kit"`, `"generator":null`)},
 		{"bad-json-bom.pdb", "header starts with a UTF-8 byte-order mark", classFormat, 3, json2(func(js string) string { return "\xef\xbb\xbf" + js })},
+		{"bad-json-lone-surrogate.pdb", `generator "tilepdb \ud800 kit" (a \u escape of a lone surrogate)`, classFormat, 3, sub2(`"tilepdb conformance kit"`, `"tilepdb \ud800 kit"`)},
 		{"bad-json-invalid-utf8.pdb", "byte 0xFF inside the generator string (not UTF-8)", classFormat, 3, sub2(`"tilepdb conformance kit"`, "\"tilepdb \xff kit\"")},
 		{"bad-json-missing-generator.pdb", `no "generator" key (required)`, classFormat, 3, sub2(`"generator":"tilepdb conformance kit",`, ``)},
 		{"bad-json-missing-encoding.pdb", `format 2.0 without "encoding" (required in 2.x)`, classFormat, 3, sub2(`"encoding":"manhattan-half-4bit",`, ``)},
@@ -374,6 +402,13 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 		{"bad-json-not-object.pdb", "the header is a JSON array", classFormat, 3, json2(func(string) string { return "[1,2,3]" })},
 		{"bad-tiles-n-minus-2.pdb", "3x3 additive table of 7 tiles (k > N-3)", classFormat, 4, hdr2(func(h *Header) { h.Tiles = []int{1, 2, 3, 4, 5, 6, 7} })},
 		{"bad-tiles-order.pdb", "tiles 2,1,3 (not ascending)", classFormat, 4, hdr2(func(h *Header) { h.Tiles = []int{2, 1, 3} })},
+		{"bad-entries-over-2-36.pdb", "5x5 with tiles 1..9: 25!/16! = 741354768000 entries, above the limit of 2^36 (checked from the tiles, before entries)", classFormat, 4, hdr2(func(h *Header) {
+			h.Width, h.Height, h.Tiles, h.Entries, h.MaxValue, h.Histogram = 5, 5, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}, 741354768000, 0, []uint64{741354768000}
+			h.Goal = make([]int, 25)
+			for i := range 24 {
+				h.Goal[i] = i + 1
+			}
+		})},
 		{"bad-kind.pdb", `kind "exact" for 3 of 8 tiles`, classFormat, 4, hdr2(func(h *Header) { h.Kind = KindExact })},
 		{"bad-entries.pdb", "entries 505, the pattern has 504", classFormat, 4, hdr2(func(h *Header) { h.Entries = 505 })},
 		{"bad-ranking-version-2.pdb", "ranking_version 2", classUnsupported, 4, hdr2(func(h *Header) { h.RankingVersion = 2 })},
@@ -390,6 +425,7 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 		{"bad-truncated-payload.pdb", "last byte of the file missing", classFormat, 5, base2[:len(base2)-1]},
 		{"bad-payload-sha256.pdb", "one bit of the compressed payload flipped; payload_sha256 no longer matches", classChecksum, 6, flipAt(base2, pay2+int(h2.Frames[0])/2, 2)},
 		{"bad-zstd-no-content-checksum.pdb", "frame 0 written without its zstd content checksum", classFormat, 7, craft(t, MajorVersion, *h2, st2, false, nil)},
+		{"bad-zstd-window.pdb", "frame 0 asks for a zstd window of 8 MiB, above the bound 2^20 for its frame size (content size and blocks unchanged)", classFormat, 7, wide},
 		{"bad-skippable-frame-in-slot.pdb", "frame slot 0 holds the frame and an empty skippable frame after it", classFormat, 8, skip},
 		{"bad-zstd-content-checksum.pdb", "last byte of frame 0's zstd content checksum flipped (payload_sha256 matches the spoilt payload)", classChecksum, 8, crcBad},
 		{"bad-padding-nibble.pdb", "odd-length 4-bit frame whose padding nibble is 1 (stored bytes of v2-additive-3x3-odd.pdb otherwise)", classFormat, 8, craft(t, MajorVersion, *hOdd, stOdd, true, nil)},
@@ -597,5 +633,38 @@ func TestConformanceKit(t *testing.T) {
 	}
 	if len(entries) != len(files)+2 {
 		t.Errorf("%s holds %d files, the kit has %d (+ index.json, README.md)", kitDir, len(entries), len(files))
+	}
+}
+
+// TestReadersKit: the Go reader gives every file of the readers' kit
+// (readers/testdata/kit, shared with the JS and Java readers, written by
+// make-kit.mjs) the outcome its index.tsv records.
+func TestReadersKit(t *testing.T) {
+	index, err := os.ReadFile("../readers/testdata/kit/index.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(index)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		want := f[1]
+		if want == "ok" {
+			want = ""
+		}
+		data, err := os.ReadFile(filepath.Join("../readers/testdata/kit", f[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Decode(bytes.NewReader(data), int64(len(data)))
+		if got := kitClass(err); got != want {
+			t.Errorf("%s (%s): %q (%v), want %q", f[0], f[2], got, err, want)
+		}
+		n++
+	}
+	if n < 60 {
+		t.Errorf("%d files, want at least 60", n)
 	}
 }

@@ -451,11 +451,24 @@ const (
 	zstdMaxFrameHdr = 4 + 1 + 1 + 4 + 8 // magic, descriptor, window, dict id, content size
 )
 
+// maxWindow is the largest zstd window a frame of a table with the given
+// frame size may ask for (SPEC.md section 1): the smallest power of two at
+// least max(frameSize, 1024).
+func maxWindow(frameSize int) uint64 {
+	window := uint64(zstd.MinWindowSize)
+	for window < uint64(frameSize) {
+		window <<= 1
+	}
+	return window
+}
+
 // checkFrameHeader parses the zstd frame header at the start of b (b may be
 // shorter than a frame) and checks the requirements of SPEC.md: a zstd
 // frame, no dictionary, content checksum present, content size present and
-// equal to raw.
-func checkFrameHeader(b []byte, raw uint64) string {
+// equal to raw, a window (Window_Descriptor, when Single_Segment_flag is
+// clear) of at most window bytes. The zstd decoder does not refuse a larger
+// window when the content size is smaller, so the header is checked here.
+func checkFrameHeader(b []byte, raw uint64, window uint64) string {
 	if len(b) < 6 || binary.LittleEndian.Uint32(b) != zstdMagic {
 		return "not a zstd frame (bad zstd magic)"
 	}
@@ -474,7 +487,12 @@ func checkFrameHeader(b []byte, raw uint64) string {
 	}
 	i := 5
 	if !single {
-		i++ // window descriptor
+		wd := b[5] // Window_Descriptor: exponent (5 bits), mantissa (3 bits)
+		base := uint64(1) << (10 + wd>>3)
+		if w := base + base/8*uint64(wd&7); w > window {
+			return fmt.Sprintf("zstd window of %d bytes exceeds the limit of %d", w, window)
+		}
+		i++
 	}
 	fcsLen := [4]int{1, 2, 4, 8}[fcsFlag]
 	if len(b) < i+fcsLen {
@@ -559,12 +577,13 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 	}
 	frameErrs := make([]error, nf)
 	var hdr [zstdMaxFrameHdr]byte
+	window := maxWindow(h.FrameSize)
 	for i, c := range h.Frames {
 		b := hdr[:min(int64(len(hdr)), c)]
 		if err := d.readAt(b, offs[i]); err != nil {
 			return nil, err
 		}
-		if msg := checkFrameHeader(b, frameStored(h, i)); msg != "" {
+		if msg := checkFrameHeader(b, frameStored(h, i), window); msg != "" {
 			frameErrs[i] = formatErr(offs[i], "frame %d: %s", i, msg)
 			if d.strict {
 				return nil, frameErrs[i]
@@ -573,10 +592,6 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 	}
 
 	values := make([]uint8, h.Entries)
-	window := uint64(zstd.MinWindowSize)
-	for window < uint64(h.FrameSize) {
-		window <<= 1
-	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), nf))
 	dec, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(workers),

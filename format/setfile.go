@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/tilepdb/tilepdb/internal/atomicfile"
 	"github.com/tilepdb/tilepdb/internal/regular"
@@ -120,11 +119,25 @@ func MarshalSetFile(sf *SetFile) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// ReadSetFile reads and parses the set file at path. It checks the syntax,
-// the version and the size (at most MaxSetFileLen bytes), not the tables;
+// ReadSetFile reads and parses the set file at path: its size (at most
+// MaxSetFileLen bytes), then ParseSetFile. It does not read the tables;
 // OpenSet does the rest. Errors name the path; bad content wraps ErrSet.
 func ReadSetFile(path string) (*SetFile, error) {
-	f, err := regular.Open(path)
+	data, err := readSetFileBytes(path)
+	if err != nil {
+		return nil, err
+	}
+	sf, err := ParseSetFile(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return sf, nil
+}
+
+// readSetFileBytes reads the set file at path, refusing one larger than
+// MaxSetFileLen (an error naming path and wrapping ErrSet).
+func readSetFileBytes(path string) ([]byte, error) {
+	f, err := regular.Open(path) // never blocks on a named pipe
 	if err != nil {
 		return nil, err
 	}
@@ -136,69 +149,86 @@ func ReadSetFile(path string) (*SetFile, error) {
 	if len(data) > MaxSetFileLen {
 		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrSet, MaxSetFileLen)
 	}
-	sf, err := ParseSetFile(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	return data, nil
+}
+
+// ParseSetFile parses a set file by the JSON rules and required keys of
+// SPEC.md section 10 (no byte-order mark, UTF-8, keys case-sensitive and
+// each at most once in every object, integers without fraction or
+// exponent, nesting at most MaxSetFileDepth deep; tilepdb_set first, then
+// every required key present, not null, of its type). Unknown keys are
+// ignored. The error, wrapping ErrSet, is the first problem in the order
+// of section 10.3.
+func ParseSetFile(data []byte) (*SetFile, error) {
+	sf, probs := parseSetFileAll(data)
+	if len(probs) > 0 {
+		return nil, probs[0].err()
 	}
 	return sf, nil
 }
 
-// ParseSetFile parses the JSON of a set file and checks its version.
-// Unknown keys are ignored. Errors wrap ErrSet.
-func ParseSetFile(data []byte) (*SetFile, error) {
-	var sf SetFile
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&sf); err != nil {
-		return nil, fmt.Errorf("%w: not a set file: %v", ErrSet, err)
+// parseSetFileAll is ParseSetFile reporting every problem; the set file is
+// nil when its parts cannot be checked (see decodeSetFile).
+func parseSetFileAll(data []byte) (*SetFile, []setProblem) {
+	v, err := parseSetJSON(data)
+	if err != nil {
+		return nil, []setProblem{{0, "not a set file: " + err.Error()}}
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("%w: data after the JSON object", ErrSet)
-	}
-	if sf.Version != SetVersion {
-		return nil, fmt.Errorf("%w: set file version %d is not supported (this reader supports %d)", ErrSet, sf.Version, SetVersion)
-	}
-	return &sf, nil
+	return decodeSetFile(v)
 }
 
-// IsSetFile reports whether the file at path looks like a set file (its
-// first non-space byte is '{') rather than a table file.
+// err is the problem as an error wrapping ErrSet, without the path.
+func (p setProblem) err() error {
+	if p.part > 0 {
+		return fmt.Errorf("%w: part %d: %s", ErrSet, p.part, p.msg)
+	}
+	return fmt.Errorf("%w: %s", ErrSet, p.msg)
+}
+
+// IsSetFile reports whether the file at path is a set file rather than a
+// table file (SPEC.md section 10.3): after an optional UTF-8 byte-order
+// mark and JSON white space (space, tab, LF, CR), among its first
+// MaxSetFileLen bytes, comes '{'. A table file starts with its magic
+// number. A path that is not a regular file (a directory, a named pipe)
+// is an error (*regular.NotRegularError), found without opening it.
 func IsSetFile(path string) (bool, error) {
 	f, err := regular.Open(path) // a named pipe or a directory: *regular.NotRegularError
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	buf := make([]byte, 64)
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return false, fmt.Errorf("%s: %w", path, err)
+	buf := make([]byte, 4096)
+	for off := 0; off < MaxSetFileLen; {
+		n, err := f.Read(buf[:min(len(buf), MaxSetFileLen-off)])
+		s := buf[:n]
+		if off == 0 {
+			s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))
+		}
+		if s = bytes.TrimLeft(s, " \t\r\n"); len(s) > 0 {
+			return s[0] == '{', nil
+		}
+		off += n
+		if errors.Is(err, io.EOF) || (err == nil && n == 0) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", path, err)
+		}
 	}
-	s := bytes.TrimLeft(buf[:n], " \t\r\n")
-	return len(s) > 0 && s[0] == '{', nil
+	return false, nil
 }
 
 // OpenSet reads a set from files: each path is a table file (used for its
-// own pattern) or a set file (its parts, with their tables read from the
-// set file's directory). A table given both directly and through a set
-// file is read once and used once, so the list of paths `pdbgen build`
-// prints for a preset can be passed as is (a table given twice directly
-// is two parts, which overlap). The parts are then checked as
-// by NewSetParts. Errors name the paths; a set file that is malformed or
-// inconsistent with its tables wraps ErrSet.
+// own pattern) or a set file (IsSetFile; its parts, with their tables read
+// from the set file's directory). A table given both directly and through
+// a set file is read once and used once, so the list of paths `pdbgen
+// build` prints for a preset can be passed as is (a table given twice
+// directly is two parts, which overlap). The parts are then checked as by
+// NewSetParts. Errors name the paths; a set file that is malformed or
+// inconsistent with its tables wraps ErrSet. It stops at the first problem,
+// in the reading order of SPEC.md section 10.3 (CheckSetFile finds them all).
 func OpenSet(paths ...string) (*Set, error) {
-	tables := map[string]*Table{} // by cleaned absolute path
-	read := func(path string) (*Table, error) {
-		key := absPath(path)
-		if t, ok := tables[key]; ok {
-			return t, nil
-		}
-		t, err := ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		tables[key] = t
-		return t, nil
-	}
+	read := tableCache()
 	var names []string
 	var parts []Part
 	used := map[string]bool{} // tables used by a set file
@@ -212,18 +242,14 @@ func OpenSet(paths ...string) (*Set, error) {
 			continue
 		}
 		isSet[i] = true
-		sf, err := ReadSetFile(path)
-		if err != nil {
-			return nil, err
+		c := checkSetFile(path, read, false)
+		if len(c.probs) > 0 {
+			return nil, c.probs[0]
 		}
-		ps, err := sf.parts(path, read)
-		if err != nil {
-			return nil, err
-		}
-		for j, p := range ps {
-			names = append(names, fmt.Sprintf("%s part %d", path, j+1))
+		for j, p := range c.parts {
+			names = append(names, fmt.Sprintf("%s part %d", path, c.nums[j]))
 			parts = append(parts, p)
-			used[absPath(filepath.Join(filepath.Dir(path), sf.Parts[j].Table))] = true
+			used[absPath(filepath.Join(filepath.Dir(path), c.sf.Parts[j].Table))] = true
 		}
 	}
 	for i, path := range paths {
@@ -241,6 +267,209 @@ func OpenSet(paths ...string) (*Set, error) {
 		return newSetWrap(names, parts, ErrSet)
 	}
 	return newSet(names, parts)
+}
+
+// CheckSetFile checks the set file at path with its tables as OpenSet
+// does, but does not stop at the first problem: it returns every problem
+// found, in the reading order of SPEC.md section 10.3, or the set when
+// there is none. A problem that makes the rest uncheckable ends the check
+// (a JSON syntax error, a wrong version, a bad board or goal); a problem
+// of one part leaves the others to be checked, and the parts that pass are
+// checked for overlaps. Problems name the path; those about the set file
+// wrap ErrSet, a table's own errors (a table that fails to read or verify)
+// pass through.
+func CheckSetFile(path string) (*Set, []error) {
+	c := checkSetFile(path, tableCache(), true)
+	if c.sf == nil || len(c.parts) == 0 {
+		return nil, c.probs
+	}
+	names := make([]string, len(c.parts))
+	for j, n := range c.nums {
+		names[j] = fmt.Sprintf("%s part %d", path, n)
+	}
+	s, err := newSetWrap(names, c.parts, ErrSet)
+	if err != nil {
+		c.probs = append(c.probs, err)
+	}
+	if len(c.probs) > 0 {
+		return nil, c.probs
+	}
+	return s, nil
+}
+
+// tableCache returns a function reading table files, each once (by
+// cleaned absolute path).
+func tableCache() func(string) (*Table, error) {
+	tables := map[string]*Table{}
+	return func(path string) (*Table, error) {
+		key := absPath(path)
+		if t, ok := tables[key]; ok {
+			return t, nil
+		}
+		t, err := ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		tables[key] = t
+		return t, nil
+	}
+}
+
+// setFileCheck is what checkSetFile found: the set file (nil when it could
+// not be read as one), the parts that passed with their numbers, and the
+// problems.
+type setFileCheck struct {
+	sf    *SetFile
+	parts []Part
+	nums  []int
+	probs []error
+}
+
+// checkSetFile reads the set file at path and checks it against its tables
+// (read with read) in the order of SPEC.md section 10.3; with all it goes
+// on after a problem where it can, else it stops at the first.
+func checkSetFile(path string, read func(string) (*Table, error), all bool) *setFileCheck {
+	c := &setFileCheck{}
+	data, err := readSetFileBytes(path)
+	if err != nil {
+		c.probs = []error{err}
+		return c
+	}
+	sf, probs := parseSetFileAll(data)
+	skip := map[int]bool{}
+	for _, p := range probs {
+		c.probs = append(c.probs, fmt.Errorf("%s: %w", path, p.err()))
+		skip[p.part] = true
+		if !all {
+			return c
+		}
+	}
+	if sf == nil {
+		return c
+	}
+	c.sf = sf
+	sf.check(path, read, skip, all, c)
+	return c
+}
+
+// check checks the set file read from path against its tables (read with
+// read), leaving out the parts in skip, and adds to c the parts that pass
+// and the problems (SPEC.md section 10.3, steps 5 and 6). Every problem
+// names the path and wraps ErrSet unless it is about reading a table.
+func (sf *SetFile) check(path string, read func(string) (*Table, error), skip map[int]bool, all bool, c *setFileCheck) {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%s: %w: "+format, append([]any{path, ErrSet}, a...)...)
+	}
+	g, err := puzzle.NewGeometry(sf.Width, sf.Height)
+	if err != nil {
+		c.probs = append(c.probs, bad("%v", err))
+		return
+	}
+	n := g.N()
+	if len(sf.Goal) != n {
+		c.probs = append(c.probs, bad("goal has %d cells, want %d", len(sf.Goal), n))
+		return
+	}
+	goal := make(puzzle.Board, n)
+	for i, t := range sf.Goal {
+		if t < 0 || t >= n {
+			c.probs = append(c.probs, bad("goal cell %d holds %d, not a tile of 0..%d", i, t, n-1))
+			return
+		}
+		goal[i] = uint8(t)
+	}
+	if err := goal.Validate(n); err != nil {
+		c.probs = append(c.probs, bad("goal: %v", err))
+		return
+	}
+	if len(sf.Parts) == 0 || len(sf.Parts) > n-1 {
+		c.probs = append(c.probs, bad("%d parts, want 1 to %d", len(sf.Parts), n-1))
+		return
+	}
+	for i, sp := range sf.Parts {
+		if skip[i+1] {
+			continue
+		}
+		p, err := sf.checkPart(path, i+1, sp, g, goal, read)
+		if err != nil {
+			c.probs = append(c.probs, err)
+			if !all {
+				return
+			}
+			continue
+		}
+		c.parts = append(c.parts, p)
+		c.nums = append(c.nums, i+1)
+	}
+}
+
+// checkPart checks part number no (sp) of the set file read from path
+// against its table, SPEC.md section 10.3 step 5.
+func (sf *SetFile) checkPart(path string, no int, sp SetPart, g puzzle.Geometry, goal puzzle.Board, read func(string) (*Table, error)) (Part, error) {
+	where := "part " + strconv.Itoa(no)
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%s: %w: %s: "+format, append([]any{path, ErrSet, where}, a...)...)
+	}
+	tiles, err := tileList(sp.Tiles, g.N())
+	if err != nil {
+		return Part{}, bad("tiles: %v", err)
+	}
+	p, err := puzzle.NewPattern(g, goal, tiles)
+	if err != nil {
+		return Part{}, bad("%v", err)
+	}
+	sym, err := puzzle.ParseSymmetry(sp.Symmetry)
+	if err != nil {
+		return Part{}, bad("%v", err)
+	}
+	if !ValidTableName(sp.Table) {
+		return Part{}, bad("table %s must be a plain file name in the set file's directory", QuoteName(sp.Table))
+	}
+	name := QuoteName(sp.Table)
+	t, err := read(filepath.Join(filepath.Dir(path), sp.Table))
+	if err != nil {
+		return Part{}, fmt.Errorf("%s: %s: %w", path, where, err)
+	}
+	tp := t.Pattern
+	switch {
+	case tp.Geom != g:
+		return Part{}, bad("table %s is for a %s board, the set for %s", name, tp.Geom, g)
+	case !tp.Goal.Equal(goal):
+		return Part{}, bad("table %s has goal %q, the set %q", name, tp.Goal, goal)
+	case !slices.EqualFunc(sp.TableTiles, tp.Tiles, intIs):
+		return Part{}, bad("table %s holds tiles %v, the set file says %v", name, tp.Tiles, sp.TableTiles)
+	case sp.RawSHA256 != t.Header.RawSHA256:
+		return Part{}, bad("table %s has raw_sha256 %s, the set file says %s", name, t.Header.RawSHA256, QuoteName(sp.RawSHA256))
+	case tp.Exact:
+		return Part{}, bad("table %s is an exact table (%s); a set file lists additive tables only", name, tp)
+	}
+	want, err := NewSetPart(p, tp, sym, sp.Table, sp.RawSHA256)
+	if err != nil {
+		return Part{}, fmt.Errorf("%s: %s (tiles %v) through table %s: %w", path, where, sp.Tiles, name, err)
+	}
+	if !slices.Equal(sp.TileMap, want.TileMap) {
+		return Part{}, bad("tile_map %v, but %s maps tiles %v to %v", sp.TileMap, sym, sp.Tiles, want.TileMap)
+	}
+	return Part{Pattern: p, Table: t, Sym: sym}, nil
+}
+
+// MaxTableNameLen bounds the length in bytes of a table name in a set file.
+const MaxTableNameLen = 255
+
+// ValidTableName reports whether name may name a table in a set file
+// (SPEC.md section 10.2): a plain file name in the set file's directory,
+// 1 to MaxTableNameLen bytes, without '/', '\' or ':', not "." or "..",
+// and without control characters (U+0000 to U+001F, U+007F to U+009F).
+func ValidTableName(name string) bool {
+	if name == "" || len(name) > MaxTableNameLen || name == "." || name == ".." {
+		return false
+	}
+	for _, r := range name {
+		if r == '/' || r == '\\' || r == ':' || r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+			return false
+		}
+	}
+	return true
 }
 
 // SetFileTables returns the paths of the tables a set file names (in the
@@ -269,82 +498,6 @@ func absPath(p string) string {
 		return a
 	}
 	return filepath.Clean(p)
-}
-
-// parts checks the set file read from path against its tables (read with
-// read) and returns its parts. Every error names the path and wraps ErrSet
-// unless it is about reading a table.
-func (sf *SetFile) parts(path string, read func(string) (*Table, error)) ([]Part, error) {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%s: %w: "+format, append([]any{path, ErrSet}, a...)...)
-	}
-	g, err := puzzle.NewGeometry(sf.Width, sf.Height)
-	if err != nil {
-		return nil, bad("%v", err)
-	}
-	n := g.N()
-	if len(sf.Goal) != n {
-		return nil, bad("goal has %d cells, want %d", len(sf.Goal), n)
-	}
-	goal := make(puzzle.Board, n)
-	for c, t := range sf.Goal {
-		if t < 0 || t >= n {
-			return nil, bad("goal cell %d holds %d, not a tile of 0..%d", c, t, n-1)
-		}
-		goal[c] = uint8(t)
-	}
-	if err := goal.Validate(n); err != nil {
-		return nil, bad("goal: %v", err)
-	}
-	if len(sf.Parts) == 0 || len(sf.Parts) > n-1 {
-		return nil, bad("%d parts, want 1 to %d", len(sf.Parts), n-1)
-	}
-	out := make([]Part, len(sf.Parts))
-	for i, sp := range sf.Parts {
-		where := "part " + strconv.Itoa(i+1)
-		tiles, err := tileList(sp.Tiles, n)
-		if err != nil {
-			return nil, bad("%s: tiles: %v", where, err)
-		}
-		p, err := puzzle.NewPattern(g, goal, tiles)
-		if err != nil {
-			return nil, bad("%s: %v", where, err)
-		}
-		sym, err := puzzle.ParseSymmetry(sp.Symmetry)
-		if err != nil {
-			return nil, bad("%s: %v", where, err)
-		}
-		if sp.Table == "" || strings.ContainsAny(sp.Table, `/\:`) || sp.Table == "." || sp.Table == ".." {
-			return nil, bad("%s: table %q must be a plain file name in the set file's directory", where, sp.Table)
-		}
-		tpath := filepath.Join(filepath.Dir(path), sp.Table)
-		t, err := read(tpath)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", path, where, err)
-		}
-		tp := t.Pattern
-		switch {
-		case tp.Exact:
-			return nil, bad("%s: table %s is an exact table (%s); a set file lists additive tables only", where, sp.Table, tp)
-		case tp.Geom != g:
-			return nil, bad("%s: table %s is for a %s board, the set for %s", where, sp.Table, tp.Geom, g)
-		case !tp.Goal.Equal(goal):
-			return nil, bad("%s: table %s has goal %q, the set %q", where, sp.Table, tp.Goal, goal)
-		case !slices.EqualFunc(sp.TableTiles, tp.Tiles, intIs):
-			return nil, bad("%s: table %s holds tiles %v, the set file says %v", where, sp.Table, tp.Tiles, sp.TableTiles)
-		case sp.RawSHA256 != t.Header.RawSHA256:
-			return nil, bad("%s: table %s has raw_sha256 %s, the set file says %s", where, sp.Table, t.Header.RawSHA256, sp.RawSHA256)
-		}
-		want, err := NewSetPart(p, tp, sym, sp.Table, sp.RawSHA256)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %s (tiles %v) through table %s: %w", path, where, sp.Tiles, sp.Table, err)
-		}
-		if !slices.Equal(sp.TileMap, want.TileMap) {
-			return nil, bad("%s: tile_map %v, but %s maps tiles %v to %v", where, sp.TileMap, sym, sp.Tiles, want.TileMap)
-		}
-		out[i] = Part{Pattern: p, Table: t, Sym: sym}
-	}
-	return out, nil
 }
 
 // tileList converts and checks a JSON tile list: strictly ascending, in

@@ -168,14 +168,31 @@ func TestSetFileErrors(t *testing.T) {
 		name string
 		edit func(sf *format.SetFile)
 		raw  string
+		mod  func(js string) string // edits the good file's JSON text
 		want string
 	}{
 		{name: "garbage", raw: "{not json", want: "not a set file"},
-		{name: "trailing", raw: `{"tilepdb_set":1} {}`, want: "after the JSON"},
+		{name: "trailing", raw: `{"tilepdb_set":1} {}`, want: "after top-level value"},
+		{name: "key case", mod: func(js string) string { return strings.Replace(js, `"width"`, `"Width"`, 1) }, want: `required key "width" is missing`},
+		{name: "duplicate", mod: func(js string) string { return strings.Replace(js, `"width":4`, `"width":4,"width":4`, 1) }, want: `duplicate key "width"`},
+		{name: "duplicate in part", mod: func(js string) string { return strings.Replace(js, `"symmetry"`, `"table":"x","symmetry"`, 1) }, want: `duplicate key "table"`},
+		{name: "duplicate in unknown", mod: func(js string) string { return strings.Replace(js, `{`, `{"x":{"a":1,"a":1},`, 1) }, want: `duplicate key "a"`},
+		{name: "bom", mod: func(js string) string { return "\xef\xbb\xbf" + js }, want: "byte-order mark"},
+		{name: "utf8", mod: func(js string) string { return strings.Replace(js, `{`, "{\"x\":\"\xff\",", 1) }, want: "UTF-8"},
+		{name: "fraction", mod: func(js string) string { return strings.Replace(js, `"width":4`, `"width":4.0`, 1) }, want: `key "width": 4.0 is not an integer`},
+		{name: "null", mod: func(js string) string { return strings.Replace(js, `"width":4`, `"width":null`, 1) }, want: `key "width" is null`},
+		{name: "type", mod: func(js string) string { return strings.Replace(js, `"width":4`, `"width":"4"`, 1) }, want: `key "width": want an integer, found string`},
+		{name: "deep", mod: func(js string) string {
+			return strings.Replace(js, `{`, `{"x":`+strings.Repeat("[", 100000)+strings.Repeat("]", 100000)+",", 1)
+		}, want: "nested deeper than 64"},
+		{name: "surrogate", mod: func(js string) string { return strings.Replace(js, `{`, `{"x":"\ud800",`, 1) }, want: "lone surrogate"},
+		{name: "nul in name", edit: func(sf *format.SetFile) { sf.Parts[1].Table = "a\x00b.pdb" }, want: `part 2: table "a\x00b.pdb" must be a plain file name`},
+		{name: "long name", edit: func(sf *format.SetFile) { sf.Parts[1].Table = strings.Repeat("a", 256) }, want: "plain file name"},
 		{name: "version", edit: func(sf *format.SetFile) { sf.Version = 2 }, want: "version 2"},
 		{name: "board", edit: func(sf *format.SetFile) { sf.Width = 9 }, want: "between"},
 		{name: "goal", edit: func(sf *format.SetFile) { sf.Goal[0] = 99 }, want: "goal"},
-		{name: "no parts", edit: func(sf *format.SetFile) { sf.Parts = nil }, want: "0 parts"},
+		{name: "no parts", edit: func(sf *format.SetFile) { sf.Parts = []format.SetPart{} }, want: "0 parts"},
+		{name: "parts null", edit: func(sf *format.SetFile) { sf.Parts = nil }, want: `key "parts" is null`},
 		{name: "tiles", edit: func(sf *format.SetFile) { sf.Parts[1].Tiles = []int{9, 5, 13} }, want: "ascending"},
 		{name: "symmetry name", edit: func(sf *format.SetFile) { sf.Parts[1].Symmetry = "twist" }, want: "twist"},
 		{name: "wrong symmetry", edit: func(sf *format.SetFile) { sf.Parts[1].Symmetry = "rot90" }, want: "not a goal cell"},
@@ -197,6 +214,10 @@ func TestSetFileErrors(t *testing.T) {
 			sf.Parts = append([]format.SetPart(nil), good.Parts...)
 			tc.edit(&sf)
 			raw, _ = json.Marshal(&sf)
+		}
+		if tc.mod != nil {
+			js, _ := json.Marshal(&good)
+			raw = []byte(tc.mod(string(js)))
 		}
 		if err := os.WriteFile(path, raw, 0o644); err != nil {
 			t.Fatal(err)
@@ -264,5 +285,42 @@ func TestOpenSetDirectory(t *testing.T) {
 	}
 	if _, err := format.OpenSet(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("OpenSet(dir) = %v, want a 'not a regular file' error", err)
+	}
+}
+
+// TestSetKit: the Go reader gives every set file of the set kit
+// (readers/testdata/sets, shared with the JS and Java readers, written by
+// make-sets.mjs) the outcome and, where index.tsv compares words, the
+// message it records, which the JS and Java readers must give byte for byte.
+func TestSetKit(t *testing.T) {
+	dir := filepath.Join("..", "readers", "testdata", "sets")
+	index, err := os.ReadFile(filepath.Join(dir, "index.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(index)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t") // file expect exit check message about
+		_, err := format.OpenSet(filepath.Join(dir, f[0]))
+		switch {
+		case f[1] == "ok" && err != nil:
+			t.Errorf("%s (%s): %v", f[0], f[5], err)
+		case f[1] != "ok" && err == nil:
+			t.Errorf("%s (%s): accepted", f[0], f[5])
+		case err != nil && f[3] == "go":
+			if want := strings.ReplaceAll(f[4], "{dir}", dir); err.Error() != want {
+				t.Errorf("%s (%s):\n got %s\nwant %s", f[0], f[5], err, want)
+			}
+			if bad := format.IsBadData(err); bad != (f[2] == "1") {
+				t.Errorf("%s: bad data %v, want exit %s", f[0], bad, f[2])
+			}
+		}
+		n++
+	}
+	if n < 60 {
+		t.Errorf("%d set files, want at least 60", n)
 	}
 }

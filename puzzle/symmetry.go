@@ -62,7 +62,7 @@ func ParseSymmetry(name string) (Symmetry, error) {
 			return Symmetry(i), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: %q is not one of %s", ErrSymmetry, name, strings.Join(symmetryNames[:], ", "))
+	return 0, fmt.Errorf("%w: %+q is not one of %s", ErrSymmetry, name, strings.Join(symmetryNames[:], ", "))
 }
 
 // ValidOn reports whether s maps the board g onto itself: always for the 4

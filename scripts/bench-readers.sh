@@ -10,7 +10,7 @@ D=${DATA:-data} # the tables to time (DATA=dir for tables built elsewhere)
 jar=${ZSTD_JNI_JAR:-/usr/share/java/zstd-jni.jar}
 out=readers/java/build/bench-classes
 rm -rf "$out" && mkdir -p "$out"
-javac -encoding UTF-8 -d "$out" -cp "$jar" readers/java/src/tilepdb/*.java readers/java/test/tilepdb/Bench.java
+javac -encoding UTF-8 -d "$out" -cp "$jar" readers/java/src/main/java/tilepdb/*.java readers/java/src/test/java/tilepdb/Bench.java
 for set in "$D/8puzzle.pdb" "$D/15-555_1-2-3-4-7.pdb $D/15-555_5-6-9-10-13.pdb $D/15-555_8-11-12-14-15.pdb" \
 	"$D/15-663_1-5-6-9-10-13.pdb $D/15-663_7-8-11-12-14-15.pdb $D/15-663_2-3-4.pdb"; do
 	for r in js java; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Cross-checks the JavaScript and Java readers against pdbgen (make readers-test):
+# Cross-checks the JavaScript, Java and Python readers against pdbgen (make readers-test):
 #
 #  1. lookup on every default table in data/ and on the 15-555 and 15-663 sets,
 #     on blank-first tables and a custom-goal exact table built into a temp dir
@@ -17,7 +17,7 @@
 #     answers written as they come (an answer is out before the next line is
 #     typed); SIGTERM: "interrupted", exit 143, what was answered kept;
 #  3. every file of the readers kit (readers/testdata/kit) and, once merged, of the
-#     conformance kit (format/testdata/conformance): all three give the same
+#     conformance kit (format/testdata/conformance): all four give the same
 #     outcome (ok, or the same error class) and exit status;
 #  4. set, usage and I/O errors: same exit status and final error line;
 #  5. set files (format/SPEC.md section 10): lookup through the set kit's good
@@ -31,7 +31,9 @@
 #     index.tsv's message and exit status).
 #
 # Needs bin/pdbgen and data/*.pdb (make data), node >= 18 with `npm ci` done in
-# readers/js, and a JDK 17 with Debian's libzstd-jni-java. Fails on any difference.
+# readers/js, a JDK 17 with Debian's libzstd-jni-java, and Python >= 3.11 with numpy and
+# zstandard (Debian: python3-numpy python3-zstandard; PYTHON, default /usr/bin/python3,
+# runs readers/python/src). Fails on any difference.
 # Environment: BOARDS (per table and set, default 3000), PDBGEN, DATA, CONFORMANCE
 # (defaults bin/pdbgen, data, format/testdata/conformance).
 set -euo pipefail
@@ -42,26 +44,32 @@ DATA=${DATA:-data}
 CONFORMANCE=${CONFORMANCE:-format/testdata/conformance}
 JS=(node readers/js/cli.mjs)
 JAVA=(readers/java/tilepdb)
+PY=("${PYTHON:-/usr/bin/python3}" -m tilepdb)
+export PYTHONPATH="$PWD/readers/python/src${PYTHONPATH:+:$PYTHONPATH}"
 
 for f in "$PDBGEN" "$DATA/8puzzle.pdb" "$DATA/15-663_2-3-4.pdb"; do
 	[ -e "$f" ] || { echo "check-readers: $f missing: run make data first" >&2; exit 2; }
 done
+# compile the Java reader now, so that its "compiling" line does not land in
+# the stderr compared below
+"${JAVA[@]}" --compile-only
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 fail=0
 checks=0
-# compare NAME INPUT FILE...: runs the three lookups and compares them.
+# compare NAME INPUT FILE...: runs the four lookups and compares them.
 compare() {
 	local name=$1 input=$2
 	shift 2
 	local codes=()
 	local i=0
-	for prog in pdbgen js java; do
+	for prog in pdbgen js java py; do
 		case $prog in
 		pdbgen) cmd=("$PDBGEN" lookup) ;;
 		js) cmd=("${JS[@]}" lookup) ;;
 		java) cmd=("${JAVA[@]}" lookup) ;;
+		py) cmd=("${PY[@]}" lookup) ;;
 		esac
 		set +e
 		"${cmd[@]}" "$@" <"$input" >"$tmp/$prog.out" 2>"$tmp/$prog.err"
@@ -73,7 +81,7 @@ compare() {
 	done
 	checks=$((checks + 1))
 	local ok=1
-	for prog in js java; do
+	for prog in js java py; do
 		if ! cmp -s "$tmp/pdbgen.out" "$tmp/$prog.out"; then
 			echo "FAIL $name: $prog stdout differs from pdbgen:"; diff "$tmp/pdbgen.out" "$tmp/$prog.out" | head -5; ok=0
 		fi
@@ -84,8 +92,8 @@ compare() {
 			echo "FAIL $name: $prog final error line differs from pdbgen:"; diff "$tmp/pdbgen.final" "$tmp/$prog.final" | head -5; ok=0
 		fi
 	done
-	if [ "${codes[0]}" != "${codes[1]}" ] || [ "${codes[0]}" != "${codes[2]}" ]; then
-		echo "FAIL $name: exit status pdbgen ${codes[0]}, js ${codes[1]}, java ${codes[2]}"; ok=0
+	if [ "${codes[0]}" != "${codes[1]}" ] || [ "${codes[0]}" != "${codes[2]}" ] || [ "${codes[0]}" != "${codes[3]}" ]; then
+		echo "FAIL $name: exit status pdbgen ${codes[0]}, js ${codes[1]}, java ${codes[2]}, py ${codes[3]}"; ok=0
 	fi
 	if [ -n "${WANT_UNSOLVABLE:-}" ] && { [ "${codes[0]}" != 0 ] || ! grep -q "	unsolvable\$" "$tmp/pdbgen.out"; }; then
 		echo "FAIL $name: pdbgen should answer 'unsolvable' and exit 0 (exit ${codes[0]}); the check compares nothing"; ok=0
@@ -101,7 +109,7 @@ compare() {
 # prefix and without a "(usage: ...)" (usage texts differ), or nothing.
 final_line() {
 	local name
-	case $1 in pdbgen) name=pdbgen ;; js) name=tilepdb-js ;; java) name=tilepdb-java ;; esac
+	case $1 in pdbgen) name=pdbgen ;; js) name=tilepdb-js ;; java) name=tilepdb-java ;; py) name=tilepdb-py ;; esac
 	{ grep "^$name lookup: " || true; } | tail -n 1 | sed -e "s/^$name lookup: //" -e 's/ (usage: [^)]*)$//'
 }
 
@@ -113,6 +121,7 @@ outcome() {
 	pdbgen) out=$("$PDBGEN" lookup "$1" </dev/null 2>&1) ;;
 	js) out=$("${JS[@]}" lookup "$1" </dev/null 2>&1) ;;
 	java) out=$("${JAVA[@]}" lookup "$1" </dev/null 2>&1) ;;
+	py) out=$("${PY[@]}" lookup "$1" </dev/null 2>&1) ;;
 	esac
 	code=$?
 	set -e
@@ -202,7 +211,7 @@ echo "== lookup: answers as they come, and SIGTERM"
 # answer while the input is still open; then a second board, then SIGTERM.
 live() {
 	local prog=$1 cmd pid i fifo="$tmp/fifo"
-	case $prog in pdbgen) cmd=("$PDBGEN" lookup) ;; js) cmd=("${JS[@]}" lookup) ;; java) cmd=("${JAVA[@]}" lookup) ;; esac
+	case $prog in pdbgen) cmd=("$PDBGEN" lookup) ;; js) cmd=("${JS[@]}" lookup) ;; java) cmd=("${JAVA[@]}" lookup) ;; py) cmd=("${PY[@]}" lookup) ;; esac
 	rm -f "$fifo"
 	mkfifo "$fifo"
 	"${cmd[@]}" "$DATA/8puzzle.pdb" <"$fifo" >"$tmp/live.out" 2>"$tmp/live.err" &
@@ -230,7 +239,7 @@ live() {
 		echo "ok   live $prog: each answer out before the next line; SIGTERM: exit 143, 'interrupted'"
 	fi
 }
-for prog in pdbgen js java; do live $prog; done
+for prog in pdbgen js java py; do live $prog; done
 
 echo "== set and usage errors (exit status, final error line)"
 compare "overlapping tables" "$tmp/one.txt" "$DATA"/15-555_1-2-3-4-7.pdb "$DATA"/15-555_1-2-3-4-7.pdb
@@ -273,14 +282,14 @@ for f in "$DATA"/*.set.json; do
 	compare "data set file $(basename "$f")" "$(boards $n)" "$f"
 done
 # reader_outcome NAME FILE WANT_EXIT [WANT_MESSAGE]: the exit status of the
-# three (of the two readers only, with their final line, when WANT_MESSAGE
+# four (of the three readers only, with their final line, when WANT_MESSAGE
 # is given) on FILE with no boards.
 reader_outcome() {
 	local name=$1 file=$2 want=$3 msg=${4:-}
 	local prog code ok=1
-	for prog in pdbgen js java; do
+	for prog in pdbgen js java py; do
 		[ "$prog" = pdbgen ] && [ -n "$msg" ] && continue
-		case $prog in pdbgen) cmd=("$PDBGEN" lookup) ;; js) cmd=("${JS[@]}" lookup) ;; java) cmd=("${JAVA[@]}" lookup) ;; esac
+		case $prog in pdbgen) cmd=("$PDBGEN" lookup) ;; js) cmd=("${JS[@]}" lookup) ;; java) cmd=("${JAVA[@]}" lookup) ;; py) cmd=("${PY[@]}" lookup) ;; esac
 		set +e
 		"${cmd[@]}" "$file" </dev/null >/dev/null 2>"$tmp/$prog.err"
 		code=$?
@@ -323,7 +332,7 @@ else
 		n=0
 		for f in $(find "$dir" -type f -name '*.pdb' | sort); do
 			want=$(outcome "$f" pdbgen)
-			for prog in js java; do
+			for prog in js java py; do
 				got=$(outcome "$f" $prog)
 				if [ "$got" != "$want" ]; then
 					echo "FAIL $f: pdbgen '$want', $prog '$got'"

@@ -76,7 +76,7 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 		if cut < bound {
 			fx.cut = cut
 		}
-		found := fx.dfs(0, histStart)
+		found := fx.dfs(0, 0)
 		s.explored.Add(fx.nodes)
 		if found {
 			if fx.err != nil {
@@ -176,11 +176,11 @@ func (s *Solver) searchSubtree(ctx context.Context, x *searcher, b puzzle.Board,
 	x.bound, x.next = bound, inf
 	x.stop, x.item = stop, item
 	x.path = append(x.path, path...)
-	hist := histStart
+	fs := uint16(0) // the duplicate-path automaton's state (the path was not cut)
 	for _, d := range path {
-		hist = (hist<<histBits | uint32(d)) & histMask
+		fs = s.dup[int(fs)<<2|int(d)]
 	}
-	found := x.dfs(len(path), hist)
+	found := x.dfs(len(path), fs)
 	s.explored.Add(x.nodes)
 	if x.err != nil {
 		return subResult{nodes: x.nodes, err: x.err}

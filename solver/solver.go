@@ -28,9 +28,12 @@
 //     indexed by the tiles' cells as base-N digits (the "sparse mapping"
 //     of Felner, Korf & Hanan 2004), so that a move updates the index by
 //     one addition (Options.Compact keeps the compact index), and it never
-//     generates the larger (in the order u < d < l < r) of two six-move
-//     paths round a 2x2 square that reach the same state (duplicate-path
-//     pruning, Taylor & Korf 1993), so every optimal length is still found.
+//     generates a child whose last moves form a forbidden move string: one
+//     whose effect a shorter string, or an equally long one earlier in the
+//     order u < d < l < r, has within the cells it visits (duplicate-path
+//     pruning, Taylor & Korf 1993: the automaton of package fsm, strings
+//     of up to 12 moves, one table lookup per child), so the first optimal
+//     solution in that order is still found.
 //
 // Besides the optimal Solve, a Solver offers searches that store states
 // (packed boards in a hash table, bounded by Limits): SolveWeighted
@@ -155,6 +158,7 @@ type Solver struct {
 	reflCell    [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
 	reflTile    [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
 	nbr         [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
+	dup         []uint16                          // duplicate-path automaton of IDA* (dupTable)
 	goalPos     [puzzle.MaxCells]uint8
 }
 
@@ -228,6 +232,11 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 		s.goalPos[set.Goal[c]] = uint8(c)
 	}
 	neighbourMoves(g, n, &s.nbr)
+	dup, err := dupTable()
+	if err != nil {
+		return nil, err
+	}
+	s.dup = dup
 	if opt.Reflect {
 		if g.W != g.H {
 			return nil, fmt.Errorf("solver: --reflect needs a square board, not %s", g)

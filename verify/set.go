@@ -7,30 +7,29 @@ import (
 	"github.com/tilepdb/tilepdb/format"
 )
 
-// SetFile checks the set file at path (format/SPEC.md section 10): it opens
-// the set with format.OpenSet, which reads and verifies the integrity of
-// every table it names and checks that they hold together: the same board
-// and goal, the recorded tiles and raw SHA-256, valid symmetries that map
-// each part's goal cells exactly onto its table's (and the blank's goal
-// region onto the table's), the recorded tile maps, disjoint parts, no
-// exact table. It does not run the entry checks of File on the tables;
-// verify them as files.
+// SetFile checks the set file at path (format/SPEC.md section 10) with
+// format.CheckSetFile, which reads and verifies the integrity of every
+// table it names and checks that they hold together: the same board and
+// goal, the recorded tiles and raw SHA-256, valid symmetries that map each
+// part's goal cells exactly onto its table's (and the blank's goal region
+// onto the table's), the recorded tile maps, disjoint parts, no exact
+// table. Like table verification it does not stop at the first problem:
+// it returns every problem found (bbolt's checker style). It does not run
+// the entry checks of File on the tables; verify them as files.
 //
 // With opts.Deep, every part looked up through a symmetry is also built
 // directly by Reference and compared entry by entry with its table read
 // through the symmetry: an independent check of the symmetric use (memory
 // as for a deep check of a table of the part's size).
 //
-// It returns the opened set on success. A set that does not hold together
-// gives an error wrapping format.ErrSet (bad data; format.IsBadData); a
-// missing or unreadable file, or ctx ending, gives another error.
-func SetFile(ctx context.Context, path string, opts Options) (*format.Set, error) {
-	s, err := format.OpenSet(path)
-	if err != nil {
-		return nil, err
-	}
-	if !opts.Deep {
-		return s, nil
+// It returns the opened set when there is no problem. Problems about the
+// set file wrap format.ErrSet (bad data; format.IsBadData), as do a
+// table's own verification errors; a missing or unreadable file gives a
+// problem that is not bad data. The error is ctx's when it ended.
+func SetFile(ctx context.Context, path string, opts Options) (*format.Set, []error, error) {
+	s, probs := format.CheckSetFile(path)
+	if len(probs) > 0 || !opts.Deep {
+		return s, probs, nil
 	}
 	for i, part := range s.Parts {
 		m := part.Mapping()
@@ -39,7 +38,7 @@ func SetFile(ctx context.Context, path string, opts Options) (*format.Set, error
 		}
 		ref, err := Reference(ctx, part.Pattern)
 		if err != nil {
-			return nil, err
+			return nil, probs, err
 		}
 		p := part.Pattern
 		cells := make([]uint8, p.K())
@@ -58,8 +57,11 @@ func SetFile(ctx context.Context, path string, opts Options) (*format.Set, error
 			}
 		}
 		if bad > 0 {
-			return nil, fmt.Errorf("%s: %w: part %d (%s) through %s of table %s: %d entries differ from a direct build, first at rank %d", path, format.ErrSet, i+1, p, m.Sym, part.Table.Pattern, bad, first)
+			probs = append(probs, fmt.Errorf("%s: %w: part %d (%s) through %s of table %s: %d entries differ from a direct build, first at rank %d", path, format.ErrSet, i+1, p, m.Sym, part.Table.Pattern, bad, first))
 		}
 	}
-	return s, nil
+	if len(probs) > 0 {
+		return nil, probs, nil
+	}
+	return s, nil, nil
 }

@@ -56,9 +56,9 @@ func TestSetFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, deep := range []bool{false, true} {
-		s, err := SetFile(ctx, path, Options{Deep: deep})
-		if err != nil || len(s.Parts) != 2 || len(s.Tables) != 1 {
-			t.Fatalf("deep=%v: %v", deep, err)
+		s, probs, err := SetFile(ctx, path, Options{Deep: deep})
+		if err != nil || len(probs) > 0 || len(s.Parts) != 2 || len(s.Tables) != 1 {
+			t.Fatalf("deep=%v: %v %v", deep, probs, err)
 		}
 	}
 	sf.Parts[1].Symmetry = "flip-tb"
@@ -66,10 +66,32 @@ func TestSetFile(t *testing.T) {
 	if err := os.WriteFile(path, js, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := SetFile(ctx, path, Options{}); !errors.Is(err, format.ErrSet) || !format.IsBadData(err) || !strings.Contains(err.Error(), "part 2") {
-		t.Fatalf("wrong symmetry: %v", err)
+	if _, probs, err := SetFile(ctx, path, Options{}); err != nil || len(probs) != 1 || !errors.Is(probs[0], format.ErrSet) || !format.IsBadData(probs[0]) || !strings.Contains(probs[0].Error(), "part 2") {
+		t.Fatalf("wrong symmetry: %v %v", probs, err)
 	}
-	if _, err := SetFile(ctx, filepath.Join(dir, "none.set.json"), Options{}); err == nil || format.IsBadData(err) {
-		t.Fatalf("missing file: %v", err)
+	// every problem is reported, not only the first: part 1's tile_map,
+	// part 2's symmetry, and the keys of a third part
+	sf.Parts[0].TileMap = []int{9, 9, 9}
+	js, _ = json.Marshal(sf)
+	js = append(js[:len(js)-2], `,{"tiles":"x","table":"a.pdb","table_tiles":[2,3,4],"symmetry":"identity","tile_map":[2,3,4],"table_raw_sha256":""}]}`...)
+	if err := os.WriteFile(path, js, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, probs, err := SetFile(ctx, path, Options{})
+	var msgs []string
+	for _, p := range probs {
+		msgs = append(msgs, p.Error())
+	}
+	want := []string{`part 3: key "tiles": want an array of integers, found string`, "part 1: tile_map [9 9 9]", "part 2 (tiles"}
+	if err != nil || len(probs) != len(want) {
+		t.Fatalf("3 problems: got %q, %v", msgs, err)
+	}
+	for i, w := range want {
+		if !strings.Contains(msgs[i], w) || !format.IsBadData(probs[i]) {
+			t.Errorf("problem %d: %q, want %q", i+1, msgs[i], w)
+		}
+	}
+	if _, probs, err := SetFile(ctx, filepath.Join(dir, "none.set.json"), Options{}); err != nil || len(probs) != 1 || format.IsBadData(probs[0]) {
+		t.Fatalf("missing file: %v %v", probs, err)
 	}
 }

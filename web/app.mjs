@@ -1,20 +1,43 @@
-// The page: loads and verifies the tables (readers/js), draws their
-// histograms, and hands the values to the solver worker.
+// The page: loads and verifies the tables or the set file (the tilepdb
+// package, imported by name through the import map of index.html), draws
+// their histograms and the board at its size, and hands the values to the
+// solver worker.
 //
-// Query parameters (optional): tables=URL,URL,... (default: the 15-663 set in
-// ../data/), speed=MS per animated move (default 250).
+// Query parameters (optional): tables=URL,URL,... (table files: one exact
+// table, or disjoint additive ones) or set=URL (a set file; its tables are
+// fetched from its directory); default: the 15-663 tables in ../data/.
+// speed=MS per animated move (default 250).
 // For tests, window.tilepdb exposes: ready (a Promise of the load summary),
-// solve(text, convention) (a Promise of the solution) and state.
-import { readBytes } from '../readers/js/tilepdb.mjs';
-import { parseBoard } from '../readers/js/board.mjs';
-import { applyMoves } from '../readers/js/solver.mjs';
+// solve(text, convention) (a Promise of the solution), applyMoves(board,
+// moves) (the board after the blank's moves) and state.
+import { readBytes, openSetBytes, TableSet } from 'tilepdb';
+import { parseBoard } from 'tilepdb/board';
+import { applyMoves } from 'tilepdb/solver';
 
 const params = new URLSearchParams(location.search);
 const DEFAULT_TABLES = ['15-663_1-5-6-9-10-13', '15-663_7-8-11-12-14-15', '15-663_2-3-4'].map((n) => `../data/${n}.pdb`);
-const tableUrls = params.get('tables') ? params.get('tables').split(',') : DEFAULT_TABLES;
+// The presets of the menu (pdbgen build --preset NAME -o data).
+const PRESETS = {
+  '15-663': { tables: DEFAULT_TABLES },
+  '15-555': { tables: ['15-555_1-2-3-4-7', '15-555_5-6-9-10-13', '15-555_8-11-12-14-15'].map((n) => `../data/${n}.pdb`) },
+  '8puzzle': { tables: ['../data/8puzzle.pdb'] },
+  '24-6666': { set: '../data/24-6666.set.json' },
+};
+// A hard example per board: Korf's 15-puzzle #1 and 24-puzzle #40 (blank-first), the
+// hardest 8-puzzle board (31 moves, blank-last).
+const EXAMPLES = {
+  '3x3': { name: 'Hardest 8-puzzle', board: '8 6 7 2 5 4 3 0 1', conv: 'blank-last' },
+  '4x4': { name: 'Korf #1', board: '14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3', conv: 'blank-first' },
+  '5x5': { name: 'Korf #40', board: '2 17 4 13 7 12 10 3 0 16 21 24 8 5 18 20 15 19 14 9 22 11 6 1 23', conv: 'blank-first' },
+};
+const setUrl = params.get('set');
+const tableUrls = setUrl ? null : params.get('tables') ? params.get('tables').split(',') : DEFAULT_TABLES;
 const speed = Number(params.get('speed') || 250);
-const W = 4;
-const N = 16;
+// The board's geometry and the tables' goal, known once the tables are read.
+let W = 4;
+let N = 16;
+let tablesGoal = 'blank-last';
+let goalCells = null;
 
 const $ = (id) => document.getElementById(id);
 const state = { loaded: false, board: null, solution: null, animating: false };
@@ -22,7 +45,12 @@ const state = { loaded: false, board: null, solution: null, animating: false };
 // ---- board drawing -------------------------------------------------------
 
 function goalFor(conv) {
+  if (conv === 'other') return goalCells;
   return conv === 'blank-first' ? [...Array(N).keys()] : [...Array(N).keys()].map((i) => (i + 1) % N);
+}
+
+function example() {
+  return EXAMPLES[`${W}x${N / W}`] ?? { name: 'Goal', board: goalFor(tablesGoal).join(' '), conv: tablesGoal };
 }
 
 function convention() {
@@ -31,8 +59,10 @@ function convention() {
 
 function drawBoard(b) {
   const el = $('board');
+  el.style.gridTemplateColumns = `repeat(${W}, var(--tile))`;
+  el.style.setProperty('--tile', `${W <= 4 ? 64 : 54}px`);
   el.replaceChildren();
-  const goal = goalFor(convention());
+  const goal = goalFor(tablesGoal === 'other' ? 'other' : convention());
   b.forEach((t, c) => {
     const d = document.createElement('div');
     d.className = 'tile' + (t === 0 ? ' blank' : goal[c] === t ? ' home' : '');
@@ -106,7 +136,11 @@ function drawHistogram(canvas, hist) {
   ctx.stroke();
 }
 
-const worker = new Worker(new URL('./worker.mjs', import.meta.url), { type: 'module' });
+// The worker imports the package's modules by the URLs the import map gives them.
+const workerUrl = new URL('./worker.mjs', import.meta.url);
+workerUrl.searchParams.set('solver', import.meta.resolve('tilepdb/solver'));
+workerUrl.searchParams.set('rank', import.meta.resolve('tilepdb/rank'));
+const worker = new Worker(workerUrl, { type: 'module' });
 let nextId = 1;
 const pending = new Map();
 worker.onmessage = (ev) => {
@@ -129,49 +163,120 @@ worker.onmessage = (ev) => {
 };
 worker.onerror = (e) => console.error('worker:', e.message);
 
+// readCard: downloads and verifies one table file, showing it on its card.
+async function readCard(url, c) {
+  c.state.textContent = 'downloading';
+  const bytes = await fetchWithProgress(url, (f) => (c.progress.value = f * 0.5));
+  c.state.textContent = 'verifying';
+  const t = await readBytes(bytes, { onProgress: ({ done, total }) => (c.progress.value = 0.5 + (0.5 * done) / total) });
+  c.progress.value = 1;
+  const h = t.header;
+  c.state.innerHTML = `<span class="ok">verified</span> · format ${t.version.join('.')} · tiles ${h.tiles.join(',')} · ${h.entries.toLocaleString('en-US')} entries · max ${h.max_value} · ${(bytes.length / 1024).toFixed(0)} KiB`;
+  drawHistogram(c.canvas, h.histogram);
+  c.table = t;
+  return t;
+}
+
+// openAll: the TableSet of the page's tables (the tables given, or a set
+// file and the tables it names), every file verified; and the table cards.
+async function openAll() {
+  if (!setUrl) {
+    const cards = tableUrls.map(card);
+    const tables = await Promise.all(tableUrls.map((url, i) => readCard(url, cards[i])));
+    return { set: new TableSet(tables, tableUrls), cards };
+  }
+  const abs = new URL(setUrl, location.href);
+  const text = await (await fetch(abs)).text();
+  // The table names, for the cards only: openSetBytes checks the set file.
+  let names = [];
+  try {
+    names = [...new Set(JSON.parse(text).parts.map((p) => p.table))].filter((x) => typeof x === 'string');
+  } catch {
+    // a malformed set file: openSetBytes says what is wrong
+  }
+  const cards = new Map(names.map((name) => [name, card(new URL(name, abs).href)]));
+  // Every table's download starts at once (one verifies while the next downloads).
+  const reads = new Map(names.map((name) => [name, readCard(new URL(name, abs).href, cards.get(name))]));
+  for (const r of reads.values()) r.catch(() => {}); // reported through openSetBytes
+  const set = await openSetBytes(text, {
+    name: setUrl,
+    table: (name) => reads.get(name) ?? readCard(new URL(name, abs).href, card(name)),
+  });
+  return { set, cards: [...cards.values()] };
+}
+
 async function load() {
   const t0 = performance.now();
-  const cards = tableUrls.map(card);
-  const tables = await Promise.all(tableUrls.map(async (url, i) => {
-    const c = cards[i];
-    c.state.textContent = 'downloading';
-    const bytes = await fetchWithProgress(url, (f) => (c.progress.value = f * 0.5));
-    c.state.textContent = 'verifying';
-    const t = await readBytes(bytes, { onProgress: ({ done, total }) => (c.progress.value = 0.5 + (0.5 * done) / total) });
-    c.progress.value = 1;
-    const h = t.header;
-    c.state.innerHTML = `<span class="ok">verified</span> · format ${t.version.join('.')} · tiles ${h.tiles.join(',')} · ${h.entries.toLocaleString('en-US')} entries · max ${h.max_value} · ${(bytes.length / 1024).toFixed(0)} KiB`;
-    drawHistogram(c.canvas, h.histogram);
-    return t;
-  })).catch((e) => {
+  let set;
+  let cards;
+  try {
+    ({ set, cards } = await openAll());
+  } catch (e) {
     $('loadstate').innerHTML = '';
     const s = document.createElement('span');
     s.className = 'bad';
     s.textContent = `Loading failed: ${e.message}`;
     $('loadstate').append(s);
     throw e;
-  });
+  }
+  W = set.w;
+  N = set.n;
+  goalCells = Array.from(set.goal);
+  const goalText = goalCells.join(' ');
+  tablesGoal = goalText === goalFor('blank-first').join(' ') ? 'blank-first' : goalText === goalFor('blank-last').join(' ') ? 'blank-last' : 'other';
+  // The reflection about the main diagonal needs a square board whose goal has the blank on it.
+  const blank = set.goal.indexOf(0);
+  const reflect = !set.exact && set.w === set.h && Math.floor(blank / set.w) === blank % set.w;
+  const tables = set.tables;
   const ready = new Promise((resolve, reject) => pending.set('ready', { resolve, reject }));
-  worker.postMessage({
-    type: 'tables',
-    tables: tables.map((t) => ({ w: t.pattern.w, h: t.pattern.h, goal: Array.from(t.pattern.goal), tiles: Array.from(t.pattern.tiles), values: t.values.buffer })),
-  }, tables.map((t) => t.values.buffer));
+  worker.postMessage(
+    {
+      type: 'tables',
+      id: 'ready',
+      reflect,
+      tables: tables.map((t) => ({ w: t.pattern.w, h: t.pattern.h, goal: Array.from(t.pattern.goal), tiles: Array.from(t.pattern.tiles), values: t.values.buffer })),
+      parts: set.parts.map((p) => ({ table: tables.indexOf(p.table), map: p.map && { cell: Array.from(p.map.cell), src: Array.from(p.map.src) } })),
+    },
+    tables.map((t) => t.values.buffer),
+  );
   await ready;
+  pending.delete('ready');
   const ms = performance.now() - t0;
-  $('loadstate').textContent = `${tables.length} tables loaded and verified in ${(ms / 1000).toFixed(2)} s.`;
+  const what = setUrl ? `Set file ${setUrl.split('/').pop()}: ${set.parts.length} parts through ${tables.length} tables` : `${tables.length} tables`;
+  $('loadstate').textContent = `${what} (${W}x${N / W} board, goal ${tablesGoal}) loaded and verified in ${(ms / 1000).toFixed(2)} s.`;
+  $('title').textContent = `${N - 1}-puzzle solver`;
+  $('boardLabel').textContent = `Board (${N} numbers in reading order, 0 or _ for the blank):`;
+  for (const r of document.querySelectorAll('input[name=conv]')) r.disabled = tablesGoal === 'other';
+  showExample();
   state.loaded = true;
   $('solve').disabled = false;
   $('result').textContent = 'Ready. Type or scramble a board and press Solve.';
-  return { tables: tables.map((t, i) => ({ name: cards[i].name, format: t.version.join('.'), encoding: t.encoding, entries: t.header.entries, max: t.header.max_value, verified: true })), loadMs: ms };
+  return {
+    board: { w: W, h: N / W },
+    set: setUrl,
+    parts: set.parts.map((p) => ({ tiles: Array.from(p.pattern.tiles), symmetry: p.symmetry })),
+    tables: cards.map((c) => ({ name: c.name, format: c.table.version.join('.'), encoding: c.table.encoding, entries: c.table.header.entries, max: c.table.header.max_value, verified: true })),
+    reflect,
+    loadMs: ms,
+  };
+}
+
+function showExample() {
+  const ex = example();
+  $('example').textContent = ex.name;
+  $('boardInput').value = ex.board;
+  const radio = document.querySelector(`input[name=conv][value=${ex.conv}]`);
+  if (radio) radio.checked = true;
+  drawBoard(ex.board.split(' ').map(Number));
 }
 
 // ---- solving and animation ----------------------------------------------
 
-function solveInWorker(board, fromBlankFirst) {
+function solveInWorker(board, convert) {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    worker.postMessage({ type: 'solve', id, board, fromBlankFirst });
+    worker.postMessage({ type: 'solve', id, board, convert });
   });
 }
 
@@ -184,7 +289,7 @@ async function solveText(text, conv = convention()) {
   $('solve').disabled = true;
   $('result').textContent = 'searching…';
   try {
-    const res = await solveInWorker(board, conv === 'blank-first');
+    const res = await solveInWorker(board, tablesGoal !== 'other' && conv !== tablesGoal);
     if (!res.solvable) {
       $('result').textContent = `Not solvable for the ${conv} goal.`;
       return res;
@@ -224,7 +329,7 @@ function animate() {
 }
 
 function scramble() {
-  const b = goalFor(convention());
+  const b = goalFor(tablesGoal === 'other' ? 'other' : convention()).slice();
   let blank = b.indexOf(0);
   let prev = -1;
   for (let k = 0; k < 80; k++) {
@@ -240,11 +345,7 @@ function scramble() {
 
 $('solve').onclick = () => solveText($('boardInput').value).catch((e) => ($('result').textContent = e.message));
 $('scramble').onclick = scramble;
-$('korf1').onclick = () => {
-  $('boardInput').value = '14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3';
-  document.querySelector('input[name=conv][value=blank-first]').checked = true;
-  drawBoard([14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]);
-};
+$('example').onclick = showExample;
 $('animate').onclick = animate;
 for (const r of document.querySelectorAll('input[name=conv]')) r.onchange = () => state.board && drawBoard(state.board);
 $('boardInput').onchange = () => {
@@ -252,7 +353,18 @@ $('boardInput').onchange = () => {
   if (!r.error) drawBoard(Array.from(r.board));
 };
 
-drawBoard([14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3]);
+const preset = Object.entries(PRESETS).find(([, p]) => (setUrl ? p.set === setUrl : p.tables && p.tables.join(',') === tableUrls.join(',')));
+$('preset').value = preset ? preset[0] : '';
+$('preset').onchange = () => {
+  const p = PRESETS[$('preset').value];
+  if (!p) return;
+  const q = new URLSearchParams(location.search);
+  q.delete('set');
+  q.delete('tables');
+  if (p.set) q.set('set', p.set);
+  else q.set('tables', p.tables.join(','));
+  location.search = q.toString();
+};
 const ready = load();
 ready.catch(() => {});
-window.tilepdb = { ready, solve: solveText, state };
+window.tilepdb = { ready, solve: solveText, applyMoves: (board, moves) => Array.from(applyMoves(board, W, moves)), state };

@@ -212,37 +212,56 @@ func (v *tableVerifier) report(f string) (bad, trouble bool, err error) {
 
 // setReportJSON is the --json report of a set file.
 type setReportJSON struct {
-	File   string `json:"file"`
-	Set    bool   `json:"set"`
-	OK     bool   `json:"ok"`
-	Parts  int    `json:"parts,omitempty"`
-	Tables int    `json:"tables,omitempty"`
-	Error  string `json:"error,omitempty"`
+	File     string   `json:"file"`
+	Set      bool     `json:"set"`
+	OK       bool     `json:"ok"`
+	Parts    int      `json:"parts,omitempty"`
+	Tables   int      `json:"tables,omitempty"`
+	Error    string   `json:"error,omitempty"`    // the first problem
+	Problems []string `json:"problems,omitempty"` // every problem, in reading order
 }
 
 // verifySet checks a set file with verify.SetFile and prints its report
-// (text, or one JSON object); a set that does not hold together is
-// reported and returned (bad data), trouble is returned unreported.
+// (text, or one JSON object): every problem, then their count. A set with
+// problems is bad data, unless one of them is trouble (a table file that
+// cannot be read), which is returned; either way the report is printed.
 func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) error {
-	s, err := verify.SetFile(ctx, path, verify.Options{Deep: deep})
-	if err != nil && !format.IsBadData(err) {
+	s, probs, err := verify.SetFile(ctx, path, verify.Options{Deep: deep})
+	if err != nil {
 		return err
 	}
+	var ret error
+	for _, p := range probs {
+		if !format.IsBadData(p) {
+			ret = p
+			break
+		}
+	}
+	if ret == nil && len(probs) > 0 {
+		ret = probs[0]
+	}
 	if asJSON {
-		r := setReportJSON{File: path, Set: true, OK: err == nil}
-		if err != nil {
-			r.Error = err.Error()
+		r := setReportJSON{File: path, Set: true, OK: len(probs) == 0}
+		if len(probs) > 0 {
+			r.Error = probs[0].Error()
+			for _, p := range probs {
+				r.Problems = append(r.Problems, p.Error())
+			}
 		} else {
 			r.Parts, r.Tables = len(s.Parts), len(s.Tables)
 		}
 		if werr := writeJSONLine(e.stdout, r); werr != nil {
 			return werr
 		}
-		return err
+		return ret
 	}
-	if err != nil {
-		fmt.Fprintf(e.stdout, "%s: set file\n  %v\n1 findings\n", path, err)
-		return err
+	if len(probs) > 0 {
+		fmt.Fprintf(e.stdout, "%s: set file\n", path)
+		for _, p := range probs {
+			fmt.Fprintf(e.stdout, "  %v\n", p)
+		}
+		fmt.Fprintf(e.stdout, "%d findings\n", len(probs))
+		return ret
 	}
 	fmt.Fprintf(e.stdout, "%s: set file, %s board, %d parts through %d tables\n", path, s.Geom, len(s.Parts), len(s.Tables))
 	for i, p := range s.Parts {

@@ -1,12 +1,19 @@
 #!/bin/sh
-# Compiles and runs the Java reader's tests with plain javac/java (JDK 17 and
-# Debian's libzstd-jni-java). Run from anywhere; prints "java: N passed, N failed, N skipped".
+# Runs the Java reader's JUnit tests with Maven (mvn test), offline from
+# Debian's packaged Maven repository (/usr/share/maven-repo): Debian 12's
+# maven, libsurefire-java, junit5 and libzstd-jni-java, which
+# scripts/ci-readers.sh installs. Elsewhere, plain `mvn test` in this folder
+# does the same from Maven Central. Then compiles the command-line launcher's
+# classes (readers/java/tilepdb) so that its first use does not.
+# Run from anywhere; extra arguments go to mvn (e.g. -Dtest=CliTest).
 set -e
 dir=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$dir/../.." && pwd)
-jar=${ZSTD_JNI_JAR:-/usr/share/java/zstd-jni.jar}
-out="$dir/build/test-classes"
-rm -rf "$out"
-mkdir -p "$out"
-javac -encoding UTF-8 -Xlint:all,-serial -Werror -d "$out" -cp "$jar" "$dir"/src/tilepdb/*.java "$dir"/test/tilepdb/*.java
-exec java -Dtilepdb.root="$root" -cp "$out:$jar" tilepdb.ReaderTests
+repo=${TILEPDB_MAVEN_REPO:-/usr/share/maven-repo}
+if ! command -v mvn >/dev/null; then
+	echo "readers/java/test.sh: mvn not found (apt-get install maven libsurefire-java junit5 libzstd-jni-java)" >&2
+	exit 2
+fi
+# surefire 2.22.3 is Debian's build; the pom's default, 2.22.2, is the last
+# 2.x on Maven Central.
+mvn -B -Dstyle.color=never -o -f "$dir/pom.xml" -Dmaven.repo.local="$repo" -Dsurefire.version=2.22.3 "$@" test
+"$dir/tilepdb" --compile-only

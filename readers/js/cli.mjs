@@ -22,9 +22,10 @@
 //   node readers/js/cli.mjs verify FILE...   reads and verifies each table or
 //   set file (with its tables) (exit 0, 1 bad data, 2 trouble)
 
-import { openSet, TilepdbError, SetError, LimitError, readFile, isSetFile, ioMessage } from './tilepdb.mjs';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { openSet, TilepdbError, SetError, LimitError, readFile, isSetFile, ioMessage, Table, TableSet } from './tilepdb.mjs';
 import { LineSplitter, boardOfLine } from './board.mjs';
-import { positions } from './rank.mjs';
+import { Pattern, positions } from './rank.mjs';
 
 const PROG = 'tilepdb-js';
 
@@ -60,16 +61,91 @@ function parseArgs(cmd, args) {
   return files;
 }
 
-// fileErr maps a reading error to an exit status: 1 for bad data, 2 otherwise.
-function fileErr(e) {
-  if (e instanceof TilepdbError) return new ExitError(1, e.message);
-  return new ExitError(2, systemMessage(e));
-}
-
 // systemMessage words a Node system error as Go's *os.PathError does
 // ("open PATH: no such file or directory"), so the final error line is
 // pdbgen's; other errors keep their message.
 const systemMessage = ioMessage;
+
+// The tables are read and verified in a worker thread (inWorker), so that
+// the main thread, whose event loop delivers SIGINT and SIGTERM, is never
+// busy for long: decoding and checking a large table runs for seconds
+// without a break, and a signal would wait until it ends. process.exit on
+// the main thread stops the worker.
+
+// inWorker runs task ('open' or 'verify') on files in a worker thread:
+// lines it writes arrive as { out } and { err } messages; resolves to the
+// final message.
+function inWorker(task, files) {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL(import.meta.url), { workerData: { task, files } });
+    w.on('message', (m) => {
+      if (m.out !== undefined) process.stdout.write(m.out);
+      else if (m.err !== undefined) process.stderr.write(m.err);
+      else resolve(m);
+    });
+    w.on('error', reject);
+    w.on('exit', (code) => reject(new ExitError(2, `reading the tables: worker thread exited with status ${code}`)));
+  });
+}
+
+// exitOf: the exit status and message of a reading error: 1 for bad data,
+// 2 for trouble (a missing or unreadable file, tables that do not form a
+// set, a table too large).
+function exitOf(e) {
+  if (e instanceof SetError || e instanceof LimitError) return { code: 2, message: e.message };
+  if (e instanceof TilepdbError) return { code: 1, message: e.message };
+  return { code: 2, message: systemMessage(e) };
+}
+
+// openSetInWorker: openSet(files) in a worker thread; the set is rebuilt
+// here around the tables' values, which are moved, not copied.
+async function openSetInWorker(files) {
+  const m = await inWorker('open', files);
+  if (m.error) throw new ExitError(m.error.code, m.error.message);
+  const tables = m.tables.map((t) => new Table(t.header, new Pattern(t.w, t.h, t.goal, t.tiles), new Uint8Array(t.values), t.version));
+  return TableSet.fromParts(m.parts.map((p) => ({ pattern: new Pattern(p.w, p.h, p.goal, p.tiles), table: tables[p.table], symmetry: p.symmetry, map: p.map })));
+}
+
+// workerMain: the worker thread's side of inWorker.
+async function workerMain({ task, files }) {
+  if (task === 'open') {
+    let set;
+    try {
+      set = await openSet(files);
+    } catch (e) {
+      parentPort.postMessage({ error: exitOf(e) });
+      return;
+    }
+    const tables = set.tables;
+    const geometry = (p) => ({ w: p.w, h: p.h, goal: Array.from(p.goal), tiles: Array.from(p.tiles) });
+    parentPort.postMessage(
+      {
+        tables: tables.map((t) => ({ header: t.header, version: t.version, values: t.values, ...geometry(t.pattern) })),
+        parts: set.parts.map((p) => ({ table: tables.indexOf(p.table), symmetry: p.symmetry, map: p.map, ...geometry(p.pattern) })),
+      },
+      tables.map((t) => t.values.buffer),
+    );
+    return;
+  }
+  let bad = 0;
+  let trouble = 0;
+  for (const f of files) {
+    try {
+      if (await isSetFile(f)) {
+        const s = await openSet([f]);
+        parentPort.postMessage({ out: `${f}: ok (set file, ${s.w}x${s.h} board, ${s.parts.length} parts through ${s.tables.length} tables)\n` });
+        continue;
+      }
+      const t = await readFile(f);
+      parentPort.postMessage({ out: `${f}: ok (${t.pattern}, ${t.header.entries} entries, max ${t.header.max_value})\n` });
+    } catch (e) {
+      parentPort.postMessage({ err: `${systemMessage(e)}\n` });
+      if (e instanceof TilepdbError) bad++;
+      else trouble++;
+    }
+  }
+  parentPort.postMessage({ bad, trouble });
+}
 
 // interrupted stops the command on SIGINT/SIGTERM as pdbgen does: what was
 // answered is already written (each answer goes out as it is known); exit
@@ -103,13 +179,7 @@ async function lookup(args) {
   const files = parseArgs('lookup', args);
   onSignals('lookup');
   watchStdout('lookup');
-  let set;
-  try {
-    set = await openSet(files);
-  } catch (e) {
-    if (e instanceof SetError || e instanceof LimitError) throw new ExitError(2, e.message);
-    throw fileErr(e);
-  }
+  const set = await openSetInWorker(files);
   const n = set.n;
   const pos = new Uint8Array(n);
   const parts0 = set.parts[0].pattern;
@@ -155,23 +225,8 @@ async function lookup(args) {
 
 async function verify(args) {
   const files = parseArgs('verify', args);
-  let bad = 0;
-  let trouble = 0;
-  for (const f of files) {
-    try {
-      if (await isSetFile(f)) {
-        const s = await openSet([f]);
-        process.stdout.write(`${f}: ok (set file, ${s.w}x${s.h} board, ${s.parts.length} parts through ${s.tables.length} tables)\n`);
-        continue;
-      }
-      const t = await readFile(f);
-      process.stdout.write(`${f}: ok (${t.pattern}, ${t.header.entries} entries, max ${t.header.max_value})\n`);
-    } catch (e) {
-      process.stderr.write(`${systemMessage(e)}\n`);
-      if (e instanceof TilepdbError) bad++;
-      else trouble++;
-    }
-  }
+  onSignals('verify');
+  const { bad, trouble } = await inWorker('verify', files);
   if (trouble) throw new ExitError(2, `${trouble} file(s) could not be read`);
   if (bad) throw new ExitError(1, `${bad} bad file(s)`);
 }
@@ -200,6 +255,10 @@ async function main(argv) {
   }
 }
 
-const code = await main(process.argv.slice(2));
-// Let stdout drain before exiting.
-process.exitCode = code;
+if (isMainThread) {
+  const code = await main(process.argv.slice(2));
+  // Let stdout drain before exiting.
+  process.exitCode = code;
+} else {
+  await workerMain(workerData);
+}

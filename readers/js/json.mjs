@@ -1,23 +1,58 @@
 // A strict JSON parser (RFC 8259) that keeps numbers exact, for the header
-// of a table file: JSON.parse would round integers above 2^53 (entries and
-// histogram counts are unsigned 64-bit). It applies the JSON rules of
-// SPEC.md section 2: white space is space, tab, CR and LF; a key occurs at
-// most once in an object; keys match byte for byte (case-sensitively);
-// required keys must be present and not null; integers have no fraction or
-// exponent and lie in their type's range. (The caller checks UTF-8 and the
-// byte-order mark on the bytes.) No dependencies.
+// of a table file and for set files: JSON.parse would round integers above
+// 2^53 (entries and histogram counts are unsigned 64-bit). It applies the
+// JSON rules of SPEC.md sections 2 and 10.1: white space is space, tab, CR
+// and LF; a key occurs at most once in an object; keys match byte for byte
+// (case-sensitively); no \u escape of a lone surrogate; arrays and objects
+// nested at most maxDepth deep; required keys must be present and not
+// null; integers have no fraction or exponent and lie in their type's
+// range. (The caller checks UTF-8 and the byte-order mark on the bytes.)
+// Syntax errors give the byte offset in the UTF-8 text and the words of
+// the Go reader's set-file parser (format/setjson.go), so that set-file
+// messages are byte-identical. No dependencies.
 
 /** JSON syntax or type error; message says what and where. */
 export class JSONError extends Error {}
 
+/** Default nesting limit (arrays and objects), as Go's encoding/json. */
 const MAX_DEPTH = 10000;
+
+const HEX = '0123456789abcdef';
+const hex = (x, width) => Array.from({ length: width }, (_, k) => HEX[(x >> (4 * (width - 1 - k))) & 15]).join('');
+
+/**
+ * Quotes a name read from a file for a message, by the rule of Go's %+q
+ * (strconv.QuoteToASCII), so that messages are byte-identical to
+ * pdbgen's and no control character reaches a terminal: printable ASCII as
+ * is, `"` and `\` escaped, \a \b \f \n \r \t \v, other characters below
+ * 0x80 as \xhh, others as \uhhhh or \Uhhhhhhhh (a lone surrogate as \ufffd).
+ */
+export function quoteName(s) {
+  const named = { 7: '\\a', 8: '\\b', 12: '\\f', 10: '\\n', 13: '\\r', 9: '\\t', 11: '\\v' };
+  let out = '"';
+  for (const ch of String(s)) {
+    let r = ch.codePointAt(0);
+    if (r === 0x22 || r === 0x5c) out += `\\${ch}`;
+    else if (r >= 0x20 && r < 0x7f) out += ch;
+    else if (named[r]) out += named[r];
+    else if (r < 0x20 || r === 0x7f) out += `\\x${hex(r, 2)}`;
+    else {
+      if (r >= 0xd800 && r <= 0xdfff) r = 0xfffd;
+      out += r < 0x10000 ? `\\u${hex(r, 4)}` : `\\U${hex(r, 8)}`;
+    }
+  }
+  return `${out}"`;
+}
 
 /**
  * Parses text (a string). Objects become Maps (key -> value), arrays
  * Arrays, strings strings, true/false booleans, null null, and numbers
- * { num: 'literal' } so that callers convert them exactly.
+ * { num: 'literal' } so that callers convert them exactly. opts.maxDepth
+ * bounds how deep arrays and objects nest (the top-level one counts as 1;
+ * default 10000); set files use 64, so no stack is at risk.
  */
-export function parseJSON(text) {
+export function parseJSON(text, opts = {}) {
+  const maxDepth = opts.maxDepth ?? MAX_DEPTH;
   let i = 0;
   const n = text.length;
   const ws = () => {
@@ -28,13 +63,14 @@ export function parseJSON(text) {
     }
   };
   const fail = (what) => {
-    throw new JSONError(`${what} at offset ${i}`);
+    throw new JSONError(`${what} at byte ${new TextEncoder().encode(text.slice(0, i)).length}`);
   };
+  // depth: the number of arrays and objects around the value.
   const value = (depth) => {
-    if (depth > MAX_DEPTH) fail('exceeded max depth');
     ws();
     if (i >= n) fail('unexpected end of JSON input');
     const c = text[i];
+    if ((c === '{' || c === '[') && depth >= maxDepth) fail(`JSON nested deeper than ${maxDepth} levels`);
     if (c === '{') {
       i++;
       const m = new Map();
@@ -50,7 +86,7 @@ export function parseJSON(text) {
         ws();
         if (text[i] !== ':') fail("after object key: want ':'");
         i++;
-        if (m.has(k)) fail(`duplicate key ${JSON.stringify(k)}`);
+        if (m.has(k)) fail(`duplicate key ${quoteName(k)}`);
         m.set(k, value(depth + 1));
         ws();
         if (text[i] === ',') {
@@ -100,7 +136,7 @@ export function parseJSON(text) {
       return null;
     }
     const m = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
-    if (!m || m[0].length === 0) fail(`invalid character ${JSON.stringify(c)} looking for beginning of value`);
+    if (!m || m[0].length === 0) fail('invalid character looking for beginning of value');
     if (m[0].length === 400) fail('number literal too long');
     i += m[0].length;
     return { num: m[0] };
@@ -126,8 +162,17 @@ export function parseJSON(text) {
           out += simple;
           i += 2;
         } else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
-          out += String.fromCharCode(parseInt(text.slice(i + 2, i + 6), 16));
-          i += 6;
+          const u = parseInt(text.slice(i + 2, i + 6), 16);
+          if (u >= 0xd800 && u <= 0xdfff) {
+            // only a high surrogate followed by a \u escape of a low one
+            const low = text.slice(i + 6, i + 8) === '\\u' && /^[0-9a-fA-F]{4}$/.test(text.slice(i + 8, i + 12)) ? parseInt(text.slice(i + 8, i + 12), 16) : -1;
+            if (u >= 0xdc00 || low < 0xdc00 || low > 0xdfff) fail('lone surrogate in \\u escape');
+            out += String.fromCharCode(u, low);
+            i += 12;
+          } else {
+            out += String.fromCharCode(u);
+            i += 6;
+          }
         } else {
           fail('invalid escape in string literal');
         }
@@ -162,7 +207,8 @@ function intOf(v, what, lo, hi) {
   }
   if (!/^-?[0-9]+$/.test(v.num)) throw new JSONError(`cannot unmarshal number ${v.num} into ${what}`);
   const b = BigInt(v.num);
-  if (b < lo || b > hi) throw new JSONError(`cannot unmarshal number ${v.num} into ${what}`);
+  // An unsigned integer has no minus sign, not even in -0 (SPEC.md section 2, rule 5).
+  if (b < lo || b > hi || (lo === 0n && v.num.startsWith('-'))) throw new JSONError(`cannot unmarshal number ${v.num} into ${what}`);
   return b;
 }
 

@@ -52,8 +52,24 @@ export function forEachManhattan(p, visit) {
     rec(0, 0, 0, 0, 0);
     return;
   }
-  // cellset-order: rank = P*C(N,k) + M; per tile order P, the cell sets in
-  // colexicographic order (largest cell outermost).
+  let rank = 0;
+  additiveRows(p, dist, (r0, count, partial, rowBase) => {
+    for (let s = 0; s < count; s++) {
+      if (visit(rank++, partial + dist[rowBase + s]) === false) return false;
+    }
+    return true;
+  });
+}
+
+// additiveRows walks the ranks of an additive pattern p (cellset-order:
+// rank = P*C(N,k) + M; per tile order P, the cell sets in colexicographic
+// order, largest cell outermost) one row at a time: row(r0, count,
+// partial, rowBase) stands for the ranks r0..r0+count-1, where the
+// smallest occupied cell s = 0..count-1 holds the tile of row rowBase/N
+// and m(r0+s) = partial + dist[rowBase + s]. row returns false to stop.
+// The inner loop lives in row, without a call per rank.
+function additiveRows(p, dist, row) {
+  const n = p.n;
   const k = p.tiles.length;
   const tiles = p.tiles;
   const orders = Math.round(p.size / BINOM[n][k]);
@@ -64,12 +80,8 @@ export function forEachManhattan(p, visit) {
   const rec = (j, hi, partial) => {
     const rowBase = slotTile[j] * n;
     if (j === 0) {
-      for (let s = 0; s < hi; s++) {
-        if (visit(rank++, partial + dist[rowBase + s]) === false) {
-          stop = true;
-          return;
-        }
-      }
+      if (row(rank, hi, partial, rowBase) === false) stop = true;
+      rank += hi;
       return;
     }
     for (let s = j; s < hi && !stop; s++) rec(j - 1, s, partial + dist[rowBase + s]);
@@ -99,13 +111,28 @@ export function forEachManhattan(p, visit) {
  */
 export function decodeCodes(values, p) {
   let bad = null;
-  forEachManhattan(p, (r, m) => {
-    const v = m + 2 * values[r];
-    if (v > 254) {
-      bad = { rank: r, value: v };
-      return false;
+  if (p.exact) {
+    forEachManhattan(p, (r, m) => {
+      const v = m + 2 * values[r];
+      if (v > 254) {
+        bad = { rank: r, value: v };
+        return false;
+      }
+      values[r] = v;
+      return true;
+    });
+    return bad;
+  }
+  const dist = distances(p);
+  additiveRows(p, dist, (r0, count, partial, rowBase) => {
+    for (let s = 0; s < count; s++) {
+      const v = partial + dist[rowBase + s] + 2 * values[r0 + s];
+      if (v > 254) {
+        bad = { rank: r0 + s, value: v };
+        return false;
+      }
+      values[r0 + s] = v;
     }
-    values[r] = v;
     return true;
   });
   return bad;

@@ -11,7 +11,7 @@
 // `pdbgen lookup` prints; functions return them as strings (null when all
 // is well) and tilepdb.mjs wraps them in a SetFileError.
 
-import { parseJSON, JSONError } from './json.mjs';
+import { parseJSON, JSONError, quoteName } from './json.mjs';
 
 /** The set file version this reader implements ("tilepdb_set"); any other is refused. */
 export const SET_VERSION = 1;
@@ -158,8 +158,13 @@ export const goList = (xs) => `[${Array.from(xs ?? []).join(' ')}]`;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
+/** How deep arrays and objects may nest in a set file (the top-level object counts as 1; SPEC.md section 10.1). */
+export const MAX_SET_FILE_DEPTH = 64;
+/** Longest table name in a set file, in bytes (SPEC.md section 10.2). */
+export const MAX_TABLE_NAME_LEN = 255;
 
 function kindOf(v) {
+  if (v === null) return 'null';
   if (typeof v === 'string') return 'string';
   if (typeof v === 'boolean') return 'bool';
   if (Array.isArray(v)) return 'array';
@@ -167,91 +172,157 @@ function kindOf(v) {
   return 'number';
 }
 
-// Go's encoding/json into the struct of format.SetFile: a missing key or
-// null leaves the zero value (0, "", empty list); a value of another type,
-// or a number that is not an int64, is an error. Integers come back as
-// Numbers, or as BigInts beyond 2^53 (printed exactly; they fail the
-// range checks).
-function intOf(v, what) {
-  if (v === undefined || v === null) return 0;
-  if (typeof v !== 'object' || v instanceof Map || Array.isArray(v) || !('num' in v)) throw new JSONError(`cannot unmarshal ${kindOf(v)} into ${what} of type int`);
-  if (!/^-?[0-9]+$/.test(v.num)) throw new JSONError(`cannot unmarshal number ${v.num} into ${what} of type int`);
+// An integer of a set file (format's jsonInt): a number without fraction
+// or exponent ("-0" is 0) within int64, as a Number (a BigInt beyond
+// 2^53, printed exactly; it fails the range checks). Returns { v } or
+// { msg }.
+function intOf(v) {
+  if (v === null || typeof v !== 'object' || v instanceof Map || Array.isArray(v) || !('num' in v)) return { msg: `want an integer, found ${kindOf(v)}` };
+  if (/[.eE]/.test(v.num)) return { msg: `${v.num} is not an integer` };
   const b = BigInt(v.num);
-  if (b < INT64_MIN || b > INT64_MAX) throw new JSONError(`cannot unmarshal number ${v.num} into ${what} of type int`);
-  return b >= -SAFE && b <= SAFE ? Number(b) : b;
-}
-
-function intsOf(v, what) {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new JSONError(`cannot unmarshal ${kindOf(v)} into ${what} of type []int`);
-  return v.map((e) => intOf(e, what));
-}
-
-function stringOf(v, what) {
-  if (v === undefined || v === null) return '';
-  if (typeof v !== 'string') throw new JSONError(`cannot unmarshal ${kindOf(v)} into ${what} of type string`);
-  return v;
+  if (b < INT64_MIN || b > INT64_MAX) return { msg: `${v.num} is out of range` };
+  return { v: b >= -SAFE && b <= SAFE ? Number(b) : b };
 }
 
 /**
- * Parses the JSON of a set file (a string, or UTF-8 bytes) into
- * { tilepdb_set, width, height, goal, parts: [{ tiles, table, table_tiles,
- * symmetry, tile_map, table_raw_sha256 }] } with the types of Go's
- * format.SetFile: unknown keys are ignored, a missing key or null is the
- * zero value (which the later checks refuse). Checks the version.
- * Returns { set } or { error } (the message after "tilepdb: invalid set: ").
- * Does not check the size (the caller does, before reading more than
- * MAX_SET_FILE_LEN + 1 bytes).
+ * Parses a set file (UTF-8 bytes, or a string, which is encoded first) by
+ * the JSON rules and required keys of SPEC.md section 10, in the order of
+ * Go's format.ParseSetFile, with its messages: no byte-order mark, valid
+ * UTF-8, the JSON rules of json.mjs with nesting at most
+ * MAX_SET_FILE_DEPTH, a JSON object; tilepdb_set first (present, an
+ * integer, SET_VERSION); then every required key present, not null, of its
+ * type: width, height, goal, parts, and in each part tiles, table,
+ * table_tiles, symmetry, tile_map, table_raw_sha256. Unknown keys are
+ * ignored. Returns { set } with { tilepdb_set, width, height, goal, parts:
+ * [{ tiles, table, table_tiles, symmetry, tile_map, table_raw_sha256 }] },
+ * or { error, part } (the first problem, the message after "tilepdb:
+ * invalid set: "; part is its part number, 0 for the file). Does not check
+ * the size (the caller does, before reading more than MAX_SET_FILE_LEN + 1
+ * bytes).
  */
 export function parseSetFile(data) {
-  const text = typeof data === 'string' ? data : new TextDecoder('utf-8').decode(data);
-  let set;
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  const notSet = (msg) => ({ error: `not a set file: ${msg}`, part: 0 });
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return notSet('starts with a byte-order mark');
+  let text;
   try {
-    const obj = parseJSON(text);
-    if (!(obj instanceof Map)) throw new JSONError(`cannot unmarshal ${kindOf(obj)} into a set file (want a JSON object)`);
-    const partsJSON = obj.get('parts');
-    if (partsJSON !== undefined && partsJSON !== null && !Array.isArray(partsJSON)) throw new JSONError(`cannot unmarshal ${kindOf(partsJSON)} into field parts of type []SetPart`);
-    set = {
-      tilepdb_set: intOf(obj.get('tilepdb_set'), 'field tilepdb_set'),
-      width: intOf(obj.get('width'), 'field width'),
-      height: intOf(obj.get('height'), 'field height'),
-      goal: intsOf(obj.get('goal'), 'field goal'),
-      parts: (partsJSON ?? []).map((p, i) => {
-        if (p === null) p = new Map();
-        if (!(p instanceof Map)) throw new JSONError(`cannot unmarshal ${kindOf(p)} into part ${i + 1} (want a JSON object)`);
-        return {
-          tiles: intsOf(p.get('tiles'), `field parts.tiles`),
-          table: stringOf(p.get('table'), 'field parts.table'),
-          table_tiles: intsOf(p.get('table_tiles'), 'field parts.table_tiles'),
-          symmetry: stringOf(p.get('symmetry'), 'field parts.symmetry'),
-          tile_map: intsOf(p.get('tile_map'), 'field parts.tile_map'),
-          table_raw_sha256: stringOf(p.get('table_raw_sha256'), 'field parts.table_raw_sha256'),
-        };
-      }),
-    };
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return notSet('not valid UTF-8');
+  }
+  let obj;
+  try {
+    obj = parseJSON(text, { maxDepth: MAX_SET_FILE_DEPTH });
   } catch (e) {
-    if (e instanceof JSONError) return { error: `not a set file: ${e.message}` };
-    // Unknown keys may hold any JSON, nested deeper than the recursive
-    // parser's stack: a clear refusal, never a crash.
-    if (e instanceof RangeError) return { error: 'not a set file: JSON nested too deeply for this reader' };
+    if (e instanceof JSONError) return notSet(e.message);
+    // Cannot happen with the depth bound; a clear refusal all the same.
+    if (e instanceof RangeError) return notSet(`JSON nested deeper than ${MAX_SET_FILE_DEPTH} levels`);
     throw e;
   }
-  if (set.tilepdb_set !== SET_VERSION) return { error: `set file version ${set.tilepdb_set} is not supported (this reader supports ${SET_VERSION})` };
+  if (!(obj instanceof Map)) return notSet(`want a JSON object, found ${kindOf(obj)}`);
+  const probs = [];
+  const field = (o, key) => {
+    if (!o.has(key)) return { msg: `required key "${key}" is missing` };
+    const v = o.get(key);
+    if (v === null) return { msg: `key "${key}" is null` };
+    return { v };
+  };
+  const intKey = (o, key, part) => {
+    let f = field(o, key);
+    if (f.msg === undefined) {
+      f = intOf(f.v);
+      if (f.msg !== undefined) f.msg = `key "${key}": ${f.msg}`;
+    }
+    if (f.msg !== undefined) probs.push({ part, msg: f.msg });
+    return f.v ?? 0;
+  };
+  const intsKey = (o, key, part) => {
+    const f = field(o, key);
+    let msg = f.msg;
+    const out = [];
+    if (msg === undefined) {
+      if (!Array.isArray(f.v)) msg = `key "${key}": want an array of integers, found ${kindOf(f.v)}`;
+      else {
+        for (let i = 0; i < f.v.length; i++) {
+          const e = intOf(f.v[i]);
+          if (e.msg !== undefined) {
+            msg = `key "${key}"[${i}]: ${e.msg}`;
+            break;
+          }
+          out.push(e.v);
+        }
+      }
+    }
+    if (msg !== undefined) probs.push({ part, msg });
+    return out;
+  };
+  const strKey = (o, key, part) => {
+    const f = field(o, key);
+    let msg = f.msg;
+    if (msg === undefined && typeof f.v !== 'string') msg = `key "${key}": want a string, found ${kindOf(f.v)}`;
+    if (msg !== undefined) {
+      probs.push({ part, msg });
+      return '';
+    }
+    return f.v;
+  };
+  const first = () => ({ error: probs[0].part > 0 ? `part ${probs[0].part}: ${probs[0].msg}` : probs[0].msg, part: probs[0].part });
+  const version = intKey(obj, 'tilepdb_set', 0);
+  if (probs.length > 0) return first();
+  if (version !== SET_VERSION) return { error: `set file version ${version} is not supported (this reader supports ${SET_VERSION})`, part: 0 };
+  const set = { tilepdb_set: version, width: intKey(obj, 'width', 0), height: intKey(obj, 'height', 0), goal: intsKey(obj, 'goal', 0), parts: [] };
+  const pf = field(obj, 'parts');
+  if (pf.msg === undefined && !Array.isArray(pf.v)) pf.msg = `key "parts": want an array of objects, found ${kindOf(pf.v)}`;
+  if (pf.msg !== undefined) {
+    probs.push({ part: 0, msg: pf.msg });
+    return first();
+  }
+  pf.v.forEach((p, i) => {
+    const no = i + 1;
+    if (!(p instanceof Map)) {
+      probs.push({ part: no, msg: `want an object, found ${kindOf(p)}` });
+      return;
+    }
+    set.parts.push({
+      tiles: intsKey(p, 'tiles', no),
+      table: strKey(p, 'table', no),
+      table_tiles: intsKey(p, 'table_tiles', no),
+      symmetry: strKey(p, 'symmetry', no),
+      tile_map: intsKey(p, 'tile_map', no),
+      table_raw_sha256: strKey(p, 'table_raw_sha256', no),
+    });
+  });
+  if (probs.length > 0) return first();
   return { set };
 }
 
-/** Whether bytes (the start of a file) look like a set file: the first byte other than space, tab, CR and LF is '{' (format.IsSetFile). */
-export function looksLikeSetFile(bytes) {
-  for (const b of bytes) {
+/**
+ * Whether bytes (the start of a file) look like a set file (SPEC.md
+ * section 10.3, format.IsSetFile): after an optional UTF-8 byte-order mark
+ * and JSON white space (space, tab, LF, CR) comes '{'. Returns true or
+ * false, or undefined when bytes hold only the mark and white space (look
+ * further, up to MAX_SET_FILE_LEN bytes; a file that is all white space
+ * there is not a set file).
+ */
+export function looksLikeSetFile(bytes, offset = 0) {
+  let i = 0;
+  if (offset === 0 && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3;
+  for (; i < bytes.length; i++) {
+    const b = bytes[i];
     if (b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a) continue;
     return b === 0x7b;
   }
-  return false;
+  return undefined;
 }
 
-/** Whether name is a plain file name in the set file's directory: not empty, no '/', '\' or ':', not '.' or '..'. */
+/**
+ * Whether name is a plain file name in the set file's directory (SPEC.md
+ * section 10.2): 1 to MAX_TABLE_NAME_LEN bytes of UTF-8, no '/', '\\' or
+ * ':', not '.' or '..', no control character (U+0000 to U+001F, U+007F to U+009F).
+ */
 export function validTableName(name) {
-  return name !== '' && !/[/\\:]/.test(name) && name !== '.' && name !== '..';
+  if (name === '' || name === '.' || name === '..' || new TextEncoder().encode(name).length > MAX_TABLE_NAME_LEN) return false;
+  return !/[/\\:\u0000-\u001f\u007f-\u009f]/.test(name);
 }
 
 /**

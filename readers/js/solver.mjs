@@ -9,11 +9,17 @@
 //    Artificial Intelligence 27) with the sum of the table values as
 //    heuristic, and optionally the maximum with the sum for the state
 //    reflected about the main diagonal (Culberson & Schaeffer 1998), which
-//    stays admissible. Ranks are updated incrementally per move.
+//    stays admissible; the reflected lookup is made only for a child the
+//    direct one does not already cut. Ranks are updated incrementally per
+//    move. Parts may be looked up through a board symmetry (set files).
+//    Two six-move paths round a 2x2 square that reach the same state are
+//    not both searched (duplicate-path pruning, as in Go).
 //
 // Moves name the direction in which the BLANK moves: 'u', 'd', 'l', 'r'.
 // The node count is the number of states generated (children of expanded
-// states over all iterations, the undoing move never applied), as in Go.
+// states over all iterations, the undoing move never applied, nor the
+// moves the duplicate-path pruning skips), as in Go: the same boards give
+// the same counts.
 
 import { BINOM, popcount32, ctz32 } from './rank.mjs';
 
@@ -21,19 +27,44 @@ const UP = 0, DOWN = 1, LEFT = 2, RIGHT = 3, NO_MOVE = 4;
 const LETTER = 'udlr';
 const UNDO = [DOWN, UP, RIGHT, LEFT, 0xff];
 
+// Duplicate-path pruning (Taylor & Korf 1993, "Pruning duplicate nodes in
+// depth-first search"; the same rule as the Go solver, solver/search.go):
+// six blank moves that go one and a half times round a 2x2 square reach
+// the same state as the six that go the other way round from the same
+// cell; of each pair the search skips the one larger in the order
+// u < d < l < r, so the lexicographically smallest optimal solution is
+// never cut. A history holds the last six moves, 3 bits each, the latest
+// lowest (NO_MOVE before the root).
+const HIST_BITS = 3;
+const HIST_MASK = (1 << (6 * HIST_BITS)) - 1;
+const hist6 = (m) => [...m].reduce((h, ch) => (h << HIST_BITS) | LETTER.indexOf(ch), 0);
+const HIST_START = [0, 1, 2, 3, 4, 5].reduce((h) => (h << HIST_BITS) | NO_MOVE, 0);
+const DUP_RDLURD = hist6('rdlurd'); // kept: druldr (the blank starts at the square's top-left)
+const DUP_LDRULD = hist6('ldruld'); // kept: dlurdl (top-right)
+const DUP_LURDLU = hist6('lurdlu'); // kept: uldrul (bottom-right)
+const DUP_RULDRU = hist6('ruldru'); // kept: urdlur (bottom-left)
+
 /** Thrown by solve() when opts.shouldStop() returned true. */
 export class Stopped extends Error {}
 
 /**
- * tables: objects with { pattern, values } (a tilepdb.mjs Table, or the same
- * fields rebuilt in a worker: pattern needs w, h, n, goal, tiles, exact).
+ * tables: the heuristic's parts, either a TableSet (tilepdb.mjs: tables and
+ * set files, its parts looked up through shared tables by a board
+ * symmetry) or an array of { pattern, values, map } (a tilepdb.mjs Table,
+ * or the same fields rebuilt in a Web Worker: pattern needs w, h, n, goal,
+ * tiles, exact; map is null or absent for the table's own pattern, else
+ * { cell, src } of setfile.mjs mapPattern: the part's tiles src[j] are
+ * looked up as table tile j, at cells cell[c]).
  * opts.reflect: also look up the reflected state (square boards whose goal
  * has the blank on the main diagonal).
  */
 export class Solver {
   constructor(tables, opts = {}) {
-    if (tables.length === 0) throw new Error('solver: no tables');
-    const p0 = tables[0].pattern;
+    const parts = Array.isArray(tables)
+      ? tables.map((t) => ({ pattern: t.pattern, values: t.values, map: t.map ?? null }))
+      : tables.parts.map((p) => ({ pattern: p.table.pattern, values: p.table.values, map: p.map }));
+    if (parts.length === 0) throw new Error('solver: no tables');
+    const p0 = parts[0].pattern;
     this.w = p0.w;
     this.h = p0.h;
     this.n = p0.n;
@@ -41,7 +72,7 @@ export class Solver {
     this.goal = Uint8Array.from(p0.goal);
     this.goalPos = new Uint8Array(n);
     for (let c = 0; c < n; c++) this.goalPos[this.goal[c]] = c;
-    this.exact = p0.exact ? tables[0] : null;
+    this.exact = p0.exact ? parts[0] : null;
     this.reflect = !!opts.reflect && !this.exact;
     // blank moves from each cell in the order u, d, l, r
     this.nbrDir = [];
@@ -67,15 +98,30 @@ export class Solver {
       for (let c = 0; c < n; c++) this.reflCell[c] = (c % this.w) * this.w + Math.floor(c / this.w);
       for (let t = 0; t < n; t++) this.reflTile[t] = this.goal[this.reflCell[this.goalPos[t]]];
     }
+    // Per part: its table's values, k and C(N,k), and the cell each board
+    // cell is looked up as (partCell: the symmetry's σ, or the identity;
+    // partCellR: the same for the reflected board, σ(reflection(c))).
+    // tileTab[t] = the part holding tile t (-1: none), tileIdx[t] = the
+    // table tile it is looked up as.
     this.tileTab = new Int8Array(n).fill(-1);
     this.tileIdx = new Uint8Array(n);
     this.tabs = [];
+    this.partCell = [];
+    this.partCellR = [];
     if (!this.exact) {
-      tables.forEach((t, i) => {
-        const k = t.pattern.tiles.length;
-        this.tabs.push({ values: t.values, k, comb: BINOM[n][k] });
-        Array.from(t.pattern.tiles).forEach((tile, j) => {
-          if (this.tileTab[tile] >= 0) throw new Error(`solver: tile ${tile} is in two tables`);
+      parts.forEach((part, i) => {
+        const t = part.pattern;
+        if (t.w !== this.w || t.h !== this.h || Array.from(t.goal).join(' ') !== Array.from(this.goal).join(' ')) {
+          throw new Error(`solver: part ${i + 1} is for another board or goal than part 1`);
+        }
+        const k = t.tiles.length;
+        this.tabs.push({ values: part.values, k, comb: BINOM[n][k] });
+        const cell = part.map ? Uint8Array.from(part.map.cell) : Uint8Array.from({ length: n }, (_, c) => c);
+        this.partCell.push(cell);
+        if (this.reflect) this.partCellR.push(Uint8Array.from(this.reflCell, (rc) => cell[rc]));
+        const src = part.map ? Array.from(part.map.src) : Array.from(t.tiles);
+        src.forEach((tile, j) => {
+          if (this.tileTab[tile] >= 0) throw new Error(`solver: tile ${tile} is in two parts`);
           this.tileTab[tile] = i;
           this.tileIdx[tile] = j;
         });
@@ -194,8 +240,8 @@ export class Solver {
       blank: 0,
       cells: this.tabs.map(() => new Uint8Array(25)),
       cellsR: this.tabs.map(() => new Uint8Array(25)),
-      st: { mask: new Int32Array(T), m: new Float64Array(T), ord: new Float64Array(T) },
-      stR: { mask: new Int32Array(T), m: new Float64Array(T), ord: new Float64Array(T) },
+      st: { mask: new Int32Array(T), m: new Int32Array(T), ord: new Int32Array(T) },
+      stR: { mask: new Int32Array(T), m: new Int32Array(T), ord: new Int32Array(T) },
       h: new Uint8Array(T),
       hR: new Uint8Array(T),
       sum: 0,
@@ -205,11 +251,11 @@ export class Solver {
       const t = b[c];
       if (t === 0) x.blank = c;
       const ti = this.tileTab[t];
-      if (ti >= 0) x.cells[ti][this.tileIdx[t]] = c;
+      if (ti >= 0) x.cells[ti][this.tileIdx[t]] = this.partCell[ti][c];
       if (this.reflect) {
         const rt = this.reflTile[t];
         const tj = this.tileTab[rt];
-        if (tj >= 0) x.cellsR[tj][this.tileIdx[rt]] = this.reflCell[c];
+        if (tj >= 0) x.cellsR[tj][this.tileIdx[rt]] = this.partCellR[tj][c];
       }
     }
     for (let i = 0; i < T; i++) {
@@ -226,136 +272,240 @@ export class Solver {
     return x;
   }
 
+  // IDA* over the parts (and, with reflection, the parts looked up for
+  // the reflected state): lookup q < P is part q on the board, q >= P part
+  // q - P on the reflected board. Each lookup keeps the cells of its
+  // table's tiles, the cell set (mask), its colexicographic rank m and the
+  // order rank ord, updated when one of its tiles moves: a move that does
+  // not jump over another of its tiles keeps ord and changes m by two
+  // binomials; otherwise m and ord are recomputed. All state sits in typed
+  // arrays and integers (V8 keeps the search in optimised code).
   _ida(b, opts) {
     const x = this._start(b);
     const n = this.n;
     const goal = this.goal;
-    const isGoal = () => {
-      for (let c = 0; c < n; c++) if (x.board[c] !== goal[c]) return false;
-      return true;
-    };
-    if (isGoal()) return { path: [], nodes: 0 };
-    const self = this;
-    const tabs = this.tabs;
-    const tileTab = this.tileTab;
-    const tileIdx = this.tileIdx;
+    const board = x.board;
+    let blank = x.blank;
+    let isGoalNow = true;
+    for (let c = 0; c < n; c++) if (board[c] !== goal[c]) isGoalNow = false;
+    if (isGoalNow) return { path: [], nodes: 0 };
+    const P = this.tabs.length;
     const reflect = this.reflect;
-    const reflTile = this.reflTile;
-    const reflCell = this.reflCell;
+    const Q = reflect ? 2 * P : P;
+    const S = 32; // stride of the per-lookup rows below
+    const vals = [];
+    const comb = new Int32Array(Q);
+    const kk = new Int32Array(Q);
+    const mask = new Int32Array(Q);
+    const mm = new Int32Array(Q);
+    const ord = new Int32Array(Q);
+    const hv = new Int32Array(Q);
+    const cells = new Uint8Array(Q * S);
+    const cmap = new Uint8Array(Q * S); // cell a board cell is looked up as, per lookup
+    for (let q = 0; q < Q; q++) {
+      const p = q % P;
+      const refl = q >= P;
+      const tab = this.tabs[p];
+      vals.push(tab.values);
+      comb[q] = tab.comb;
+      kk[q] = tab.k;
+      const st = refl ? x.stR : x.st;
+      mask[q] = st.mask[p];
+      mm[q] = st.m[p];
+      ord[q] = st.ord[p];
+      hv[q] = refl ? x.hR[p] : x.h[p];
+      const cs = refl ? x.cellsR[p] : x.cells[p];
+      for (let j = 0; j < tab.k; j++) cells[q * S + j] = cs[j];
+      const pc = refl ? this.partCellR[p] : this.partCell[p];
+      for (let c = 0; c < n; c++) cmap[q * S + c] = pc[c];
+    }
+    // per tile: the lookups holding it (-1: none) and its index there
+    const qA = new Int32Array(n).fill(-1);
+    const jA = new Int32Array(n);
+    const qB = new Int32Array(n).fill(-1);
+    const jB = new Int32Array(n);
+    for (let t = 1; t < n; t++) {
+      if (this.tileTab[t] >= 0) {
+        qA[t] = this.tileTab[t];
+        jA[t] = this.tileIdx[t];
+      }
+      if (reflect) {
+        const rt = this.reflTile[t];
+        if (this.tileTab[rt] >= 0) {
+          qB[t] = P + this.tileTab[rt];
+          jB[t] = this.tileIdx[rt];
+        }
+      }
+    }
+    const binom = new Int32Array(S * S);
+    for (let c = 0; c <= n; c++) for (let j = 0; j <= n; j++) binom[c * S + j] = BINOM[c][j];
+    // neighbours of each cell, flattened: nbrDir/nbrTo[nbrStart[c]..nbrStart[c+1])
+    const nbrStart = new Int32Array(n + 1);
+    const nd = [];
+    const nt = [];
+    for (let c = 0; c < n; c++) {
+      nbrStart[c] = nd.length;
+      nd.push(...this.nbrDir[c]);
+      nt.push(...this.nbrTo[c]);
+    }
+    nbrStart[n] = nd.length;
+    const nbrDir = Uint8Array.from(nd);
+    const nbrTo = Uint8Array.from(nt);
+    const undo = Uint8Array.from(UNDO);
+
+    const tmp = new Int32Array(3);
+    // evalMove: lookup q after one of its tiles moved from cell a to cell c
+    // (cells[] already updated): the new mask, m, ord into tmp; returns the value.
+    const evalMove = (q, a, c) => {
+      const msk = mask[q];
+      const nm = (msk & ~(1 << a)) | (1 << c);
+      const lo = a < c ? a : c;
+      const hi = a < c ? c : a;
+      let m;
+      let o;
+      if ((msk & ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1)) !== 0) {
+        m = 0;
+        let j = 1;
+        for (let r = nm; r !== 0; r &= r - 1) m += binom[(31 - Math.clz32(r & -r)) * S + j++];
+        const k = kk[q];
+        const base = q * S;
+        let used = 0;
+        o = 0;
+        for (let i = 0; i < k; i++) {
+          const cc = cells[base + i];
+          const oo = popcount32(nm & ((1 << cc) - 1));
+          const d = oo - popcount32(used & ((1 << oo) - 1));
+          used |= 1 << oo;
+          o = o * (k - i) + d;
+        }
+      } else {
+        const j = popcount32(msk & ((1 << a) - 1)) + 1;
+        m = mm[q] - binom[a * S + j] + binom[c * S + j];
+        o = ord[q];
+      }
+      tmp[0] = nm;
+      tmp[1] = m;
+      tmp[2] = o;
+      return vals[q][o * comb[q] + m];
+    };
+
+    const NONE = 1 << 30;
     const shouldStop = opts.shouldStop;
-    const scratch = { mask: new Int32Array(1), m: new Float64Array(1), ord: new Float64Array(1) };
     let nodes = 0;
-    let bound = Math.max(x.sum, x.sumR);
-    let next = Infinity;
+    let sumA = x.sum;
+    let sumB = reflect ? x.sumR : 0;
+    let bound = sumA > sumB ? sumA : sumB;
+    let next = NONE;
     let poll = 1 << 16;
     const path = [];
 
-    // moved: new rank state of table ti after its tile moved from cell a to b
-    // (cells already updated), into scratch; returns the new value.
-    const moved = (ti, st, cells, a, b2) => {
-      const tab = tabs[ti];
-      const mask = st.mask[ti];
-      const lo = a < b2 ? a : b2;
-      const hi = a < b2 ? b2 : a;
-      if (mask & ((1 << hi) - 1) & ~((1 << (lo + 1)) - 1)) {
-        self._rank(ti, cells, scratch, 0);
-      } else {
-        const j = popcount32(mask & ((1 << a) - 1)) + 1;
-        scratch.mask[0] = (mask & ~(1 << a)) | (1 << b2);
-        scratch.m[0] = st.m[ti] - BINOM[a][j] + BINOM[b2][j];
-        scratch.ord[0] = st.ord[ti];
-      }
-      return tab.values[scratch.ord[0] * tab.comb + scratch.m[0]];
-    };
-
-    const dfs = (g, prev) => {
-      const blank = x.blank;
-      const dirs = self.nbrDir[blank];
-      const tos = self.nbrTo[blank];
-      const skip = UNDO[prev];
-      for (let i = 0; i < dirs.length; i++) {
-        const dir = dirs[i];
+    const dfs = (g, hist) => {
+      const bl = blank;
+      const skip = undo[hist & 7];
+      const end = nbrStart[bl + 1];
+      for (let i = nbrStart[bl]; i < end; i++) {
+        const dir = nbrDir[i];
         if (dir === skip) continue;
-        const to = tos[i];
-        const tile = x.board[to];
+        const h6 = ((hist << HIST_BITS) | dir) & HIST_MASK;
+        if (h6 === DUP_RDLURD || h6 === DUP_LDRULD || h6 === DUP_LURDLU || h6 === DUP_RULDRU) continue;
+        const to = nbrTo[i];
+        const tile = board[to];
         nodes++;
-        const ti = tileTab[tile];
-        let sum = x.sum;
-        let hv = 0, nMask = 0, nM = 0, nOrd = 0;
-        if (ti >= 0) {
-          x.cells[ti][tileIdx[tile]] = blank;
-          hv = moved(ti, x.st, x.cells[ti], to, blank);
-          nMask = scratch.mask[0]; nM = scratch.m[0]; nOrd = scratch.ord[0];
-          sum += hv - x.h[ti];
+        const qa = qA[tile];
+        let sA = sumA;
+        let hA = 0, aMask = 0, aM = 0, aOrd = 0, ca = 0, cma = 0;
+        if (qa >= 0) {
+          ca = qa * S + jA[tile];
+          cma = qa * S;
+          cells[ca] = cmap[cma + bl];
+          hA = evalMove(qa, cmap[cma + to], cmap[cma + bl]);
+          aMask = tmp[0];
+          aM = tmp[1];
+          aOrd = tmp[2];
+          sA += hA - hv[qa];
         }
-        let h = sum;
-        let rt = 0, tj = -1, sumR = x.sumR, hvR = 0, rMask = 0, rM = 0, rOrd = 0;
-        if (reflect) {
-          rt = reflTile[tile];
-          tj = tileTab[rt];
-          if (tj >= 0) {
-            x.cellsR[tj][tileIdx[rt]] = reflCell[blank];
-            hvR = moved(tj, x.stR, x.cellsR[tj], reflCell[to], reflCell[blank]);
-            rMask = scratch.mask[0]; rM = scratch.m[0]; rOrd = scratch.ord[0];
-            sumR += hvR - x.hR[tj];
-          }
-          if (sumR > h) h = sumR;
+        if (g + 1 + sA > bound) {
+          // pruned by the direct lookup alone: the reflected one is not
+          // needed (both sums have the parity of the Manhattan distance,
+          // so the next bound is the same)
+          if (g + 1 + sA < next) next = g + 1 + sA;
+          if (qa >= 0) cells[ca] = cmap[cma + to];
+          continue;
         }
-        const f = g + 1 + h;
-        if (f > bound) {
-          if (f < next) next = f;
-          if (ti >= 0) x.cells[ti][tileIdx[tile]] = to;
-          if (tj >= 0) x.cellsR[tj][tileIdx[rt]] = reflCell[to];
+        let sB = sumB;
+        const qb = qB[tile];
+        let hB = 0, bMask = 0, bM = 0, bOrd = 0, cb = 0, cmb = 0;
+        if (qb >= 0) {
+          cb = qb * S + jB[tile];
+          cmb = qb * S;
+          cells[cb] = cmap[cmb + bl];
+          hB = evalMove(qb, cmap[cmb + to], cmap[cmb + bl]);
+          bMask = tmp[0];
+          bM = tmp[1];
+          bOrd = tmp[2];
+          sB += hB - hv[qb];
+        }
+        const h = sA > sB ? sA : sB;
+        if (g + 1 + h > bound) {
+          if (g + 1 + h < next) next = g + 1 + h;
+          if (qa >= 0) cells[ca] = cmap[cma + to];
+          if (qb >= 0) cells[cb] = cmap[cmb + to];
           continue;
         }
         // make the move
-        const oldSum = x.sum, oldSumR = x.sumR;
-        let oH = 0, oMask = 0, oM = 0, oOrd = 0, oHR = 0, oRMask = 0, oRM = 0, oROrd = 0;
-        if (ti >= 0) {
-          oH = x.h[ti]; oMask = x.st.mask[ti]; oM = x.st.m[ti]; oOrd = x.st.ord[ti];
-          x.h[ti] = hv; x.st.mask[ti] = nMask; x.st.m[ti] = nM; x.st.ord[ti] = nOrd;
+        const oldA = sumA;
+        const oldB = sumB;
+        let oH = 0, oMask = 0, oM = 0, oOrd = 0;
+        if (qa >= 0) {
+          oH = hv[qa]; oMask = mask[qa]; oM = mm[qa]; oOrd = ord[qa];
+          hv[qa] = hA; mask[qa] = aMask; mm[qa] = aM; ord[qa] = aOrd;
         }
-        if (tj >= 0) {
-          oHR = x.hR[tj]; oRMask = x.stR.mask[tj]; oRM = x.stR.m[tj]; oROrd = x.stR.ord[tj];
-          x.hR[tj] = hvR; x.stR.mask[tj] = rMask; x.stR.m[tj] = rM; x.stR.ord[tj] = rOrd;
+        let rH = 0, rMask = 0, rM = 0, rOrd = 0;
+        if (qb >= 0) {
+          rH = hv[qb]; rMask = mask[qb]; rM = mm[qb]; rOrd = ord[qb];
+          hv[qb] = hB; mask[qb] = bMask; mm[qb] = bM; ord[qb] = bOrd;
         }
-        x.sum = sum;
-        x.sumR = sumR;
-        x.board[blank] = tile;
-        x.board[to] = 0;
-        x.blank = to;
+        sumA = sA;
+        sumB = sB;
+        board[bl] = tile;
+        board[to] = 0;
+        blank = to;
         path.push(dir);
-        if (h === 0 && isGoal()) return true;
+        if (h === 0) {
+          let done = true;
+          for (let c = 0; c < n; c++) if (board[c] !== goal[c]) done = false;
+          if (done) return true;
+        }
         if (--poll <= 0) {
           poll = 1 << 16;
           if (shouldStop && shouldStop()) throw new Stopped('stopped');
         }
-        if (dfs(g + 1, dir)) return true;
+        if (dfs(g + 1, h6)) return true;
         // undo it
         path.pop();
-        x.blank = blank;
-        x.board[blank] = 0;
-        x.board[to] = tile;
-        x.sum = oldSum;
-        x.sumR = oldSumR;
-        if (ti >= 0) {
-          x.h[ti] = oH; x.st.mask[ti] = oMask; x.st.m[ti] = oM; x.st.ord[ti] = oOrd;
-          x.cells[ti][tileIdx[tile]] = to;
+        blank = bl;
+        board[bl] = 0;
+        board[to] = tile;
+        sumA = oldA;
+        sumB = oldB;
+        if (qa >= 0) {
+          hv[qa] = oH; mask[qa] = oMask; mm[qa] = oM; ord[qa] = oOrd;
+          cells[ca] = cmap[cma + to];
         }
-        if (tj >= 0) {
-          x.hR[tj] = oHR; x.stR.mask[tj] = oRMask; x.stR.m[tj] = oRM; x.stR.ord[tj] = oROrd;
-          x.cellsR[tj][tileIdx[rt]] = reflCell[to];
+        if (qb >= 0) {
+          hv[qb] = rH; mask[qb] = rMask; mm[qb] = rM; ord[qb] = rOrd;
+          cells[cb] = cmap[cmb + to];
         }
       }
       return false;
     };
 
     for (;;) {
-      next = Infinity;
+      next = NONE;
       path.length = 0;
-      if (dfs(0, NO_MOVE)) return { path: path.slice(), nodes };
+      if (dfs(0, HIST_START)) return { path: path.slice(), nodes };
       if (opts.onIteration) opts.onIteration(bound, nodes);
-      if (next === Infinity) throw new Error('solver: search space exhausted without reaching the goal');
+      if (next === NONE) throw new Error('solver: search space exhausted without reaching the goal');
       bound = next;
     }
   }

@@ -33,7 +33,7 @@
 
 import { Decompress } from 'fzstd';
 import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION } from './rank.mjs';
-import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField } from './json.mjs';
+import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField, quoteName } from './json.mjs';
 import { xxh64Low32 } from './xxh64.mjs';
 import { codecFor, SUPPORTED_MAJORS } from './values.mjs';
 import { SYMMETRIES, MAX_SET_FILE_LEN, mapPattern, parseSetFile, looksLikeSetFile, validTableName, tileListError, goList } from './setfile.mjs';
@@ -121,7 +121,11 @@ const isNode = typeof globalThis.process !== 'undefined' && !!globalThis.process
 export async function sha256(bytes) {
   if (isNode) {
     const { createHash } = await import('node:crypto');
-    return new Uint8Array(createHash('sha256').update(bytes).digest());
+    // in slices of 4 MiB: a worker thread running this stops at once when
+    // its process exits (cli.mjs on Ctrl-C), not after a 100 MB hash
+    const h = createHash('sha256');
+    for (let o = 0; o < bytes.length; o += 1 << 22) h.update(bytes.subarray(o, o + (1 << 22)));
+    return new Uint8Array(h.digest());
   }
   return new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
 }
@@ -305,7 +309,10 @@ export async function readTable(src, opts = {}) {
     }
     h = parseHeader(text, major);
   } catch (e) {
-    if (e instanceof JSONError || e instanceof RangeError) throw new FormatError(OFF_HEADER, `header JSON: ${e.message}`);
+    if (e instanceof JSONError) throw new FormatError(OFF_HEADER, `header JSON: ${e.message}`);
+    // Unknown keys may nest deeper than the recursive parser's stack (its
+    // bound is Go's, 10000): the same one line as the Java reader's.
+    if (e instanceof RangeError) throw new FormatError(OFF_HEADER, 'header JSON: nested too deeply');
     throw e;
   }
   // 4. header sanity, 5. layout
@@ -524,17 +531,71 @@ export function readBytes(bytes, opts) {
 }
 
 /**
- * Node: reads and verifies the table file at path. Errors name the path
- * (the original error is in .cause; its class is kept: FormatError etc.).
+ * Thrown by the Node functions for a path that names something other than
+ * a regular file (a named pipe, a directory, a device): "PATH: not a
+ * regular file", as pdbgen says it; .what says which.
+ * Trouble running (pdbgen's exit 2), not bad data.
  */
-export async function readFile(path, opts) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+export class NotRegularFileError extends Error {
+  constructor(path, stats) {
+    super(`${path}: not a regular file`);
+    this.name = 'NotRegularFileError';
+    this.path = path;
+    /** What it is: 'a directory', 'a named pipe', 'a socket', 'a character device', 'a device' or 'an irregular file'. */
+    this.what = fileKind(stats);
+  }
+}
+
+// fileKind names what a fs.Stats describes, in Go's internal/regular words.
+function fileKind(st) {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a device';
+  return 'an irregular file';
+}
+
+/**
+ * Node: opens path for reading only if it is a regular file, without ever
+ * blocking on something else: stat first (which does not open), then open
+ * with O_NONBLOCK where the platform has it (a FIFO swapped in between
+ * would not block the open) and check the opened file again. Returns
+ * { fh, size }; throws NotRegularFileError, or the system error (ENOENT...).
+ */
+async function openRegular(path) {
+  const { open, stat } = await import('node:fs/promises');
+  const { constants } = await import('node:fs');
+  let st0;
+  try {
+    st0 = await stat(path);
+  } catch (e) {
+    if (e && e.syscall === 'stat') e.syscall = 'open'; // what the caller was about to do: "open PATH: no such file or directory"
+    throw e;
+  }
+  if (!st0.isFile()) throw new NotRegularFileError(path, st0);
+  const fh = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const st = await fh.stat();
-    if (!st.isFile()) throw new Error(`${path}: not a regular file`);
+    if (!st.isFile()) throw new NotRegularFileError(path, st); // replaced since the stat
+    return { fh, size: st.size };
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}
+
+/**
+ * Node: reads and verifies the table file at path. Errors name the path
+ * (the original error is in .cause; its class is kept: FormatError etc.);
+ * anything but a regular file is refused before it is opened
+ * (NotRegularFileError).
+ */
+export async function readFile(path, opts) {
+  const { fh, size } = await openRegular(path);
+  try {
     try {
-      return await readTable(fileHandleSource(fh, st.size), opts);
+      return await readTable(fileHandleSource(fh, size), opts);
     } catch (e) {
       if (e instanceof Error && (e instanceof TilepdbError || e instanceof LimitError)) {
         e.message = `${path}: ${e.message}`;
@@ -736,24 +797,25 @@ async function setFileParts(file, sf, readTable) {
       if (e instanceof BoardError) throw partErr(e.message);
       throw e;
     }
-    if (!SYMMETRIES.includes(sp.symmetry)) throw partErr(`bad symmetry: ${JSON.stringify(sp.symmetry)} is not one of ${SYMMETRIES.join(', ')}`);
-    if (!validTableName(sp.table)) throw partErr(`table ${JSON.stringify(sp.table)} must be a plain file name in the set file's directory`);
+    if (!SYMMETRIES.includes(sp.symmetry)) throw partErr(`bad symmetry: ${quoteName(sp.symmetry)} is not one of ${SYMMETRIES.join(', ')}`);
+    const name = quoteName(sp.table);
+    if (!validTableName(sp.table)) throw partErr(`table ${name} must be a plain file name in the set file's directory`);
     const t = await readTable(sp.table, where);
     const tp = t.pattern;
-    if (tp.w !== w || tp.h !== h) throw partErr(`table ${sp.table} is for a ${tp.w}x${tp.h} board, the set for ${w}x${h}`);
-    if (tp.goal.join(' ') !== goal.join(' ')) throw partErr(`table ${sp.table} has goal "${tp.goal.join(' ')}", the set "${goal.join(' ')}"`);
+    if (tp.w !== w || tp.h !== h) throw partErr(`table ${name} is for a ${tp.w}x${tp.h} board, the set for ${w}x${h}`);
+    if (tp.goal.join(' ') !== goal.join(' ')) throw partErr(`table ${name} has goal "${tp.goal.join(' ')}", the set "${goal.join(' ')}"`);
     if (sp.table_tiles.length !== tp.tiles.length || sp.table_tiles.some((x, j) => x !== tp.tiles[j])) {
-      throw partErr(`table ${sp.table} holds tiles ${goList(tp.tiles)}, the set file says ${goList(sp.table_tiles)}`);
+      throw partErr(`table ${name} holds tiles ${goList(tp.tiles)}, the set file says ${goList(sp.table_tiles)}`);
     }
-    if (sp.table_raw_sha256 !== t.header.raw_sha256) throw partErr(`table ${sp.table} has raw_sha256 ${t.header.raw_sha256}, the set file says ${sp.table_raw_sha256}`);
+    if (sp.table_raw_sha256 !== t.header.raw_sha256) throw partErr(`table ${name} has raw_sha256 ${t.header.raw_sha256}, the set file says ${quoteName(sp.table_raw_sha256)}`);
     // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
-    if (tp.exact) throw partErr(`table ${sp.table} is an exact table (${tp}); a set file lists additive tables only`);
+    if (tp.exact) throw partErr(`table ${name} is an exact table (${tp}); a set file lists additive tables only`);
     let map = null;
     let tileMap = Array.from(p.tiles);
     const own = sp.symmetry === 'identity' && p.tiles.join(',') === tp.tiles.join(',');
     if (!own) {
       const m = mapPattern(p, tp, sp.symmetry);
-      if (m.error) throw new SetFileError(`${file}: ${where} (tiles ${goList(sp.tiles)}) through table ${sp.table}: tilepdb: invalid set: ${m.error}`, file, i + 1);
+      if (m.error) throw new SetFileError(`${file}: ${where} (tiles ${goList(sp.tiles)}) through table ${name}: tilepdb: invalid set: ${m.error}`, file, i + 1);
       map = m.map;
       tileMap = Array.from(p.tiles, (x) => map.tile[x]);
     }
@@ -784,7 +846,7 @@ export async function openSetBytes(data, opts = {}) {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   if (bytes.length > MAX_SET_FILE_LEN) throw new SetFileError(`${name}: tilepdb: invalid set: larger than ${MAX_SET_FILE_LEN} bytes`, name);
   const parsed = parseSetFile(bytes);
-  if (parsed.error) throw new SetFileError(`${name}: tilepdb: invalid set: ${parsed.error}`, name);
+  if (parsed.error) throw new SetFileError(`${name}: tilepdb: invalid set: ${parsed.error}`, name, parsed.part || undefined);
   if (typeof opts.table !== 'function') throw new TypeError('openSetBytes: opts.table(name) must return the bytes (or Table) of the table file of that name');
   const cache = new Map();
   const parts = await setFileParts(name, parsed.set, async (tname, where) => {
@@ -814,8 +876,7 @@ export async function openSetBytes(data, opts = {}) {
 // Node helpers for openSet: reading a set file with its size limit, and
 // telling a set file from a table file by its first bytes (format.IsSetFile).
 async function readSetFileBytes(path) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+  const { fh } = await openRegular(path);
   try {
     const buf = new Uint8Array(MAX_SET_FILE_LEN + 1);
     let got = 0;
@@ -832,16 +893,29 @@ async function readSetFileBytes(path) {
   }
 }
 
-/** Node: whether the file at path is a set file (its first byte other than white space is '{'); false for a non-regular file. */
+/**
+ * Node: whether the file at path is a set file (SPEC.md section 10.3:
+ * after an optional byte-order mark and JSON white space, among its first
+ * MAX_SET_FILE_LEN bytes, comes '{'); false for a non-regular file.
+ */
 export async function isSetFile(path) {
-  const { open } = await import('node:fs/promises');
-  const fh = await open(path, 'r');
+  let fh;
   try {
-    const st = await fh.stat();
-    if (!st.isFile()) return false;
-    const buf = new Uint8Array(64);
-    const { bytesRead } = await fh.read(buf, 0, 64, 0);
-    return looksLikeSetFile(buf.subarray(0, bytesRead));
+    ({ fh } = await openRegular(path));
+  } catch (e) {
+    if (e instanceof NotRegularFileError) return false;
+    throw e;
+  }
+  try {
+    const buf = new Uint8Array(4096);
+    for (let off = 0; off < MAX_SET_FILE_LEN; ) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, MAX_SET_FILE_LEN - off), off);
+      if (bytesRead === 0) return false;
+      const got = looksLikeSetFile(buf.subarray(0, bytesRead), off);
+      if (got !== undefined) return got;
+      off += bytesRead;
+    }
+    return false;
   } finally {
     await fh.close();
   }
@@ -878,7 +952,7 @@ export async function openSet(paths, opts) {
     const path = paths[i];
     const bytes = await readSetFileBytes(path);
     const parsed = parseSetFile(bytes);
-    if (parsed.error) throw new SetFileError(`${path}: tilepdb: invalid set: ${parsed.error}`, path);
+    if (parsed.error) throw new SetFileError(`${path}: tilepdb: invalid set: ${parsed.error}`, path, parsed.part || undefined);
     const ps = await setFileParts(path, parsed.set, async (tname, where) => {
       try {
         return await read(join(dirname(path), tname));

@@ -61,6 +61,9 @@ function zstdFrame(raw) {
 }
 
 const index = [];
+function check(ok, msg) {
+  if (!ok) throw new Error(msg);
+}
 function emit(name, expect, what, bytes) {
   fs.writeFileSync(path.join(out, name), bytes);
   index.push([name, expect, what]);
@@ -107,10 +110,19 @@ emit('bad-json-missing.pdb', 'format', 'no frame_size key', withHeader((h) => de
   emit('good-reordered.pdb', 'ok', 'header keys in reverse order with white space', assemble({ json, frames: P.frames }));
 }
 
+// SPEC.md section 2, JSON rules: -0 is the integer 0 in a signed key; a
+// \u escape of a lone surrogate and a byte-order mark are refused.
+emit('good-minus-zero.pdb', 'ok', 'the goal\'s blank written -0 (an integer without fraction or exponent)', assemble({ json: P.json.replace(/("goal":\[[0-9,]*),0\]/, '$1,-0]'), frames: P.frames }));
+emit('bad-json-surrogate.pdb', 'format', 'generator holds a \\u escape of a lone surrogate (\\ud800)', assemble({ json: P.json.replace(/"generator":"[^"]*"/, '"generator":"\\ud800"'), frames: P.frames }));
+emit('bad-json-bom.pdb', 'format', 'header JSON starts with a byte-order mark', assemble({ json: '\ufeff' + P.json, frames: P.frames }));
 // Broken: fixed prefix.
 emit('bad-empty.pdb', 'format', 'empty file', Buffer.alloc(0));
 emit('bad-magic.pdb', 'format', 'magic TILEPDX', Buffer.concat([Buffer.from('TILEPDX\x1a', 'latin1'), b.subarray(8)]));
 emit('bad-short-prefix.pdb', 'format', 'file of 10 bytes', b.subarray(0, 10));
+// SPEC.md section 3, step 1: the major version decides once bytes 8-11 are there.
+emit('bad-short-major3-10.pdb', 'format', 'major version 3 in a file of 10 bytes (truncated before the minor version)', assemble({ major: 3, json: P.json, frames: P.frames }).subarray(0, 10));
+emit('bad-short-major3-12.pdb', 'unsupported-version', 'major version 3 in a file of 12 bytes (versions complete, the rest missing)', assemble({ major: 3, json: P.json, frames: P.frames }).subarray(0, 12));
+emit('bad-short-15.pdb', 'format', 'file of 15 bytes, major version 1', b.subarray(0, 15));
 emit('bad-major3.pdb', 'unsupported-version', 'major version 3', assemble({ major: 3, json: P.json, frames: P.frames }));
 emit('bad-major0.pdb', 'unsupported-version', 'major version 0', assemble({ major: 0, json: P.json, frames: P.frames }));
 emit('bad-major2-v1-header.pdb', 'format', 'major version 2 with a format 1.0 header (no encoding, payload_sha256)', assemble({ major: 2, json: P.json, frames: P.frames }));
@@ -131,6 +143,9 @@ emit('bad-ranking.pdb', 'format', 'ranking lehmer-half for an additive table', w
 emit('bad-ranking-version.pdb', 'unsupported', 'ranking_version 2', withHeader((h) => (h.ranking_version = 2)));
 emit('bad-entries.pdb', 'format', 'entries 505', withHeader((h) => (h.entries = 505)));
 emit('bad-entries-huge.pdb', 'format', 'entries 2^64-1 (exact integer beyond 2^53)', assemble({ json: P.json.replace('"entries":504', '"entries":18446744073709551615'), frames: P.frames }));
+emit('bad-entries-limit.pdb', 'format', '5x5 with tiles 1-9: N!/(N-k)! = 741354768000 entries, above the limit of 2^36', withHeader((h) => {
+  Object.assign(h, { width: 5, height: 5, goal: [...Array.from({ length: 24 }, (_, i) => i + 1), 0], tiles: [1, 2, 3, 4, 5, 6, 7, 8, 9], entries: 741354768000, max_value: 0, histogram: [741354768000] });
+}));
 emit('bad-bits.pdb', 'unsupported', 'bits_per_entry 4', withHeader((h) => (h.bits_per_entry = 4)));
 emit('bad-goal-name.pdb', 'format', 'goal_name blank-first for a blank-last goal', withHeader((h) => (h.goal_name = 'blank-first')));
 emit('bad-max-value.pdb', 'format', 'max_value 255', withHeader((h) => (h.max_value = 255)));
@@ -156,6 +171,14 @@ const withFrame = (f, edit = () => {}) => withHeader((h) => {
 emit('bad-frame-magic.pdb', 'format', 'zstd magic altered', withFrame(Buffer.concat([Buffer.from([0x29]), frame0.subarray(1)])));
 emit('bad-frame-nochecksum.pdb', 'format', 'zstd frame without content checksum', withFrame(execFileSync('zstd', ['-q', '-c', '--no-check', `--stream-size=${raw.length}`], { input: raw })));
 emit('bad-frame-dict-flag.pdb', 'format', 'zstd frame descriptor with a dictionary id flag', withFrame(Buffer.concat([frame0.subarray(0, 4), Buffer.from([frame0[4] | 1]), frame0.subarray(5)])));
+{
+  // SPEC.md section 1: a window larger than the smallest power of two >= max(S, 1024)
+  // (here S = frame_size = 2^20): Single_Segment_flag cleared and a Window_Descriptor
+  // of 2^23 bytes (exponent 13) inserted; the 2-byte Frame_Content_Size is unchanged.
+  check(frame0[4] === 0x64, `frame header descriptor 0x${frame0[4].toString(16)}, want 0x64`);
+  const f = Buffer.concat([frame0.subarray(0, 4), Buffer.from([0x44, 13 << 3]), frame0.subarray(5)]);
+  emit('bad-frame-window.pdb', 'format', 'zstd frame whose window (8 MiB) exceeds the bound for frame_size 2^20', withFrame(f));
+}
 {
   const f = zstdFrame(raw.subarray(0, 503));
   emit('bad-frame-content-size.pdb', 'format', 'zstd frame of 503 bytes for a 504-byte table', withFrame(f));

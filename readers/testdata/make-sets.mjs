@@ -14,9 +14,11 @@
 //   expect    ok, or error
 //   exit      the exit status of `lookup FILE < /dev/null`: 0 ok, 1 bad data
 //             (a bad set file or table), 2 trouble (a missing table file)
-//   check     go: the readers print pdbgen's final error line exactly;
-//             status: only the exit status is compared (JSON syntax and type
-//             errors are worded by each language's parser);
+//   check     go: the readers print pdbgen's final error line exactly (JSON
+//             syntax and key errors included: the three parsers share their
+//             words and byte offsets, SPEC.md section 10.3);
+//             status: only the exit status is compared (a file that is read
+//             as a table, whose errors each reader words its own way);
 //             spec: pdbgen does not follow SPEC.md here (it accepts the file),
 //             the readers must refuse it with the message given
 //   message   the final error line of `lookup` without "<prog> lookup: ",
@@ -183,11 +185,29 @@ const cases = [
   })],
   ['bad-blank-region.set.json', 'go', '3x3: tiles 6,8 by rot180 onto 2,4: goal cells match, the blank\'s goal regions do not', () => set(3, 3, 'blank-last', [[[6, 8], 'rot180', '3x3_2-4.pdb', [2, 4]]])],
   ['bad-exact.set.json', 'go', 'an exact table (3x2, all tiles) as a part', () => set(3, 2, 'blank-last', [[[1, 2, 3, 4, 5], 'identity', '3x2.pdb', [1, 2, 3, 4, 5]]])],
-  ['bad-json-syntax.set.json', 'status', 'truncated JSON', () => marshal(goodA()).slice(0, 60)],
-  ['bad-json-type.set.json', 'status', 'width is a string', () => marshal(goodA()).replace('"width": 4', '"width": "4"')],
-  ['bad-json-fraction.set.json', 'status', 'width 4.0 (not an integer)', () => marshal(goodA()).replace('"width": 4', '"width": 4.0')],
+  ['bad-json-syntax.set.json', 'go', 'truncated JSON', () => marshal(goodA()).slice(0, 60)],
+  ['bad-json-type.set.json', 'go', 'width is a string', () => marshal(goodA()).replace('"width": 4', '"width": "4"')],
+  ['bad-json-fraction.set.json', 'go', 'width 4.0 (not an integer)', () => marshal(goodA()).replace('"width": 4', '"width": 4.0')],
   ['bad-json-array.set.json', 'status', 'a JSON array: not a set file (first byte not {), so read as a table file (bad magic)', () => `[${marshal(goodA())}]`],
-  ['bad-json-trailing.set.json', 'status', 'data after the JSON object', () => `${marshal(goodA())}{}\n`],
+  ['bad-json-trailing.set.json', 'go', 'data after the JSON object', () => `${marshal(goodA())}{}\n`],
+  // SPEC.md section 10.1 (JSON rules), 10.2 (required keys, limits), 10.3 (telling a set file from a table)
+  ['good-space.set.json', 'go', 'white space before the JSON object: still a set file', () => `\n \t\r\n${marshal(goodA())}`],
+  ['good-unknown-case.set.json', 'go', 'an unknown key "WIDTH": 5 next to "width": 4 is ignored (keys are case-sensitive)', () => marshal(goodA()).replace('"width": 4', '"WIDTH": 5,\n  "width": 4')],
+  ['good-minus-zero.set.json', 'go', 'an unknown key holding -0, an integer', () => marshal(goodA()).replace('"width": 4', '"zero": -0,\n  "width": 4')],
+  ['bad-json-case.set.json', 'go', 'key "Width" for "width" (keys are case-sensitive: width is missing)', () => marshal(goodA()).replace('"width"', '"Width"')],
+  ['bad-json-duplicate.set.json', 'go', 'key "width" twice, same value', () => marshal(goodA()).replace('"width": 4', '"width": 4,\n  "width": 4')],
+  ['bad-json-duplicate-part.set.json', 'go', 'key "table" twice in part 2', () => marshal(goodA()).replace(/("symmetry":"transpose")/, '"table":"4x4_2-3-4.pdb",$1')],
+  ['bad-json-duplicate-unknown.set.json', 'go', 'a duplicate key inside the value of an unknown key', () => marshal(goodA()).replace('"width": 4', '"x": {"a": 1, "a": 1},\n  "width": 4')],
+  ['bad-json-bom.set.json', 'go', 'a UTF-8 byte-order mark before the JSON object (a set file, refused)', () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(marshal(goodA()))])],
+  ['bad-json-utf8.set.json', 'go', 'a byte that is not UTF-8 (0xff) in the value of an unknown key', () => Buffer.from(marshal(goodA()).replace('"width": 4', '"x": "?",\n  "width": 4').replace('"?"', '"\xff"'), 'latin1')],
+  ['bad-json-surrogate.set.json', 'go', 'a \\u escape of a lone surrogate (\\ud800) in an unknown key', () => marshal(goodA()).replace('"width": 4', '"x": "\\ud800",\n  "width": 4')],
+  ['bad-json-null.set.json', 'go', 'width null', () => marshal(goodA()).replace('"width": 4', '"width": null')],
+  ['bad-json-missing.set.json', 'go', 'no goal key', edit(goodA, (s) => delete s.goal)],
+  ['bad-json-element.set.json', 'go', 'goal cell 3 is a string', () => marshal(goodA()).replace('"goal": [1,2,3,4,', '"goal": [1,2,3,"4",')],
+  ['bad-json-part-type.set.json', 'go', 'part 2 is an array, not an object', () => marshal(goodA()).replace(/\{"tiles":\[5,9,13\][^\n]*\}/, '[5,9,13]')],
+  ['bad-json-deep.set.json', 'go', 'an unknown key nested 100,000 arrays deep (at most 64 levels)', () => marshal(goodA()).replace('"width": 4', `"x": ${'['.repeat(100000)}${']'.repeat(100000)},\n  "width": 4`)],
+  ['bad-table-control.set.json', 'go', 'table name with a NUL character (printed escaped)', edit(goodA, (s) => (s.parts[1].table = 'a\u0000b.pdb'))],
+  ['bad-table-long.set.json', 'go', 'table name of 256 bytes (at most 255)', edit(goodA, (s) => (s.parts[1].table = `${'a'.repeat(252)}.pdb`))],
 ];
 
 // The message the readers give where pdbgen does not follow SPEC.md.
@@ -198,7 +218,7 @@ const specMessages = {
 const rows = ['# file\texpect\texit\tcheck\tmessage\tabout'];
 for (const [file, check, about, make] of cases) {
   const content = make();
-  fs.writeFileSync(path.join(out, file), typeof content === 'string' ? content : marshal(content));
+  fs.writeFileSync(path.join(out, file), typeof content === 'string' || Buffer.isBuffer(content) ? content : marshal(content));
   const rel = path.join(out, file);
   const r = spawnSync(pdbgen, ['lookup', rel], { input: '', encoding: 'utf8' });
   const final = r.stderr.split('\n').filter((l) => l.startsWith('pdbgen lookup: ')).pop();

@@ -77,7 +77,7 @@ test('lookup: set files (SPEC.md section 10) as pdbgen takes them; a bad set fil
   const bad = path.join(sets, 'bad-blank-region.set.json');
   const b = run([bad], '');
   assert.equal(b.code, 1);
-  assert.match(b.err, /^tilepdb-js lookup: .*bad-blank-region\.set\.json: part 1 \(tiles \[6 8\]\) through table 3x3_2-4\.pdb: tilepdb: invalid set: bad symmetry: rot180 maps the blank's goal region/);
+  assert.match(b.err, /^tilepdb-js lookup: .*bad-blank-region\.set\.json: part 1 \(tiles \[6 8\]\) through table "3x3_2-4\.pdb": tilepdb: invalid set: bad symmetry: rot180 maps the blank's goal region/);
   const missing = run([path.join(sets, 'bad-table-missing.set.json')], '');
   assert.equal(missing.code, 2);
   assert.match(missing.err, /part 2: open .*nonexistent\.pdb: no such file or directory\n$/);

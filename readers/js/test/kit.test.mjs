@@ -101,3 +101,15 @@ test('a table larger than one typed array is refused with a LimitError naming th
   const file = bigTable(8, (b) => createHash('sha256').update(b).digest());
   await assert.rejects(readBytes(file), (e) => e instanceof LimitError && e.message.includes(String(MAX_TABLE_BYTES)) && e.message.includes('43609104000'));
 });
+
+test('a header nested 100,000 deep in an unknown key is one format error, not a crash', async () => {
+  const { createHash } = await import('node:crypto');
+  const b = fs.readFileSync(path.join(kitDir, 'good-additive.pdb'));
+  const n = b.readUInt32LE(12);
+  const js = Buffer.from(b.subarray(16, 16 + n).toString().replace('{', `{"x":${'['.repeat(100000)}${']'.repeat(100000)},`));
+  const pre = Buffer.from(b.subarray(0, 16));
+  pre.writeUInt32LE(js.length, 12);
+  const signed = Buffer.concat([pre, js]);
+  const file = Buffer.concat([signed, createHash('sha256').update(signed).digest(), b.subarray(48 + n)]);
+  await assert.rejects(readBytes(new Uint8Array(file)), (e) => e instanceof FormatError && /^tilepdb: invalid table file at byte 16: header JSON: (nested too deeply|JSON nested deeper than 10000 levels at byte \d+)$/.test(e.message));
+});

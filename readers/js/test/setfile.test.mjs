@@ -1,4 +1,4 @@
-// Set files (SPEC.md section 10): the set-lookup vectors of section 10.1,
+// Set files (SPEC.md section 10): the set-lookup vectors of section 10.4,
 // the set kit (readers/testdata/sets: good files and one broken MUST each,
 // with pdbgen's messages), symmetric lookups against tables built for the
 // part's own tiles, and the browser entry point openSetBytes.
@@ -9,13 +9,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { readFile, openSet, openSetFile, openSetBytes, TableSet, SetFileError, SetError, TilepdbError, UnsolvableError, Pattern, MAX_SET_FILE_LEN } from '../tilepdb.mjs';
 import { mapPattern, symmetryCell, SYMMETRIES, parseSetFile } from '../setfile.mjs';
+import { quoteName } from '../json.mjs';
+import { spawnSync } from 'node:child_process';
 import { positions } from '../rank.mjs';
-import { root, kitDir, tsv, specBlock, goalFor } from './helpers.mjs';
+import { root, here, kitDir, tsv, specBlock, goalFor } from './helpers.mjs';
 
 const setVectors = path.join(root, 'format', 'testdata', 'set_vectors.tsv');
 const setsDir = path.join(root, 'readers', 'testdata', 'sets');
 
-test('format/testdata/set_vectors.tsv is the block of SPEC.md section 10.1', () => {
+test('format/testdata/set_vectors.tsv is the block of SPEC.md section 10.4', () => {
   assert.equal(specBlock('set-vectors'), fs.readFileSync(setVectors, 'utf8'));
 });
 
@@ -23,7 +25,7 @@ test('format/testdata/set_vectors.tsv is the block of SPEC.md section 10.1', () 
 // (the kit's 15-663_2-3-4 is re-framed, same raw table).
 const namedTables = { '15-663_2-3-4': path.join(kitDir, 'good-multiframe.pdb') };
 
-test('SPEC.md 10.1 set vectors: relabelling, transformed cells, rank and value', async () => {
+test('SPEC.md 10.4 set vectors: relabelling, transformed cells, rank and value', async () => {
   const rows = tsv(setVectors);
   assert.ok(rows.length >= 36, `${rows.length} vectors`);
   let values = 0;
@@ -112,11 +114,23 @@ test('set kit: every set file is accepted or refused as index.tsv says, with pdb
   assert.ok(exact >= 30, `${exact} messages compared exactly`);
 });
 
-test('a set file nested deeper than the parser can go is refused, not a crash', async () => {
+test('a set file nested 200,000 deep is refused with one line on every path: bytes, file, command line', async () => {
   const good = fs.readFileSync(path.join(setsDir, 'good-a.set.json'), 'utf8');
   const deep = good.replace('{', '{"x":' + '['.repeat(200000) + ']'.repeat(200000) + ',');
   assert.ok(deep.length < MAX_SET_FILE_LEN);
-  await assert.rejects(openSetBytes(deep, { table: () => null }), { name: 'SetFileError', message: /JSON nested too deeply/ });
+  const msg = (name) => `${name}: tilepdb: invalid set: not a set file: JSON nested deeper than 64 levels at byte 68`;
+  await assert.rejects(openSetBytes(deep, { name: 'd.set.json', table: () => null }), { name: 'SetFileError', message: msg('d.set.json') });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sets-'));
+  try {
+    const file = path.join(dir, 'deep.set.json');
+    fs.writeFileSync(file, deep);
+    await assert.rejects(openSet([file]), { name: 'SetFileError', message: msg(file) });
+    const r = spawnSync(process.execPath, [path.join(here, '..', 'cli.mjs'), 'lookup', file], { input: '', encoding: 'utf8' });
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.stderr, `tilepdb-js lookup: ${msg(file)}\n`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('set kit: a set file over 1 MiB is refused before parsing', async () => {
@@ -273,16 +287,37 @@ test('openSetBytes (browsers): JSON text or bytes, tables by name, each fetched 
   await assert.rejects(openSetBytes('{"tilepdb_set": 2}', { table }), /^Error|set file: tilepdb: invalid set: set file version 2 is not supported/);
 });
 
-test('parseSetFile: Go\'s zero values for missing keys and null, type errors, unknown keys ignored', () => {
-  assert.equal(parseSetFile('{}').error, 'set file version 0 is not supported (this reader supports 1)');
-  const ok = parseSetFile('{"tilepdb_set":1,"width":null,"x":[1,{"y":2}],"parts":[null,{"tiles":[1]}]}');
-  assert.deepEqual(ok.set.parts[0], { tiles: [], table: '', table_tiles: [], symmetry: '', tile_map: [], table_raw_sha256: '' });
-  assert.equal(ok.set.width, 0);
-  assert.match(parseSetFile('{"tilepdb_set":1,"width":"4"}').error, /^not a set file: cannot unmarshal string into field width of type int/);
-  assert.match(parseSetFile('{"tilepdb_set":1.0}').error, /^not a set file: cannot unmarshal number 1.0/);
-  assert.match(parseSetFile('{"tilepdb_set":1,"parts":{}}').error, /^not a set file/);
-  assert.match(parseSetFile('{"tilepdb_set":1,"goal":[99999999999999999999]}').error, /^not a set file/);
-  assert.equal(parseSetFile('{"tilepdb_set":1,"goal":[9007199254740993]}').set.goal[0], 9007199254740993n);
+test('parseSetFile: the JSON rules and required keys of SPEC.md section 10, in Go\'s order and words', () => {
+  const good = '{"tilepdb_set":1,"width":4,"height":4,"goal":[1],"parts":[{"tiles":[1],"table":"t","table_tiles":[1],"symmetry":"identity","tile_map":[1],"table_raw_sha256":"x"}]}';
+  assert.ok(parseSetFile(good).set);
+  assert.ok(parseSetFile(good.replace('{', '{"x":[1,{"y":-0}],"WIDTH":5,')).set.width === 4);
+  const cases = [
+    ['{}', 'required key "tilepdb_set" is missing', 0],
+    ['{"tilepdb_set":2,"width":"x"}', 'set file version 2 is not supported (this reader supports 1)', 0],
+    ['{"tilepdb_set":1.0}', 'key "tilepdb_set": 1.0 is not an integer', 0],
+    [good.replace('"width":4', '"width":null'), 'key "width" is null', 0],
+    [good.replace('"width":4', '"Width":4'), 'required key "width" is missing', 0],
+    [good.replace('"width":4', '"width":99999999999999999999'), 'key "width": 99999999999999999999 is out of range', 0],
+    [good.replace('"goal":[1]', '"goal":[true]'), 'key "goal"[0]: want an integer, found bool', 0],
+    [good.replace('"width":4', '"width":4,"width":4'), 'not a set file: duplicate key "width" at byte 35', 0],
+    [good.replace('"table":"t"', '"table":"t","table":"t"'), 'not a set file: duplicate key "table" at byte 91', 0],
+    [good.replace('"table":"t"', '"table":"\\ud800"'), 'not a set file: lone surrogate in \\u escape at byte 80', 0],
+    [good.replace('"parts":[', '"parts":[[],'), 'part 1: want an object, found array', 1],
+    [good.replace('"tiles":[1],', ''), 'part 1: required key "tiles" is missing', 1],
+    [good.replace('"symmetry":"identity"', '"symmetry":7'), 'part 1: key "symmetry": want a string, found number', 1],
+    ['\ufeff' + good, 'not a set file: starts with a byte-order mark', 0],
+    ['[1]', 'not a set file: want a JSON object, found array', 0],
+  ];
+  for (const [text, error, part] of cases) assert.deepEqual(parseSetFile(text), { error, part }, text);
+  assert.deepEqual(parseSetFile(Uint8Array.of(0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d)), { error: 'not a set file: not valid UTF-8', part: 0 });
+  assert.equal(parseSetFile(good.replace('"goal":[1]', '"goal":[9007199254740993]')).set.goal[0], 9007199254740993n);
+});
+
+test('quoteName: Go\'s %+q (strconv.QuoteToASCII)', () => {
+  // Expected strings from Go: fmt.Printf("%+q", ...)
+  assert.equal(quoteName('plain.pdb'), '"plain.pdb"');
+  assert.equal(quoteName('a\u0000b\u0007\b\f\n\r\t\u000b\u001b\u007f"\\'), '"a\\x00b\\a\\b\\f\\n\\r\\t\\v\\x1b\\x7f\\"\\\\"');
+  assert.equal(quoteName('\u0085é\u202e😀'), '"\\u0085\\u00e9\\u202e\\U0001f600"');
 });
 
 test('fuzz: set files with random edits never crash the reader (a SetFileError, a table error or a set)', async () => {

@@ -86,3 +86,44 @@ test("Korf's instances 1, 9, 12, 13, 16 with 6-6-3 and reflection: published len
     assert.ok(solver.heuristic(blankFirstToLast(b)) <= r.length);
   }
 });
+
+test('set files: parts looked up through a symmetry give the lookup of TableSet, and IDA* over two different sets agrees on optimal lengths', async () => {
+  const setsDir = path.join(root, 'readers', 'testdata', 'sets');
+  const a = await openSet([path.join(setsDir, 'good-a.set.json')]); // 2 parts, one through transpose
+  const b = await openSet([path.join(setsDir, 'good-b.set.json')]); // 3 parts, through rot270 and flip-tb
+  const goal = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0];
+  let seed = 11;
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+  const walk = (board, steps) => {
+    const w = board.slice();
+    let z = w.indexOf(0);
+    for (let i = 0; i < steps; i++) {
+      const opts = [z - 4, z + 4, z % 4 ? z - 1 : -1, z % 4 !== 3 ? z + 1 : -1].filter((t) => t >= 0 && t < 16);
+      const t = opts[Math.floor(rnd() * opts.length)];
+      [w[z], w[t]] = [w[t], w[z]];
+      z = t;
+    }
+    return w;
+  };
+  for (const set of [a, b]) {
+    const plain = new Solver(set);
+    const refl = new Solver(set, { reflect: true });
+    let board = goal;
+    for (let i = 0; i < 2000; i++) {
+      board = walk(board, 1);
+      assert.equal(plain.heuristic(board), set.lookup(board), board.join(' '));
+      assert.ok(refl.heuristic(board) >= set.lookup(board));
+    }
+  }
+  const sa = new Solver(a, { reflect: true });
+  const sb = new Solver(b, { reflect: true });
+  for (let i = 0; i < 15; i++) {
+    const board = walk(goal, 16);
+    const ra = sa.solve(board);
+    const rb = sb.solve(board);
+    assert.equal(ra.length, rb.length, board.join(' '));
+    assert.ok(ra.length <= 16);
+    assert.deepEqual(Array.from(applyMoves(board, 4, ra.moves)), goal);
+    assert.deepEqual(Array.from(applyMoves(board, 4, rb.moves)), goal);
+  }
+});

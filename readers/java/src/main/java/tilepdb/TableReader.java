@@ -118,7 +118,7 @@ public final class TableReader {
             try {
                 sf = SetFile.parse(data);
             } catch (SetFile.Problem e) {
-                throw new SetFileException(path + ": tilepdb: invalid set: " + e.getMessage(), path, 0);
+                throw new SetFileException(path + ": tilepdb: invalid set: " + e.getMessage(), path, e.part);
             }
             List<TableSet.Part> ps = sf.parts(path, (tname, where) -> {
                 String tpath = sibling(path, tname);
@@ -177,13 +177,24 @@ public final class TableReader {
         return java.nio.file.Path.of(path).resolveSibling(name).normalize().toString();
     }
 
-    /** Whether the file at path is a set file: its first byte other than white space is '{' (format.IsSetFile); false for a non-regular file. */
+    /**
+     * Whether the file at path is a set file (SPEC.md section 10.3,
+     * format.IsSetFile): after an optional byte-order mark and JSON white
+     * space, among its first {@link SetFile#MAX_LEN} bytes, comes '{'; false
+     * for a non-regular file.
+     */
     public static boolean isSetFile(String path) throws IOException {
         java.nio.file.Path p = java.nio.file.Path.of(path);
         if (java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p)) return false;
         try (java.io.InputStream in = new java.io.FileInputStream(path)) {
-            byte[] b = in.readNBytes(64);
-            return SetFile.looksLikeSetFile(b, b.length);
+            for (long off = 0; off < SetFile.MAX_LEN; ) {
+                byte[] b = in.readNBytes((int) Math.min(4096, SetFile.MAX_LEN - off));
+                if (b.length == 0) return false;
+                Boolean got = SetFile.looksLikeSetFile(b, b.length, off);
+                if (got != null) return got;
+                off += b.length;
+            }
+            return false;
         }
     }
 

@@ -45,70 +45,167 @@ public final class SetFile {
         this.parts = parts;
     }
 
-    /** Bad content in a set file: the message without "NAME: tilepdb: invalid set: ". */
+    /** How deep arrays and objects may nest in a set file (the top-level object counts as 1; SPEC.md section 10.1). */
+    public static final int MAX_DEPTH = 64;
+    /** Longest table name in a set file, in bytes (SPEC.md section 10.2). */
+    public static final int MAX_TABLE_NAME_LEN = 255;
+
+    /** Bad content in a set file: the message without "NAME: tilepdb: invalid set: "; part is its part number, 0 for the file. */
     static final class Problem extends Exception {
-        Problem(String msg) { super(msg); }
+        final int part;
+
+        Problem(String msg) { this(msg, 0); }
+
+        Problem(String msg, int part) {
+            super(msg);
+            this.part = part;
+        }
     }
 
-    /** Whether bytes (the start of a file) look like a set file: the first byte other than space, tab, CR, LF is '{' (format.IsSetFile). */
-    public static boolean looksLikeSetFile(byte[] b, int len) {
-        for (int i = 0; i < len; i++) {
+    /**
+     * Whether bytes (the start of a file) look like a set file (SPEC.md
+     * section 10.3, format.IsSetFile): after an optional UTF-8 byte-order
+     * mark and JSON white space (space, tab, LF, CR) comes '{'. Returns
+     * TRUE or FALSE, or null when the bytes hold only the mark and white
+     * space (look further, up to {@link #MAX_LEN} bytes; a file that is all
+     * white space there is not a set file). offset is where b starts in the file.
+     */
+    public static Boolean looksLikeSetFile(byte[] b, int len, long offset) {
+        int i = 0;
+        if (offset == 0 && len >= 3 && (b[0] & 0xff) == 0xef && (b[1] & 0xff) == 0xbb && (b[2] & 0xff) == 0xbf) i = 3;
+        for (; i < len; i++) {
             byte c = b[i];
             if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;
             return c == '{';
         }
-        return false;
+        return null;
     }
 
-    /** Parses the JSON of a set file and checks its version; throws Problem. */
+    /** Whether b[0..len) (the start of a file) looks like a set file; see {@link #looksLikeSetFile(byte[], int, long)}. */
+    public static boolean looksLikeSetFile(byte[] b, int len) {
+        return Boolean.TRUE.equals(looksLikeSetFile(b, len, 0));
+    }
+
+    /**
+     * Whether name is a plain file name in the set file's directory (SPEC.md
+     * section 10.2): 1 to {@link #MAX_TABLE_NAME_LEN} bytes of UTF-8, no '/',
+     * '\\' or ':', not "." or "..", no control character (U+0000 to U+001F,
+     * U+007F to U+009F).
+     */
+    static boolean validTableName(String name) {
+        if (name.isEmpty() || name.equals(".") || name.equals("..") || name.getBytes(StandardCharsets.UTF_8).length > MAX_TABLE_NAME_LEN) return false;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == '/' || c == '\\' || c == ':' || c < 0x20 || (c >= 0x7f && c <= 0x9f)) return false;
+        }
+        return true;
+    }
+
+    private static String kindOf(Object v) { return Json.kindOf(v); }
+
+    /**
+     * Parses a set file by the JSON rules and required keys of SPEC.md
+     * section 10, in the order of Go's format.ParseSetFile, with its
+     * messages: no byte-order mark, valid UTF-8, the JSON rules of {@link
+     * Json} with nesting at most {@link #MAX_DEPTH}, a JSON object;
+     * tilepdb_set first (present, an integer, {@link #VERSION}); then every
+     * required key present, not null, of its type: width, height, goal,
+     * parts, and in each part tiles, table, table_tiles, symmetry, tile_map,
+     * table_raw_sha256. Unknown keys are ignored. Throws Problem (the first).
+     */
     static SetFile parse(byte[] data) throws Problem {
-        SetFile sf;
+        if (data.length >= 3 && (data[0] & 0xff) == 0xef && (data[1] & 0xff) == 0xbb && (data[2] & 0xff) == 0xbf)
+            throw new Problem("not a set file: starts with a byte-order mark");
+        String text;
         try {
-            Object v = Json.parse(new String(data, StandardCharsets.UTF_8));
-            if (!(v instanceof Map<?, ?> obj)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(v) + " into a set file (want a JSON object)");
-            Object partsJson = obj.get("parts");
-            List<PartSpec> parts = new ArrayList<>();
-            if (partsJson != null) {
-                if (!(partsJson instanceof List<?> list)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(partsJson) + " into field parts of type []SetPart");
-                int i = 0;
-                for (Object p : list) {
-                    i++;
-                    Map<?, ?> m = p == null ? Map.of() : p instanceof Map<?, ?> mm ? mm : null;
-                    if (m == null) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(p) + " into part " + i + " (want a JSON object)");
-                    parts.add(new PartSpec(ints(m.get("tiles"), "field parts.tiles"), string(m.get("table"), "field parts.table"),
-                            ints(m.get("table_tiles"), "field parts.table_tiles"), string(m.get("symmetry"), "field parts.symmetry"),
-                            ints(m.get("tile_map"), "field parts.tile_map"), string(m.get("table_raw_sha256"), "field parts.table_raw_sha256")));
-                }
-            }
-            sf = new SetFile(integer(obj.get("tilepdb_set"), "field tilepdb_set"), integer(obj.get("width"), "field width"),
-                    integer(obj.get("height"), "field height"), ints(obj.get("goal"), "field goal"), parts);
+            text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(data)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new Problem("not a set file: not valid UTF-8");
+        }
+        Object v;
+        try {
+            v = Json.parse(text, MAX_DEPTH);
         } catch (Json.JsonException e) {
             throw new Problem("not a set file: " + e.getMessage());
+        } catch (StackOverflowError e) {
+            // Cannot happen with the depth bound; a clear refusal all the same.
+            throw new Problem("not a set file: JSON nested deeper than " + MAX_DEPTH + " levels");
         }
-        if (sf.version != VERSION) throw new Problem("set file version " + sf.version + " is not supported (this reader supports " + VERSION + ")");
-        return sf;
+        if (!(v instanceof Map<?, ?> obj)) throw new Problem("not a set file: want a JSON object, found " + kindOf(v));
+        long version = integer(obj, "tilepdb_set", 0);
+        if (version != VERSION) throw new Problem("set file version " + version + " is not supported (this reader supports " + VERSION + ")");
+        long width = integer(obj, "width", 0), height = integer(obj, "height", 0);
+        long[] goal = ints(obj, "goal", 0);
+        Object pv = field(obj, "parts", 0);
+        if (!(pv instanceof List<?> list)) throw new Problem("key \"parts\": want an array of objects, found " + kindOf(pv));
+        List<PartSpec> parts = new ArrayList<>();
+        int no = 0;
+        for (Object p : list) {
+            no++;
+            if (!(p instanceof Map<?, ?> m)) throw new Problem("part " + no + ": want an object, found " + kindOf(p), no);
+            parts.add(new PartSpec(ints(m, "tiles", no), string(m, "table", no), ints(m, "table_tiles", no),
+                    string(m, "symmetry", no), ints(m, "tile_map", no), string(m, "table_raw_sha256", no)));
+        }
+        return new SetFile(version, width, height, goal, parts);
     }
 
-    private static long integer(Object v, String what) throws Json.JsonException {
-        if (v == null) return 0;
-        if (!(v instanceof Json.Num num)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(v) + " into " + what + " of type int");
-        if (!num.text().matches("-?[0-9]+")) throw new Json.JsonException("cannot unmarshal number " + num.text() + " into " + what + " of type int");
-        BigInteger b = new BigInteger(num.text());
-        if (b.compareTo(Json.INT64_MIN) < 0 || b.compareTo(Json.INT64_MAX) > 0) throw new Json.JsonException("cannot unmarshal number " + num.text() + " into " + what + " of type int");
+    private static Problem keyProblem(String msg, int part) {
+        return new Problem(part > 0 ? "part " + part + ": " + msg : msg, part);
+    }
+
+    /** A required key: present and not null. */
+    private static Object field(Map<?, ?> o, String key, int part) throws Problem {
+        if (!o.containsKey(key)) throw keyProblem("required key \"" + key + "\" is missing", part);
+        Object v = o.get(key);
+        if (v == null) throw keyProblem("key \"" + key + "\" is null", part);
+        return v;
+    }
+
+    /** An integer of a set file (format's jsonInt): no fraction or exponent ("-0" is 0), within int64; null with the message in msg[0] otherwise. */
+    private static Long intOf(Object v, String[] msg) {
+        if (!(v instanceof Json.Num num)) {
+            msg[0] = "want an integer, found " + kindOf(v);
+            return null;
+        }
+        String t = num.text();
+        if (t.contains(".") || t.contains("e") || t.contains("E")) {
+            msg[0] = t + " is not an integer";
+            return null;
+        }
+        BigInteger b = new BigInteger(t);
+        if (b.compareTo(Json.INT64_MIN) < 0 || b.compareTo(Json.INT64_MAX) > 0) {
+            msg[0] = t + " is out of range";
+            return null;
+        }
         return b.longValueExact();
     }
 
-    private static long[] ints(Object v, String what) throws Json.JsonException {
-        if (v == null) return new long[0];
-        if (!(v instanceof List<?> list)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(v) + " into " + what + " of type []int");
+    private static long integer(Map<?, ?> o, String key, int part) throws Problem {
+        String[] msg = new String[1];
+        Long x = intOf(field(o, key, part), msg);
+        if (x == null) throw keyProblem("key \"" + key + "\": " + msg[0], part);
+        return x;
+    }
+
+    private static long[] ints(Map<?, ?> o, String key, int part) throws Problem {
+        Object v = field(o, key, part);
+        if (!(v instanceof List<?> list)) throw keyProblem("key \"" + key + "\": want an array of integers, found " + kindOf(v), part);
         long[] out = new long[list.size()];
-        for (int i = 0; i < out.length; i++) out[i] = integer(list.get(i), what);
+        String[] msg = new String[1];
+        for (int i = 0; i < out.length; i++) {
+            Long x = intOf(list.get(i), msg);
+            if (x == null) throw keyProblem("key \"" + key + "\"[" + i + "]: " + msg[0], part);
+            out[i] = x;
+        }
         return out;
     }
 
-    private static String string(Object v, String what) throws Json.JsonException {
-        if (v == null) return "";
-        if (!(v instanceof String s)) throw new Json.JsonException("cannot unmarshal " + Json.kindOf(v) + " into " + what + " of type string");
+    private static String string(Map<?, ?> o, String key, int part) throws Problem {
+        Object v = field(o, key, part);
+        if (!(v instanceof String s)) throw keyProblem("key \"" + key + "\": want a string, found " + kindOf(v), part);
         return s;
     }
 
@@ -256,23 +353,23 @@ public final class SetFile {
                 throw bad(file, no, where + ": " + e.getMessage());
             }
             String sym = sp.symmetry();
-            if (!SYMMETRIES.contains(sym)) throw bad(file, no, where + ": bad symmetry: " + goQuote(sym) + " is not one of " + String.join(", ", SYMMETRIES));
+            if (!SYMMETRIES.contains(sym)) throw bad(file, no, where + ": bad symmetry: " + Json.quoteName(sym) + " is not one of " + String.join(", ", SYMMETRIES));
             String name = sp.table();
-            if (name.isEmpty() || name.contains("/") || name.contains("\\") || name.contains(":") || name.equals(".") || name.equals(".."))
-                throw bad(file, no, where + ": table " + goQuote(name) + " must be a plain file name in the set file's directory");
+            String qname = Json.quoteName(name);
+            if (!validTableName(name)) throw bad(file, no, where + ": table " + qname + " must be a plain file name in the set file's directory");
             Table t = tables.read(name, where);
             Pattern tp = t.pattern;
-            if (tp.w != w || tp.h != h) throw bad(file, no, where + ": table " + name + " is for a " + tp.w + "x" + tp.h + " board, the set for " + w + "x" + h);
+            if (tp.w != w || tp.h != h) throw bad(file, no, where + ": table " + qname + " is for a " + tp.w + "x" + tp.h + " board, the set for " + w + "x" + h);
             byte[] gb = new byte[n];
             for (int c = 0; c < n; c++) gb[c] = (byte) g[c];
-            if (!Arrays.equals(tp.goal, gb)) throw bad(file, no, where + ": table " + name + " has goal \"" + Boards.format(tp.goal) + "\", the set \"" + Boards.format(gb) + "\"");
+            if (!Arrays.equals(tp.goal, gb)) throw bad(file, no, where + ": table " + qname + " has goal \"" + Boards.format(tp.goal) + "\", the set \"" + Boards.format(gb) + "\"");
             boolean sameTiles = sp.tableTiles().length == tp.tiles.length;
             for (int j = 0; sameTiles && j < tp.tiles.length; j++) sameTiles = sp.tableTiles()[j] == tp.tiles[j];
-            if (!sameTiles) throw bad(file, no, where + ": table " + name + " holds tiles " + goList(tp.tiles) + ", the set file says " + goList(sp.tableTiles()));
+            if (!sameTiles) throw bad(file, no, where + ": table " + qname + " holds tiles " + goList(tp.tiles) + ", the set file says " + goList(sp.tableTiles()));
             if (!sp.tableRawSha256().equals(t.header.rawSha256()))
-                throw bad(file, no, where + ": table " + name + " has raw_sha256 " + t.header.rawSha256() + ", the set file says " + sp.tableRawSha256());
+                throw bad(file, no, where + ": table " + qname + " has raw_sha256 " + t.header.rawSha256() + ", the set file says " + Json.quoteName(sp.tableRawSha256()));
             // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
-            if (tp.exact) throw bad(file, no, where + ": table " + name + " is an exact table (" + tp + "); a set file lists additive tables only");
+            if (tp.exact) throw bad(file, no, where + ": table " + qname + " is an exact table (" + tp + "); a set file lists additive tables only");
             Mapping m = null;
             long[] tileMap = new long[p.tiles.length];
             for (int j = 0; j < tileMap.length; j++) tileMap[j] = p.tiles[j];
@@ -280,7 +377,7 @@ public final class SetFile {
                 try {
                     m = map(p, tp, sym);
                 } catch (Problem e) {
-                    throw new SetFileException(file + ": " + where + " (tiles " + goList(ts) + ") through table " + name + ": tilepdb: invalid set: " + e.getMessage(), file, no);
+                    throw new SetFileException(file + ": " + where + " (tiles " + goList(ts) + ") through table " + qname + ": tilepdb: invalid set: " + e.getMessage(), file, no);
                 }
                 for (int j = 0; j < tileMap.length; j++) tileMap[j] = m.tile()[p.tiles[j]];
             }
@@ -293,21 +390,6 @@ public final class SetFile {
 
     private static SetFileException bad(String file, int part, String msg) {
         return new SetFileException(file + ": tilepdb: invalid set: " + msg, file, part);
-    }
-
-    /** Go's %q for the strings of set files (ASCII printable as is; others escaped as JSON does). */
-    static String goQuote(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '"' || c == '\\') sb.append('\\').append(c);
-            else if (c == '\n') sb.append("\\n");
-            else if (c == '\t') sb.append("\\t");
-            else if (c == '\r') sb.append("\\r");
-            else if (c < 0x20 || c == 0x7f) sb.append(String.format("\\x%02x", (int) c));
-            else sb.append(c);
-        }
-        return sb.append('"').toString();
     }
 
     /**
@@ -324,11 +406,7 @@ public final class SetFile {
         try {
             sf = parse(data);
         } catch (Problem e) {
-            throw new SetFileException(name + ": tilepdb: invalid set: " + e.getMessage(), name, 0);
-        } catch (StackOverflowError e) {
-            // Unknown keys may hold any JSON, nested deeper than the
-            // recursive parser's stack: a clear refusal, never a crash.
-            throw new SetFileException(name + ": tilepdb: invalid set: not a set file: JSON nested too deeply for this reader", name, 0);
+            throw new SetFileException(name + ": tilepdb: invalid set: " + e.getMessage(), name, e.part);
         }
         Map<String, Table> cache = new HashMap<>();
         List<TableSet.Part> parts = sf.parts(name, (tname, where) -> {

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestVerifySetEveryProblem: verify of a set file reports every problem
+// (here two parts, each wrong in its own way), then their count, instead
+// of stopping at the first; --json lists them all.
+func TestVerifySetEveryProblem(t *testing.T) {
+	src := filepath.Join("..", "..", "readers", "testdata", "sets")
+	dir := t.TempDir()
+	for _, f := range []string{"good-a.set.json", "4x4_2-3-4.pdb"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "good-a.set.json" {
+			s := strings.Replace(string(b), `"tile_map":[2,3,4]`, `"tile_map":[2,4,3]`, 1)
+			b = []byte(strings.Replace(s, `"symmetry":"transpose"`, `"symmetry":"rot90"`, 1))
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set := filepath.Join(dir, "good-a.set.json")
+	r := pdbgen(t, "", "verify", set)
+	wantCode(t, r, 1)
+	for _, w := range []string{"part 1: tile_map [2 4 3]", "part 2 (tiles [5 9 13]) through table \"4x4_2-3-4.pdb\"", "\n2 findings\n"} {
+		if !strings.Contains(r.stdout, w) {
+			t.Errorf("verify: stdout lacks %q\n%v", w, r)
+		}
+	}
+	r = pdbgen(t, "", "verify", "--json", set)
+	wantCode(t, r, 1)
+	var rep struct {
+		OK       bool     `json:"ok"`
+		Problems []string `json:"problems"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.OK || len(rep.Problems) != 2 {
+		t.Errorf("verify --json: %v %+v\n%v", err, rep, r)
+	}
+}

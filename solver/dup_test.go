@@ -1,0 +1,97 @@
+package solver
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// TILEPDB_DUP_DEPTH sets the depth of the duplicate-path automaton for the
+// tests of this package (for measuring the node counts by depth; 6 is the
+// former 2x2 rule): TILEPDB_DUP_DEPTH=10 go test ./solver -run ... .
+func init() {
+	if v := os.Getenv("TILEPDB_DUP_DEPTH"); v != "" {
+		d, err := strconv.Atoi(v)
+		if err != nil {
+			panic("TILEPDB_DUP_DEPTH: " + err.Error())
+		}
+		dupDepth = d
+	}
+}
+
+// smallestPath is the smallest (in the order u < d < l < r) of the
+// shortest paths from b to the goal whose distances dist holds: at each
+// step the first move that gets one closer.
+func smallestPath(t *testing.T, g puzzle.Geometry, dist map[string]int, b puzzle.Board) string {
+	b = append(puzzle.Board(nil), b...)
+	blank := 0
+	for c, v := range b {
+		if v == 0 {
+			blank = c
+		}
+	}
+	var path []byte
+	for d := dist[string(b)]; d > 0; d-- {
+		moved := false
+		for _, dir := range puzzle.Directions {
+			to, ok := g.Step(blank, dir)
+			if !ok {
+				continue
+			}
+			b[blank], b[to] = b[to], 0
+			if dist[string(b)] == d-1 {
+				path = append(path, dir.Letter())
+				blank = to
+				moved = true
+				break
+			}
+			b[to], b[blank] = b[blank], 0
+		}
+		if !moved {
+			t.Fatalf("%v: no neighbour at distance %d", b, d-1)
+		}
+	}
+	return string(path)
+}
+
+// TestSmallestOptimal8 checks on the 8-puzzle that IDA* with the
+// duplicate-path automaton returns exactly the smallest optimal solution
+// (shortest, then first in the order u < d < l < r), as found by
+// breadth-first search: the automaton never cuts it. Random states (every
+// state with -long), one and two threads, with and without reflection.
+func TestSmallestOptimal8(t *testing.T) {
+	g := puzzle.Geometry{W: 3, H: 3}
+	s := set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8})
+	dist := pdbtest.Distances(g, s.Goal)
+	var boards []puzzle.Board
+	if *long {
+		for k := range dist {
+			boards = append(boards, puzzle.Board(k))
+		}
+	} else {
+		rng := rand.New(rand.NewPCG(18, 3))
+		n := 1500
+		if raceEnabled {
+			n = 200
+		}
+		for range n {
+			boards = append(boards, pdbtest.RandomSolvable(rng, g, s.Goal))
+		}
+	}
+	for _, opt := range []Options{{}, {Reflect: true}, {Threads: 2}} {
+		sv := newSolver(t, s, opt)
+		for _, b := range boards {
+			res, err := sv.Solve(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := smallestPath(t, g, dist, b); res.Moves != want {
+				t.Fatalf("%+v %v: moves %s, smallest optimal %s", opt, b, res.Moves, want)
+			}
+		}
+	}
+}

@@ -1,0 +1,88 @@
+package fsm
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// forbiddenFile is the output of Generate(EmbeddedDepth), one string a
+// line after a comment line naming the depth; regenerate it with
+// go test ./solver/fsm -run TestForbiddenFile -long -update.
+//
+//go:embed forbidden.txt
+var forbiddenFile string
+
+// EmbeddedDepth is the depth of the forbidden strings shipped with the
+// package (generating them takes minutes; Default compiles them in
+// milliseconds).
+const EmbeddedDepth = 14
+
+// header is the first line of forbidden.txt.
+func header(depth int) string {
+	return "# forbidden blank-move strings (package fsm, Generate(" + strconv.Itoa(depth) + "))"
+}
+
+// parseForbidden reads the forbidden strings of a forbidden.txt file.
+func parseForbidden(text string, depth int) ([]string, error) {
+	sc := bufio.NewScanner(strings.NewReader(text))
+	var out []string
+	line := 0
+	for sc.Scan() {
+		line++
+		s := sc.Text()
+		if line == 1 {
+			if s != header(depth) {
+				return nil, fmt.Errorf("fsm: forbidden.txt line 1: %q, want %q", s, header(depth))
+			}
+			continue
+		}
+		if s == "" || len(s) > depth || strings.Trim(s, Letters) != "" {
+			return nil, fmt.Errorf("fsm: forbidden.txt line %d: %q is not a move string of length 1..%d", line, s, depth)
+		}
+		out = append(out, s)
+	}
+	return out, sc.Err()
+}
+
+// Embedded returns the shipped forbidden strings of length at most depth
+// (0..EmbeddedDepth), which are Generate(depth), in order.
+func Embedded(depth int) ([]string, error) {
+	if depth < 0 || depth > EmbeddedDepth {
+		return nil, fmt.Errorf("fsm: depth %d out of the shipped range 0..%d", depth, EmbeddedDepth)
+	}
+	all, err := embedded()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, s := range all {
+		if len(s) <= depth {
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+var embedded = sync.OnceValues(func() ([]string, error) {
+	return parseForbidden(forbiddenFile, EmbeddedDepth)
+})
+
+// ForDepth returns the automaton of the shipped forbidden strings of
+// length at most depth (0..EmbeddedDepth): New(depth) without the
+// generation time.
+func ForDepth(depth int) (*Automaton, error) {
+	f, err := Embedded(depth)
+	if err != nil {
+		return nil, err
+	}
+	a, err := Compile(f)
+	if err != nil {
+		return nil, err
+	}
+	a.Depth = depth
+	return a, nil
+}
