@@ -70,13 +70,14 @@ for lines in "$tmp"/block*.lines; do
     case "$l" in
       ''|'#'*) continue ;;
     esac
-    if [[ $l == *24-6666* ]]; then
+    code=$(printf '%s' "$l" | sed -E 's/[[:space:]]+#.*$//') # without its comment
+    if [[ $code == *24-6666* ]]; then
       say "skipped (needs the 24-puzzle tables): $l"; skipped=$((skipped + 1)); continue
     fi
-    if [[ $l =~ ^[A-Za-z_][A-Za-z_0-9]*= && $l != *pdbgen* && $l != *ci-tables.sh* ]]; then
+    if [[ $code =~ ^[A-Za-z_][A-Za-z_0-9]*= && $code != *pdbgen* && $code != *ci-tables.sh* ]]; then
       printf '%s\n' "$l" >> "$tmp/vars.sh"; continue # a variable for the next lines and blocks
     fi
-    if [[ $l != *pdbgen* && $l != *ci-tables.sh* ]]; then
+    if [[ $code != *pdbgen* && $code != *ci-tables.sh* ]]; then
       say "skipped (does not run pdbgen): $l"; skipped=$((skipped + 1)); continue
     fi
     ok=0
