@@ -5,7 +5,8 @@
 #               verify is kept; a new one must match the manifest and pass
 #               verify before it is written
 #   make ci-tables  the CI recipe (scripts/ci-tables.sh) twice on a fresh folder
-#   make test   gofmt, go vet and the unit tests with the race detector
+#   make test   gofmt, go vet, the unit tests with the race detector (the heavy
+#               ones without it), the README examples (make readme-test)
 #   make cross  build and vet for Windows, macOS, arm64 and 32-bit x86, and
 #               check that go.mod and go.sum are tidy
 #   make bench  benchmarks and long runs (minutes); see README.md
@@ -18,7 +19,7 @@ GO ?= go
 PDBGEN := bin/pdbgen
 J ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build data ci-tables test vet fmt-check cross bench bench-presets bench-korf24 long fuzz clean readers-test web-test
+.PHONY: all build data ci-tables test readme-test vet fmt-check cross bench bench-presets bench-korf24 long fuzz clean readers-test web-test
 
 all: build
 
@@ -50,8 +51,23 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
+# make test runs every test with the race detector, in -short mode: the
+# CPU-heavy correctness tests (whole state spaces, reference builds,
+# Korf's instances) then run a smaller variant, or none (RACE_SKIP). Those
+# tests then run in full without the race detector, which is about ten
+# times faster on them, so no correctness check is lost; make long runs
+# the long ones (-long). Then the README examples (scripts/readme-examples.sh).
+HEAVY := TestBuildMatchesReference|TestDeterministic|TestHistogramA089473|TestPublishedMeans|TestExact8AllStates|TestKorfEasy|Test8AllAlgorithms|TestKorfEasyAlgorithms|TestRandom15Algorithms|TestBidirectional15|TestBidirectionalVsBFS|TestSolveKorf
+RACE_SKIP := TestDeterministic|TestHistogramA089473|TestBidirectionalVsBFS|TestSolveKorf
+
 test: fmt-check vet
-	$(GO) test -race -timeout 15m ./...
+	$(GO) test -race -short -skip '^($(RACE_SKIP))$$' -timeout 15m ./...
+	$(GO) test -timeout 15m -run '^($(HEAVY))$$' ./...
+	scripts/readme-examples.sh
+
+# The README examples in a fresh copy of the checkout (git status stays clean).
+readme-test: build
+	scripts/readme-examples.sh
 
 # Other platforms: every package builds and passes go vet (tests included)
 # for each target; on a linux/amd64 host the 32-bit limits are also tested

@@ -86,6 +86,18 @@ func IsBadData(err error) bool {
 	return errors.Is(err, ErrFormat) || errors.Is(err, ErrChecksum) || errors.Is(err, ErrSet) || errors.As(err, &uv)
 }
 
+// UndecodedFrameError is the finding of Inspect for a frame that could not
+// be decoded: its entries in the table returned are placeholders
+// (puzzle.Unreached), so checks of the values mean nothing there. Error
+// and Unwrap are those of Err (a *FormatError or *ChecksumError).
+type UndecodedFrameError struct {
+	Frame int   // index of the frame, from 0
+	Err   error // why it could not be decoded
+}
+
+func (e *UndecodedFrameError) Error() string { return e.Err.Error() }
+func (e *UndecodedFrameError) Unwrap() error { return e.Err }
+
 // UnsupportedError is returned for a well-formed header that asks for
 // something this reader does not implement: a ranking_version other than
 // puzzle.RankingVersion, a bits_per_entry other than 8, or an unknown

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 
 	"github.com/tilepdb/tilepdb/internal/atomicfile"
+	"github.com/tilepdb/tilepdb/internal/regular"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -137,7 +137,7 @@ func ReadSetFile(path string) (*SetFile, error) {
 // readSetFileBytes reads the set file at path, refusing one larger than
 // MaxSetFileLen (an error naming path and wrapping ErrSet).
 func readSetFileBytes(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // never blocks on a named pipe
 	if err != nil {
 		return nil, err
 	}
@@ -189,17 +189,14 @@ func (p setProblem) err() error {
 // table file (SPEC.md section 10.3): after an optional UTF-8 byte-order
 // mark and JSON white space (space, tab, LF, CR), among its first
 // MaxSetFileLen bytes, comes '{'. A table file starts with its magic
-// number. A file that is not a regular file is not a set file (reading it
-// as a table says why).
+// number. A path that is not a regular file (a directory, a named pipe)
+// is an error (*regular.NotRegularError), found without opening it.
 func IsSetFile(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // a named pipe or a directory: *regular.NotRegularError
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && !st.Mode().IsRegular() {
-		return false, nil // not a set file; reading it as a table says why
-	}
 	buf := make([]byte, 4096)
 	for off := 0; off < MaxSetFileLen; {
 		n, err := f.Read(buf[:min(len(buf), MaxSetFileLen-off)])

@@ -13,6 +13,7 @@ import (
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/internal/regular"
 	"github.com/tilepdb/tilepdb/puzzle"
 	"github.com/tilepdb/tilepdb/verify"
 )
@@ -279,8 +280,8 @@ func TestMarshalSetFile(t *testing.T) {
 // JavaScript and Java readers print the same line).
 func TestOpenSetDirectory(t *testing.T) {
 	dir := t.TempDir()
-	if isSet, err := format.IsSetFile(dir); err != nil || isSet {
-		t.Errorf("IsSetFile(dir) = %v, %v; want false, nil", isSet, err)
+	if isSet, err := format.IsSetFile(dir); !errors.Is(err, regular.ErrNotRegular) || isSet || format.IsBadData(err) {
+		t.Errorf("IsSetFile(dir) = %v, %v; want false and a 'not a regular file' error that is not bad data", isSet, err)
 	}
 	if _, err := format.OpenSet(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 		t.Errorf("OpenSet(dir) = %v, want a 'not a regular file' error", err)

@@ -32,12 +32,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/atomicfile"
+	"github.com/tilepdb/tilepdb/internal/regular"
+	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -51,7 +52,7 @@ const (
 )
 
 // Suffix ends every table file name a manifest may list.
-const Suffix = ".pdb"
+const Suffix = preset.FileSuffix
 
 // headerComment is the first line Encode writes.
 const headerComment = "# tilepdb manifest: file\tentries\tmax value\tSHA-256 of the raw table (pdbgen info shows it as raw_sha256)\n"
@@ -165,14 +166,11 @@ func (e *ParseError) Error() string {
 // opened or read yields the *os.PathError (or read error) wrapped with
 // "manifest: "; a malformed one a *ParseError.
 func ReadFile(path string) (*Manifest, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path) // a directory or a named pipe is trouble, not a malformed manifest
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.IsDir() {
-		return nil, &ParseError{File: path, Msg: "is a directory, not a manifest file"}
-	}
 	return Parse(f, path)
 }
 

@@ -117,13 +117,13 @@ func (pr Preset) Patterns(goal string) ([]*puzzle.Pattern, error) {
 func FileName(prefix string, p *puzzle.Pattern) string {
 	prefix = goalPrefix(prefix, p)
 	if p.Exact {
-		return prefix + ".pdb"
+		return prefix + FileSuffix
 	}
 	ts := make([]string, len(p.Tiles))
 	for i, t := range p.Tiles {
 		ts[i] = fmt.Sprint(t)
 	}
-	return prefix + "_" + strings.Join(ts, "-") + ".pdb"
+	return prefix + "_" + strings.Join(ts, "-") + FileSuffix
 }
 
 // SetFileName is the conventional name of the set file (format.SetFileExt)

@@ -1,6 +1,7 @@
 package puzzle
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,8 +19,8 @@ import (
 // path); len(names) must equal len(patterns) and no pattern may be nil. An
 // error names the two patterns in conflict, each followed by its
 // description in parentheses, and for overlapping tile sets the shared
-// tiles. No patterns at all is not an error here; callers that need at
-// least one say so in their own words.
+// tiles; it wraps ErrNotAdditive. No patterns at all is not an error here;
+// callers that need at least one say so in their own words.
 func CheckAdditive(names []string, patterns []*Pattern) error {
 	if len(names) != len(patterns) {
 		return fmt.Errorf("CheckAdditive: %d names for %d patterns", len(names), len(patterns))
@@ -32,13 +33,13 @@ func CheckAdditive(names []string, patterns []*Pattern) error {
 	for i, p := range patterns {
 		desc := fmt.Sprintf("%s (%s)", names[i], p)
 		if p.Geom != first.Geom {
-			return fmt.Errorf("%s is for a %s board, %s (%s) for %s", desc, p.Geom, names[0], first, first.Geom)
+			return notAdditive("%s is for a %s board, %s (%s) for %s", desc, p.Geom, names[0], first, first.Geom)
 		}
 		if !p.Goal.Equal(first.Goal) {
-			return fmt.Errorf("%s has goal %q, %s has goal %q", desc, p.Goal, names[0], first.Goal)
+			return notAdditive("%s has goal %q, %s has goal %q", desc, p.Goal, names[0], first.Goal)
 		}
 		if p.Exact && len(patterns) > 1 {
-			return fmt.Errorf("%s is an exact table and must be used alone, not in a set of %d", desc, len(patterns))
+			return notAdditive("%s is an exact table and must be used alone, not in a set of %d", desc, len(patterns))
 		}
 		var shared []string
 		other := -1
@@ -51,11 +52,28 @@ func CheckAdditive(names []string, patterns []*Pattern) error {
 			}
 		}
 		if len(shared) > 0 {
-			return fmt.Errorf("%s and %s (%s) are not disjoint: both hold tile(s) %s", desc, names[other], patterns[other], strings.Join(shared, ","))
+			return notAdditive("%s and %s (%s) are not disjoint: both hold tile(s) %s", desc, names[other], patterns[other], strings.Join(shared, ","))
 		}
 		for _, t := range p.Tiles {
 			owner[t] = i + 1
 		}
 	}
 	return nil
+}
+
+// ErrNotAdditive is wrapped by CheckAdditive's error for patterns that do
+// not form one heuristic (other board or goal, an exact pattern among
+// others, shared tiles): the tables given do not belong together, which a
+// command reports as bad data.
+var ErrNotAdditive = errors.New("patterns do not form an additive heuristic")
+
+// additiveError is CheckAdditive's error: its own message, wrapping
+// ErrNotAdditive.
+type additiveError struct{ msg string }
+
+func (e *additiveError) Error() string { return e.msg }
+func (e *additiveError) Unwrap() error { return ErrNotAdditive }
+
+func notAdditive(format string, a ...any) error {
+	return &additiveError{msg: fmt.Sprintf(format, a...)}
 }

@@ -15,7 +15,10 @@ type Board []uint8
 var ErrBoard = errors.New("bad board")
 
 // ParseBoard parses one board: N numbers in reading order, separated by
-// spaces, tabs and/or commas; "0", "x", "X" or "_" is the blank. When n > 0
+// spaces, tabs and/or commas; "0", "x", "X" or "_" is the blank. A comma
+// separates two cells: one at the start or end of the line, or two with
+// only spaces or tabs between them, leave a cell empty, which is an error
+// ("1,,2,..."). When n > 0
 // the board must have exactly n cells; when n == 0 any count forming a
 // supported board is accepted (the caller checks the geometry). Errors wrap
 // ErrBoard and say what is wrong (count, foreign symbol, repeated or missing
@@ -26,6 +29,9 @@ func ParseBoard(line string, n int) (Board, error) {
 	})
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("%w: empty line", ErrBoard)
+	}
+	if i := emptyCell(line); i >= 0 {
+		return nil, fmt.Errorf("%w: cell %d: empty (a comma with no tile before it)", ErrBoard, i)
 	}
 	if n > 0 && len(fields) != n {
 		return nil, fmt.Errorf("%w: %d cells, want %d", ErrBoard, len(fields), n)
@@ -262,4 +268,35 @@ func permutationParity(perm []uint8) int {
 		}
 	}
 	return (len(perm) - cycles) % 2
+}
+
+// emptyCell returns the index of the first cell that a comma leaves empty
+// in line (a comma at the start or end, or two commas with only spaces or
+// tabs between them), or -1.
+func emptyCell(line string) int {
+	cells := 0
+	want := true // at the start or just after a comma: a cell must come
+	inCell := false
+	comma := false
+	for _, r := range line {
+		switch r {
+		case ',':
+			if want {
+				return cells
+			}
+			want, inCell, comma = true, false, true
+		case ' ', '\t', '\r':
+			inCell = false
+		default:
+			if !inCell {
+				cells++
+				inCell = true
+			}
+			want = false
+		}
+	}
+	if comma && want {
+		return cells
+	}
+	return -1
 }

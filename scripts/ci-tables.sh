@@ -11,8 +11,9 @@
 #   MANIFEST  the manifest of the set (default data/MANIFEST.tsv)
 #   DATA_DIR  the folder holding the tables (default: the manifest's folder)
 # Environment, all optional:
-#   PDBGEN     the pdbgen binary (default: bin/pdbgen built from this checkout
-#              when it is the tilepdb repository, else pdbgen on PATH)
+#   PDBGEN     the pdbgen binary (default: bin/pdbgen built from the checkout
+#              this script lives in when it is the tilepdb repository, from
+#              whatever the current directory, else pdbgen on PATH)
 #   J          worker goroutines (default: all CPUs)
 #   CACHE_DIR  cache root: tables are restored from and saved to CACHE_DIR/<key>
 #   REPORTS    folder for the JSON reports build.jsonl and verify.jsonl
@@ -27,10 +28,13 @@ manifest=${1:-data/MANIFEST.tsv}
 data=${2:-$(dirname "$manifest")}
 say() { printf 'ci-tables: %s\n' "$*" >&2; }
 
+# The checkout this script lives in, when it is the tilepdb repository
+# (the script works from any directory: paths are taken as given).
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ -z "${PDBGEN:-}" ]; then
-  if grep -qs '^module github.com/tilepdb/tilepdb$' go.mod; then
-    go build -o bin/pdbgen ./cmd/pdbgen
-    PDBGEN=bin/pdbgen
+  if grep -qs '^module github.com/tilepdb/tilepdb$' "$here/go.mod"; then
+    (cd "$here" && go build -o bin/pdbgen ./cmd/pdbgen)
+    PDBGEN=$here/bin/pdbgen
   else
     PDBGEN=pdbgen
   fi

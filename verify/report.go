@@ -157,7 +157,25 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(&sb, "  %s: %d more findings not shown\n", c, n-kept[c])
 		}
 	}
+	// Checks in checkOrder, as in the JSON report, each "checked" or
+	// "skipped" (the order they ran in may differ: --deep).
+	ran := map[string]bool{}
 	for _, c := range r.Checked {
+		ran[c] = true
+	}
+	skipped := map[string][]string{}
+	for _, s := range r.Skipped {
+		name, _, _ := strings.Cut(s, ": ")
+		skipped[name] = append(skipped[name], s)
+	}
+	for _, c := range checkOrder {
+		for _, s := range skipped[c] {
+			fmt.Fprintf(&sb, "  skipped %s\n", s)
+		}
+		delete(skipped, c)
+		if !ran[c] {
+			continue
+		}
 		status := "ok"
 		if n := r.Counts[c]; n > 0 {
 			status = fmt.Sprintf("%d findings", n)
@@ -172,8 +190,11 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&sb, "  checked %-9s %-16s %s\n", c, status, took)
 	}
-	for _, s := range r.Skipped {
-		fmt.Fprintf(&sb, "  skipped %s\n", s)
+	for _, s := range r.Skipped { // any not named by a check
+		name, _, _ := strings.Cut(s, ": ")
+		if _, ok := skipped[name]; ok {
+			fmt.Fprintf(&sb, "  skipped %s\n", s)
+		}
 	}
 	fmt.Fprintf(&sb, "%d findings\n", r.Total())
 	_, err := io.WriteString(w, sb.String())

@@ -360,3 +360,27 @@ func writeOne(p *pending, bw *bufio.Writer, errw io.Writer, bad *int) error {
 	bw.WriteString(p.answer)
 	return bw.WriteByte('\n')
 }
+
+// boardHelp is the input syntax of lookup and solve (boards.go).
+const boardHelp = `Input: one board per line on stdin: the tile in each cell in reading order
+(row by row), separated by spaces, tabs or commas; the blank is 0, x, X or _
+(a comma with no tile before it, as in "1,,2", is an error).
+For the 8-puzzle, "8 6 7 2 5 4 3 0 1" and "8,6,7,2,5,4,3,_,1" are the same
+board. Boards must have the tables' number of cells (9 for 3x3, 16 for 4x4,
+25 for 5x5). Blank lines and lines starting with # are skipped; a UTF-8
+byte-order mark at the start is ignored; a line over 4096 bytes is reported
+and skipped. Each answer is printed as soon as it is known.
+
+A bad line (wrong cell count, a repeated or missing tile, a foreign symbol)
+is reported on stderr as "line N: <problem>" and the others are answered.
+A board that cannot reach the tables' goal (the other half of the states,
+by parity) is not an error: it is answered "unsolvable".`
+
+// exitHelp is the exit status of lookup and solve.
+const exitHelp = `Exit status: 0 every line answered (unsolvable boards included); 1 a corrupt
+table, or some bad lines (the others were answered); 2 trouble: a missing or
+unreadable table, not enough memory for the tables, a write error; 130 on
+Ctrl-C and 143 on SIGTERM, after printing the answers already found.
+
+Before loading, the memory the tables need is compared with the memory
+available (Linux) or --max-memory; tables that do not fit are refused.`

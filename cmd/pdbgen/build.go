@@ -19,6 +19,33 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
+// buildCmd is "pdbgen build": its usage line, summary and help (the flags are
+// defined where it parses them).
+var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE]",
+	short: "build tables into a directory (--if-needed: only the missing or bad ones)",
+	help: `Writes one .pdb file per table into the output directory and prints each
+path on stdout when it is written. Before the first search, build checks
+that every table fits in memory and that the output directory and the
+manifest paths can be written. A file is written to a temporary file and
+renamed, so an interrupted build never leaves a partial table; temporaries
+left by a killed build are removed by the next build into that directory.
+With --manifest and neither --preset nor --board, the tables are the ones
+the manifest lists.
+
+--if-needed keeps each table already in the directory whose header
+matches the manifest and which passes verify (the file is not touched),
+and builds only the missing or bad ones; a table built is compared with
+the manifest and verified before it is written. One line per table on
+stdout: "kept PATH: ...", "built PATH: missing", "replaced PATH because
+...", "failed PATH: ...". --json prints one JSON object per table instead
+(README.md, "JSON reports").
+
+Exit status: 0 success; 1 a malformed manifest, or a built table differs
+from --manifest or fails verify (it is not written); 2 usage or I/O
+trouble, or not enough memory; 130 on Ctrl-C and 143 on SIGTERM (tables
+already written stay).`,
+	run: runBuild}
+
 // buildConfig is the parsed command line of build.
 type buildConfig struct {
 	workers       int
@@ -100,7 +127,7 @@ func runBuild(e *env, args []string) error {
 	}
 	if !cfg.quiet {
 		if rss := peakRSS(); rss > 0 {
-			fmt.Fprintf(e.stderr, "peak RSS %s\n", humanBytes(rss))
+			fmt.Fprintf(e.stderr, "peak RSS %s\n", sysmem.FormatSize(rss))
 		}
 		if cfg.ifNeeded {
 			fmt.Fprintf(e.stderr, "%d table(s): %d kept, %d built, %d replaced, %d failed\n", len(plan.tables),
@@ -207,33 +234,38 @@ func (plan *buildPlan) checkMemory(cfg *buildConfig, pt plannedTable) error {
 // starts, that every table file and the --write-manifest file can be
 // written there (format.CheckWritable), so that a read-only directory or a
 // bad manifest path fails at once rather than after minutes of search. The
-// errors name the target, not a temporary file.
+// errors name the target, not a temporary file. With --if-needed the
+// table files are checked only when one must be built (buildOne), so a
+// read-only folder whose tables are all good is not an error.
 func checkTargets(cfg *buildConfig, plan *buildPlan) error {
 	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
 		return fmt.Errorf("output directory: %w (nothing built)", err)
 	}
 	targets := make([]string, 0, len(plan.tables)+1)
-	for _, pt := range plan.tables {
-		targets = append(targets, filepath.Join(cfg.out, pt.file))
+	if !cfg.ifNeeded {
+		for _, pt := range plan.tables {
+			targets = append(targets, filepath.Join(cfg.out, pt.file))
+		}
 	}
 	if cfg.writeManifest != "" {
 		targets = append(targets, cfg.writeManifest)
 	}
 	for _, path := range targets {
-		if err := format.CheckWritable(path); err != nil {
-			return fmt.Errorf("cannot write %s: %w (nothing built)", path, unwrapPath(err))
+		if err := checkWritable(path); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// unwrapPath drops the path of a *PathError that the message already names.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
+// checkWritable is format.CheckWritable with an error naming path (a
+// variable so that tests can stand in for a read-only folder, which root
+// can write anyway).
+var checkWritable = func(path string) error {
+	if err := format.CheckWritable(path); err != nil {
+		return fmt.Errorf("cannot write %s: %w (nothing built)", path, unwrapPath(err))
 	}
-	return err
+	return nil
 }
 
 // freeOSMemoryAbove is the memory estimate above which the search's
@@ -246,7 +278,7 @@ const freeOSMemoryAbove = 64<<20*5/4 + 32<<20
 func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
 	if !cfg.quiet {
 		fmt.Fprintf(e.stderr, "building %s: %s, %d entries, about %s of memory\n",
-			pt.file, pt.pattern, pt.pattern.Size(), humanBytes(pt.memory))
+			pt.file, pt.pattern, pt.pattern.Size(), sysmem.FormatSize(pt.memory))
 	}
 	start := time.Now()
 	prog := newProgress(e.stderr, pt.file, pt.pattern.Size(), e.stderrIsTTY, cfg.quiet)
@@ -281,7 +313,7 @@ func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, star
 			size = st.Size()
 		}
 		fmt.Fprintf(e.stderr, "wrote %s: %d entries, max %d, %s on disk, built in %.2fs, total %.2fs\n",
-			path, t.Header.Entries, t.Header.MaxValue, humanBytes(uint64(size)), buildTime.Seconds(), time.Since(start).Seconds())
+			path, t.Header.Entries, t.Header.MaxValue, sysmem.FormatSize(uint64(size)), buildTime.Seconds(), time.Since(start).Seconds())
 	}
 	return nil
 }

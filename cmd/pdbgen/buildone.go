@@ -85,6 +85,9 @@ func buildOne(ctx context.Context, e *env, cfg *buildConfig, plan *buildPlan, pt
 		if err := plan.checkMemory(cfg, pt); err != nil {
 			return nil, err
 		}
+		if err := checkWritable(path); err != nil { // before the search, not after
+			return nil, err
+		}
 	}
 	t, buildTime, err := buildTable(ctx, e, cfg, pt)
 	if err != nil {

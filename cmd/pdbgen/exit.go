@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // Exit statuses, in the style of cmp and diff.
@@ -40,7 +41,9 @@ var errSilent = errors.New("")
 // status: nil and a help request give 0; an exitError gives its code; an
 // error reading a table that says the file is corrupt, truncated or of an
 // unsupported version gives 1 (bad data); anything else (a missing file,
-// an I/O error) gives 2.
+// tables given together that do not form one heuristic (another goal or
+// board, shared tiles: puzzle.ErrNotAdditive) give 1 too; anything else (a
+// missing file, an I/O error) gives 2.
 func exitCode(err error) int {
 	var ee *exitError
 	switch {
@@ -48,7 +51,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ee):
 		return ee.code
-	case format.IsBadData(err):
+	case format.IsBadData(err), errors.Is(err, puzzle.ErrNotAdditive):
 		return exitBadData
 	}
 	return exitTrouble

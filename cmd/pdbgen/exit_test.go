@@ -35,3 +35,24 @@ func TestExitCode(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesThatDoNotCombine (issue 22 item 5): tables given together that
+// do not form one heuristic (another goal, an exact table among others,
+// shared tiles) are bad data, exit 1 as README's table says, not 2.
+func TestTablesThatDoNotCombine(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files []string
+		want  string
+	}{
+		{"goals", []string{fixture(t, fx123bf), fixture(t, fx456)}, "has goal"},
+		{"exact among others", []string{fixture(t, fx8), fixture(t, fx456)}, "must be used alone"},
+		{"shared tiles", []string{fixture(t, fx456), fixture(t, fx456)}, "not disjoint"},
+	} {
+		for _, cmd := range []string{"lookup", "solve"} {
+			r := pdbgen(t, goal8+"\n", append([]string{cmd}, tc.files...)...)
+			wantCode(t, r, exitBadData)
+			oneErrorLine(t, r, cmd, tc.want)
+		}
+	}
+}

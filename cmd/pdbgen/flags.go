@@ -45,6 +45,19 @@ func checkWorkers(j int) error {
 	return nil
 }
 
+// maxThreads bounds solve -t: each board's IDA* splits its tree below a
+// shallow depth, so a few hundred threads is already more than a board
+// has subtrees to share, and a typo cannot start millions of goroutines.
+const maxThreads = 256
+
+// checkThreads validates a -t value.
+func checkThreads(t int) error {
+	if t < 1 || t > maxThreads {
+		return usageErr("-t must be between 1 and %d, got %d", maxThreads, t)
+	}
+	return nil
+}
+
 // parseFlags parses args, turning flag errors into usage errors. Flags may
 // follow positional arguments (pdbgen verify a.pdb --deep); "--" ends the
 // flags.

@@ -231,7 +231,7 @@ func TestHelpAndArguments(t *testing.T) {
 		{[]string{"help", "lookup", "extra"}, 2, "", "at most one command"},
 		{[]string{"presets", "foo"}, 2, "", `pdbgen presets: unexpected argument "foo"`},
 		{[]string{"version", "foo"}, 2, "", `pdbgen version: unexpected argument "foo"`},
-		{[]string{"help", "lookup"}, 0, "the blank is 0, x or _", ""},
+		{[]string{"help", "lookup"}, 0, "the blank is 0, x, X or _", ""},
 		{[]string{"help", "solve"}, 0, "the direction in which the\nBLANK moves", ""},
 		{[]string{"help", "solve"}, 0, "answered \"unsolvable\"", ""},
 		{[]string{"help", "lookup"}, 0, "Exit status: 0 every line answered (unsolvable boards included)", ""},

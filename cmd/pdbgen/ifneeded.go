@@ -89,9 +89,9 @@ func patternDiff(h *format.Header, p *puzzle.Pattern) string {
 	case h.Width != p.Geom.W || h.Height != p.Geom.H:
 		return fmt.Sprintf("a %dx%d table, not %s", h.Width, h.Height, p.Geom)
 	case !slices.Equal(h.Goal, ints(p.Goal)):
-		return fmt.Sprintf("a table for goal %s (%s), not %s", intsString(h.Goal), h.GoalName, puzzle.GoalName(p.Geom, p.Goal))
+		return fmt.Sprintf("a table for goal %s (%s), not %s", tileList(h.Goal), h.GoalName, puzzle.GoalName(p.Geom, p.Goal))
 	case !slices.Equal(h.Tiles, ints(p.Tiles)):
-		return fmt.Sprintf("tiles %s, not %s", intsString(h.Tiles), intsString(ints(p.Tiles)))
+		return fmt.Sprintf("tiles %s, not %s", tileList(h.Tiles), tileList(ints(p.Tiles)))
 	}
 	return ""
 }
@@ -102,15 +102,4 @@ func ints[T ~uint8](xs []T) []int {
 		out[i] = int(x)
 	}
 	return out
-}
-
-// oneLine keeps the first line of an error message.
-func oneLine(err error) string {
-	s := err.Error()
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
 }

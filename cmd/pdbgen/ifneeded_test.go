@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -217,7 +218,7 @@ func TestBuildIfNeededBadInput(t *testing.T) {
 		msg  string
 	}{
 		{"missing manifest", []string{"--manifest", filepath.Join(dir, "none.tsv")}, 2, "manifest: open " + filepath.Join(dir, "none.tsv") + ": "},
-		{"manifest is a folder", []string{"--manifest", dir}, 1, "manifest " + dir + ": is a directory"},
+		{"manifest is a folder", []string{"--manifest", dir}, 2, "manifest: " + dir + ": not a regular file (a directory)"}, // README: trouble, not bad data
 		{"three columns", []string{"--manifest", write("m3.tsv", "# c\n3x3_1-2-3.pdb\t504\t11\n")}, 1, "manifest " + filepath.Join(dir, "m3.tsv") + ":2: want 4 columns"},
 		{"bad hash", []string{"--manifest", write("mh.tsv", "3x3_1-2-3.pdb 504 11 XYZ\n")}, 1, "mh.tsv:1: raw SHA-256 \"XYZ\": want 64 lowercase hex digits"},
 		{"bad number", []string{"--manifest", write("mn.tsv", "3x3_1-2-3.pdb many 11 "+sha+"\n")}, 1, "mn.tsv:1: entries \"many\""},
@@ -275,5 +276,45 @@ func TestBuildIfNeededWriteManifest(t *testing.T) {
 		if !bytes.Equal(readBytes(t, m2), readBytes(t, man)) {
 			t.Errorf("run %d: manifest\n%s\nwant\n%s", i+1, readBytes(t, m2), readBytes(t, man))
 		}
+	}
+}
+
+// TestBuildIfNeededReadOnly (issue 22 item 5): in a read-only folder where
+// every table is good there is nothing to write, so build --if-needed exits
+// 0; when one table must be built, it exits 2 before the search, naming the
+// file. The folder is made read-only by chmod and, since root writes
+// anyway, by standing in for format.CheckWritable.
+func TestBuildIfNeededReadOnly(t *testing.T) {
+	_, man, out := smallSet(t)
+	build := func() result {
+		return pdbgen(t, "", "build", "--if-needed", "--quiet", "-j", "2", "--manifest", man, "-o", out)
+	}
+	wantCode(t, build(), 0)
+	a := filepath.Join(out, "3x3_1-2-3.pdb")
+	if err := os.Chmod(out, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(out, 0o755)
+	old := checkWritable
+	defer func() { checkWritable = old }()
+	checkWritable = func(path string) error {
+		return fmt.Errorf("cannot write %s: permission denied (nothing built)", path)
+	}
+	r := build()
+	wantCode(t, r, 0)
+	if l := lines(r.stdout); len(l) != 2 || !strings.HasPrefix(l[0], "kept ") || !strings.HasPrefix(l[1], "kept ") {
+		t.Errorf("want both tables kept:\n%v", r)
+	}
+	// One table missing: trouble, and the good one is still reported kept.
+	os.Chmod(out, 0o755)
+	if err := os.Remove(a); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(out, 0o555)
+	r = build()
+	wantCode(t, r, exitTrouble)
+	oneErrorLine(t, r, "build", "cannot write "+a)
+	if _, err := os.Stat(a); err == nil {
+		t.Errorf("%s written in a read-only folder", a)
 	}
 }

@@ -8,7 +8,16 @@ import (
 	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/regular"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
+
+// infoCmd is "pdbgen info": its usage line, summary and help (the flags are
+// defined where it parses them).
+var infoCmd = &command{name: "info", usage: "[--json] FILE...", short: "print header and value histogram of table files",
+	help: `Reads only each file's header (cheap). Exit status: 0 success; 1 a corrupt
+header; 2 a missing or unreadable file, or a write error on stdout.`,
+	run: runInfo}
 
 // infoJSON is the object `info --json` prints per file: the header plus
 // the file name and size.
@@ -70,13 +79,16 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 	for _, f := range h.Frames {
 		compressed += f
 	}
-	fmt.Fprintf(w, "%s\n", file)
-	fmt.Fprintf(w, "  board      %dx%d, goal %s (%s)\n", h.Width, h.Height, h.GoalName, intsString(h.Goal))
-	fmt.Fprintf(w, "  kind       %s, tiles %s\n", h.Kind, intsString(h.Tiles))
-	fmt.Fprintf(w, "  ranking    %s v%d\n", h.Ranking, h.RankingVersion)
+	// The header's strings come from the file: printed escaped (%q) when
+	// they hold control characters, so they cannot drive the terminal.
+	q := regular.Name
+	fmt.Fprintf(w, "%s\n", q(file))
+	fmt.Fprintf(w, "  board      %dx%d, goal %s (%s)\n", h.Width, h.Height, q(h.GoalName), tileList(h.Goal))
+	fmt.Fprintf(w, "  kind       %s, tiles %s\n", q(h.Kind), tileList(h.Tiles))
+	fmt.Fprintf(w, "  ranking    %s v%d\n", q(h.Ranking), h.RankingVersion)
 	enc := "raw bytes"
 	if h.Encoding != "" {
-		enc = h.Encoding
+		enc = q(h.Encoding)
 	}
 	fmt.Fprintf(w, "  format     %s, encoding %s\n", h.Version(), enc)
 	fmt.Fprintf(w, "  entries    %d x %d bits, max value %d\n", h.Entries, h.BitsPerEntry, h.MaxValue)
@@ -88,10 +100,10 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 		fmt.Fprintf(w, "  mean       %.4f\n", sum/float64(h.Entries))
 	}
 	fmt.Fprintf(w, "  file       %s (%d frames of %d entries, payload %s, ratio %.1fx)\n",
-		humanBytes(uint64(size)), len(h.Frames), h.FrameSize, humanBytes(uint64(compressed)),
+		sysmem.FormatSize(uint64(size)), len(h.Frames), h.FrameSize, sysmem.FormatSize(uint64(compressed)),
 		float64(h.Entries)/float64(max(compressed, 1)))
-	fmt.Fprintf(w, "  raw sha256 %s\n", h.RawSHA256)
-	fmt.Fprintf(w, "  generator  %s\n", h.Generator)
+	fmt.Fprintf(w, "  raw sha256 %s\n", q(h.RawSHA256))
+	fmt.Fprintf(w, "  generator  %s\n", q(h.Generator))
 	fmt.Fprintf(w, "  histogram (value: count)\n")
 	var peak uint64
 	for _, c := range h.Histogram {
@@ -105,12 +117,4 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 		}
 		fmt.Fprintf(w, "  %4d %12d %s\n", v, c, strings.Repeat("#", bar))
 	}
-}
-
-func intsString(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ",")
 }

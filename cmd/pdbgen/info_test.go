@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -205,5 +207,35 @@ func TestInfoSetFile(t *testing.T) {
 	wantCode(t, r, 2)
 	if !strings.Contains(r.stderr, "a set file") || strings.Contains(r.stderr, "magic") {
 		t.Errorf("stderr should say it is a set file\n%v", r)
+	}
+}
+
+// TestInfoEscapesHeaderStrings (issue 22 item 4): strings read from a file
+// (here a generator holding an escape sequence and a NUL) are printed
+// escaped, never raw to the terminal; the JSON output escapes them anyway.
+func TestInfoEscapesHeaderStrings(t *testing.T) {
+	b := readBytes(t, fixture(t, fx123))
+	n := int(binary.LittleEndian.Uint32(b[12:16]))
+	var h map[string]any
+	if err := json.Unmarshal(b[16:16+n], &h); err != nil {
+		t.Fatal(err)
+	}
+	h["generator"] = "evil\x1b[2J\x00gen"
+	js, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := binary.LittleEndian.AppendUint32(append([]byte(nil), b[:12]...), uint32(len(js)))
+	out = append(out, js...)
+	sum := sha256.Sum256(out)
+	out = append(append(out, sum[:]...), b[16+n+32:]...)
+	path := filepath.Join(t.TempDir(), "3x3_1-2-3.pdb")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := pdbgen(t, "", "info", path)
+	wantCode(t, r, 0)
+	if strings.ContainsAny(r.stdout, "\x1b\x00") || !strings.Contains(r.stdout, `generator  "evil\x1b[2J\x00gen"`) {
+		t.Errorf("generator not escaped:\n%q", r.stdout)
 	}
 }

@@ -9,6 +9,16 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
+// lookupCmd is "pdbgen lookup": its usage line, summary and help (the flags are
+// defined where it parses them).
+var lookupCmd = &command{name: "lookup", usage: "[--max-memory SIZE] FILE... < boards   (FILE: tables and set files)", short: "print the heuristic value of each board on stdin",
+	help: `Prints "<board>\t<value>" per board: the value in moves from the tables (an
+exact table: the true distance to the goal; additive tables: the sum of
+their entries, a lower bound), or "<board>\tunsolvable".
+
+` + boardHelp + "\n\n" + exitHelp,
+	run: runLookup}
+
 // runLookup prints "<board>\t<value>" for each board on stdin, the value
 // by format.Set.Lookup, or "<board>\tunsolvable" for a board that cannot
 // reach the goal (as solve answers it); bad lines are reported by number
@@ -54,8 +64,5 @@ func openSet(e *env, maxMemory string, files []string) (*format.Set, error) {
 	if err := checkLoadMemory(budget, files); err != nil {
 		return nil, err
 	}
-	if err := e.context().Err(); err != nil {
-		return nil, err
-	}
-	return format.OpenSet(files...)
+	return openTables(e, files)
 }

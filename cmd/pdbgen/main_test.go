@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -26,6 +27,7 @@ func TestUsage(t *testing.T) {
 		{name: "-h", args: []string{"-h"}, code: 0, stderr: "Commands:"},
 		{name: "--help", args: []string{"--help"}, code: 0, stderr: "Commands:"},
 		{name: "help build", args: []string{"help", "build"}, code: 0, stdout: "usage: pdbgen build "},
+		{name: "help help", args: []string{"help", "help"}, code: 0, stdout: "usage: pdbgen help [COMMAND]"},
 		{name: "help unknown", args: []string{"help", "frobnicate"}, code: 2, stderr: `pdbgen help: unknown command "frobnicate"`},
 		{name: "build -h", args: []string{"build", "-h"}, code: 0, stderr: "-max-memory"},
 		{name: "verify --help", args: []string{"verify", "--help"}, code: 0, stderr: "-deep"},
@@ -70,6 +72,8 @@ func TestUsage(t *testing.T) {
 		{name: "solve bad --from", args: []string{"solve", "--from", "blank-last", "x.pdb"}, code: 2, cmd: "solve", stderr: `--from: only "blank-first"`},
 		{name: "solve -j 0", args: []string{"solve", "-j", "0", "x.pdb"}, code: 2, cmd: "solve", stderr: "-j must be between 1 and 1024"},
 		{name: "solve -j huge", args: []string{"solve", "-j", "10000000", "x.pdb"}, code: 2, cmd: "solve", stderr: "-j must be between 1 and 1024, got 10000000"},
+		{name: "solve -t 0", args: []string{"solve", "-t", "0", "x.pdb"}, code: 2, cmd: "solve", stderr: "-t must be between 1 and 256, got 0"},
+		{name: "solve -t huge", args: []string{"solve", "-t", "257", "x.pdb"}, code: 2, cmd: "solve", stderr: "-t must be between 1 and 256, got 257"},
 		{name: "verify -j huge", args: []string{"verify", "-j", "1025", "x.pdb"}, code: 2, cmd: "verify", stderr: "-j must be between 1 and 1024"},
 		{name: "presets extra flag", args: []string{"presets", "--json"}, code: 2, stderr: "flag provided but not defined: -json"},
 	}
@@ -162,4 +166,21 @@ func TestDoubleDash(t *testing.T) {
 	wantCode(t, r, 0)
 	r = pdbgen(t, "", "info", name) // without "--" it is a flag
 	wantCode(t, r, 2)
+}
+
+// TestUsageLineNamesEveryFlag: each command's usage line (the first line
+// of its help) names every flag the command defines (issue 22: build's
+// left out --format).
+func TestUsageLineNamesEveryFlag(t *testing.T) {
+	flagRE := regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
+	for _, c := range commands {
+		r := pdbgen(t, "", "help", c.name)
+		wantCode(t, r, 0)
+		usage, _, _ := strings.Cut(r.stdout, "\n")
+		for _, m := range flagRE.FindAllStringSubmatch(r.stdout, -1) {
+			if !regexp.MustCompile(`-` + regexp.QuoteMeta(m[1]) + `\b`).MatchString(usage) {
+				t.Errorf("pdbgen help %s: the usage line does not name -%s:\n%s", c.name, m[1], usage)
+			}
+		}
+	}
 }

@@ -5,20 +5,6 @@ import (
 	"testing"
 )
 
-func TestHumanBytes(t *testing.T) {
-	for _, tt := range []struct {
-		n    uint64
-		want string
-	}{
-		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {181440, "177.2 KiB"},
-		{5 << 20, "5.0 MiB"}, {3 << 30, "3.00 GiB"},
-	} {
-		if got := humanBytes(tt.n); got != tt.want {
-			t.Errorf("humanBytes(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
-}
-
 // TestPeakRSSUnit: after touching 64 MiB the peak RSS is at least that and
 // far below 64 GiB, which catches ru_maxrss read in the wrong unit (KiB on
 // Linux, bytes on macOS). Other systems report 0 (unknown).

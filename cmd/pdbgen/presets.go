@@ -6,6 +6,10 @@ import (
 	"github.com/tilepdb/tilepdb/preset"
 )
 
+// presetsCmd is "pdbgen presets": its usage line, summary and help (the flags are
+// defined where it parses them).
+var presetsCmd = &command{name: "presets", usage: "", short: "list the presets", run: runPresets}
+
 // runPresets lists preset.All: name, board, description, default mark.
 func runPresets(e *env, args []string) error {
 	if err := noArgs(newFlags(e, "presets"), args); err != nil {

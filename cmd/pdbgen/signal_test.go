@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"io"
 	"os"
 	"os/exec"
@@ -12,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tilepdb/tilepdb/format"
 )
 
 // The signal tests run pdbgen as a real process: the test binary itself,
@@ -253,5 +257,41 @@ func TestSolveInterruptedIDA(t *testing.T) {
 	}
 	if lower, err := strconv.Atoi(strings.TrimPrefix(el[0], prefix)); err != nil || lower < 1 || lower > k.opt {
 		t.Errorf("proven bound %q, optimum %d", strings.TrimPrefix(el[0], prefix), k.opt)
+	}
+}
+
+// TestInterruptedWhileLoading (issue 22 item 1): Ctrl-C while the tables
+// load ends lookup and solve within 100 ms with "interrupted", however long
+// the load would still take (it was 1.6 s late on the 15-puzzle tables).
+func TestInterruptedWhileLoading(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	old := openSetFiles
+	defer func() { openSetFiles = old }()
+	openSetFiles = func(files ...string) (*format.Set, error) {
+		<-release // a load that never ends during the test
+		return old(files...)
+	}
+	table := fixture(t, fx8) // built before the clock starts
+	for _, cmd := range []string{"lookup", "solve"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var out, errb bytes.Buffer
+		e := &env{stdin: strings.NewReader(goal8 + "\n"), stdout: &out, stderr: &errb, ctx: ctx}
+		done := make(chan int, 1)
+		go func() { done <- run(e, []string{cmd, table}) }()
+		time.Sleep(50 * time.Millisecond)
+		start := time.Now()
+		cancel()
+		select {
+		case code := <-done:
+			if d := time.Since(start); d > 100*time.Millisecond {
+				t.Errorf("%s: exited %v after Ctrl-C, want within 100 ms", cmd, d)
+			}
+			if code != 130 || !strings.Contains(errb.String(), "interrupted") {
+				t.Errorf("%s: exit %d, stderr %q; want 130 and interrupted", cmd, code, errb.String())
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: still loading 5 s after Ctrl-C", cmd)
+		}
 	}
 }

@@ -177,7 +177,7 @@ func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
 	reflect := fs.Bool("reflect", false, "also look up the state reflected about the main diagonal and take the maximum")
 	workers := fs.Int("j", runtime.NumCPU(), "boards solved in parallel")
-	threads := fs.Int("t", 1, "threads sharing each board's IDA* search (parallel IDA*; moves and node counts do not depend on it)")
+	threads := fs.Int("t", 1, "threads sharing each board's IDA* search, 1 to 256 (parallel IDA*; moves and node counts do not depend on it)")
 	asJSON := fs.Bool("json", false, "one JSON object per line: board, length, moves, nodes, solvable (and bounds and statistics for the other algorithms)")
 	from := fs.String("from", "", "convention of the input boards when it differs from the tables' goal: blank-first")
 	maxMem := fs.String("max-memory", "", maxMemoryHelp+"; covers the tables, for IDA* their direct index copies (those that do not fit are left out), and for wastar, anytime and bidirectional the searches (an equal share each with -j; at most 1 GiB each without this flag)")
@@ -209,8 +209,8 @@ func runSolve(e *env, args []string) error {
 	if err := checkWorkers(*workers); err != nil {
 		return err
 	}
-	if *threads < 1 {
-		return usageErr("-t must be at least 1")
+	if err := checkThreads(*threads); err != nil {
+		return err
 	}
 	budget, err := memoryBudget(*maxMem)
 	if err != nil {
@@ -243,10 +243,7 @@ func runSolve(e *env, args []string) error {
 		if err := checkLoadMemory(budget, files); err != nil {
 			return err
 		}
-		if err := e.context().Err(); err != nil {
-			return err
-		}
-		tset, err := format.OpenSet(files...)
+		tset, err := openTables(e, files)
 		if err != nil {
 			return err
 		}

@@ -4,13 +4,77 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/verify"
 )
+
+// verifyCmd is "pdbgen verify": its usage line, summary and help (the flags are
+// defined where it parses them).
+var verifyCmd = &command{name: "verify", usage: "[--deep] [-j N] [--max-findings N] [--max-memory SIZE] [--json] FILE... | --manifest FILE DIR",
+	short: "check table and set files, or a folder against its manifest (exit 0 all good, 1 bad data, 2 trouble)",
+	help: `Checks each file's integrity (checksums, structure, histogram), the ranking
+(a round trip over every entry) and rules every correct table satisfies
+(goal 0, Manhattan bound and parity, a closer neighbour for every entry,
+symmetry); --deep also rebuilds the table with a simple reference search
+and compares every entry. One report per file on stdout; --json prints one
+JSON object per file instead (README.md, "JSON reports"). A set file
+(format/SPEC.md section 10) is checked as a whole: its tables' board, goal,
+tiles and checksums, and that each part's symmetry maps its goal cells onto
+its table's (--deep: each symmetric part is rebuilt and compared).
+
+--manifest FILE DIR checks the folder DIR against the manifest: every
+listed table present, with the listed identity, passing verify; table
+files the manifest does not list are reported, not fatal.
+
+Exit status: 0 all files good; 1 a file failed a check (with --manifest:
+a listed table missing, different or corrupt, or a malformed manifest);
+2 a file could not be checked (missing, unreadable, too large for the
+memory; with --manifest: the manifest or the folder cannot be read); 130
+on Ctrl-C and 143 on SIGTERM (reports of files already checked stand).`,
+	run: runVerify}
+
+// verifyConfig is verify's command line.
+type verifyConfig struct {
+	deep     bool
+	workers  int
+	maxFind  int
+	maxMem   string
+	asJSON   bool
+	manifest string
+}
+
+// parseVerifyFlags parses verify's command line: the flags and the files
+// (with --manifest, the one data folder).
+func parseVerifyFlags(e *env, args []string) (*verifyConfig, []string, error) {
+	cfg := &verifyConfig{}
+	fs := newFlags(e, "verify")
+	fs.BoolVar(&cfg.deep, "deep", false, "also rebuild each table with the simple reference BFS and compare every entry")
+	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "worker goroutines")
+	fs.IntVar(&cfg.maxFind, "max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
+	fs.StringVar(&cfg.maxMem, "max-memory", "", maxMemoryHelp)
+	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per file (schema in README.md, 'JSON reports') instead of the text report")
+	fs.StringVar(&cfg.manifest, "manifest", "", "check the folder DIR against this manifest: every listed table present, with the listed identity, passing verify; unlisted tables reported")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case cfg.manifest != "" && len(files) != 1:
+		return nil, nil, usageErr("--manifest takes one data folder (usage: pdbgen verify --manifest FILE DIR)")
+	case len(files) == 0:
+		return nil, nil, usageErr("no table files given (usage: pdbgen verify [--deep] [--json] FILE... or pdbgen verify --manifest FILE DIR)")
+	}
+	if err := checkWorkers(cfg.workers); err != nil {
+		return nil, nil, err
+	}
+	if cfg.maxFind < 1 {
+		return nil, nil, usageErr("--max-findings must be at least 1")
+	}
+	return cfg, files, nil
+}
 
 // runVerify checks each file with verify.File (a set file with
 // verify.SetFile) and prints its report (text,
@@ -19,114 +83,30 @@ import (
 // when a file failed a check (with --manifest also: a listed table is
 // missing, different or corrupt), 2 when one could not be checked.
 func runVerify(e *env, args []string) error {
-	fs := newFlags(e, "verify")
-	deep := fs.Bool("deep", false, "also rebuild each table with the simple reference BFS and compare every entry")
-	workers := fs.Int("j", runtime.NumCPU(), "worker goroutines")
-	maxFind := fs.Int("max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
-	maxMem := fs.String("max-memory", "", maxMemoryHelp)
-	asJSON := fs.Bool("json", false, "print one JSON object per file (schema in README.md, 'JSON reports') instead of the text report")
-	man := fs.String("manifest", "", "check the folder DIR against this manifest: every listed table present, with the listed identity, passing verify; unlisted tables reported")
-	files, err := parseFlags(fs, args)
+	cfg, files, err := parseVerifyFlags(e, args)
 	if err != nil {
 		return err
 	}
-	switch {
-	case *man != "" && len(files) != 1:
-		return usageErr("--manifest takes one data folder (usage: pdbgen verify --manifest FILE DIR)")
-	case len(files) == 0:
-		return usageErr("no table files given (usage: pdbgen verify [--deep] [--json] FILE... or pdbgen verify --manifest FILE DIR)")
-	}
-	if err := checkWorkers(*workers); err != nil {
-		return err
-	}
-	if *maxFind < 1 {
-		return usageErr("--max-findings must be at least 1")
-	}
-	budget, err := memoryBudget(*maxMem)
+	budget, err := memoryBudget(cfg.maxMem)
 	if err != nil {
 		return err
 	}
-	ctx := e.context()
-	// On a terminal, a bar follows each pass over the entries.
-	var pass atomic.Pointer[string]
-	var done, total atomic.Int64
-	var current atomic.Pointer[string]
-	status := startStatus(e, func() (string, int64, int64) {
-		f, p := current.Load(), pass.Load()
-		if f == nil || p == nil {
-			return "", 0, 0
-		}
-		return fmt.Sprintf("verifying %s: %s", *f, *p), done.Load(), total.Load()
-	})
-	defer status.stop()
-	opts := verify.Options{Deep: *deep, Workers: *workers, MaxFindingsPerCheck: *maxFind,
-		Progress: func(p string, d, t uint64) {
-			if cur := pass.Load(); cur == nil || *cur != p {
-				pass.Store(&p)
-			}
-			done.Store(int64(d))
-			total.Store(int64(t))
-		}}
-	// verifyOne checks that f fits in memory, then verifies it. The error
-	// names f; it is trouble (or ctx's error when interrupted).
-	verifyOne := func(f string) (*verify.Report, error) {
-		if err := checkVerifyMemory(budget, f, opts); err != nil {
-			return nil, err
-		}
-		current.Store(&f)
-		pass.Store(nil)
-		rep, err := verify.File(ctx, f, opts)
-		current.Store(nil)
-		status.clear()
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		return rep, nil
-	}
-	if *man != "" {
-		return verifyFolder(e, *man, files[0], verifyOne, *asJSON)
+	v := newTableVerifier(e, cfg, budget)
+	defer v.status.stop()
+	if cfg.manifest != "" {
+		return verifyFolder(e, cfg.manifest, files[0], v.verify, cfg.asJSON)
 	}
 	bad, trouble := 0, 0
 	for _, f := range files {
-		if isSet, err := format.IsSetFile(f); err == nil && isSet {
-			switch err := verifySet(ctx, e, f, *deep, *asJSON); {
-			case err != nil && ctx.Err() != nil:
-				return err // interrupted: the reports printed so far stand
-			case format.IsBadData(err):
-				bad++
-			case err != nil:
-				fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
-				trouble++
-			}
-			continue
-		}
-		rep, err := verifyOne(f)
+		isBad, isTrouble, err := v.report(f)
 		if err != nil {
-			if ctx.Err() != nil {
-				return err // interrupted: the reports printed so far stand
-			}
-			fmt.Fprintf(e.stderr, "%v\n", err)
-			trouble++
-			if *asJSON {
-				if err := writeJSONLine(e.stdout, verify.ErrorJSON(f, err)); err != nil {
-					return err
-				}
-			}
-			continue
+			return err // interrupted or a write error: the reports printed so far stand
 		}
-		if *asJSON {
-			err = writeJSONLine(e.stdout, rep.JSON())
-		} else {
-			err = rep.WriteText(e.stdout)
-		}
-		if err != nil {
-			return err
-		}
-		if !rep.OK() {
+		if isBad {
 			bad++
+		}
+		if isTrouble {
+			trouble++
 		}
 	}
 	switch {
@@ -136,6 +116,98 @@ func runVerify(e *env, args []string) error {
 		return dataErr(fmt.Errorf("%d of %d file(s) failed verification", bad, len(files)))
 	}
 	return nil
+}
+
+// tableVerifier verifies table files one after the other, with a status
+// line on a terminal (a bar follows each pass over the entries).
+type tableVerifier struct {
+	e      *env
+	cfg    *verifyConfig
+	budget sysmem.Budget
+	opts   verify.Options
+	status *liveStatus
+
+	pass, current atomic.Pointer[string]
+	done, total   atomic.Int64
+}
+
+func newTableVerifier(e *env, cfg *verifyConfig, budget sysmem.Budget) *tableVerifier {
+	v := &tableVerifier{e: e, cfg: cfg, budget: budget}
+	v.status = startStatus(e, func() (string, int64, int64) {
+		f, p := v.current.Load(), v.pass.Load()
+		if f == nil || p == nil {
+			return "", 0, 0
+		}
+		return fmt.Sprintf("verifying %s: %s", *f, *p), v.done.Load(), v.total.Load()
+	})
+	v.opts = verify.Options{Deep: cfg.deep, Workers: cfg.workers, MaxFindingsPerCheck: cfg.maxFind,
+		Progress: func(p string, d, t uint64) {
+			if cur := v.pass.Load(); cur == nil || *cur != p {
+				v.pass.Store(&p)
+			}
+			v.done.Store(int64(d))
+			v.total.Store(int64(t))
+		}}
+	return v
+}
+
+// verify checks that the table file f fits in memory, then verifies it.
+// The error names f; it is trouble (or ctx's error when interrupted).
+func (v *tableVerifier) verify(f string) (*verify.Report, error) {
+	if err := checkVerifyMemory(v.budget, f, v.opts); err != nil {
+		return nil, err
+	}
+	ctx := v.e.context()
+	v.current.Store(&f)
+	v.pass.Store(nil)
+	rep, err := verify.File(ctx, f, v.opts)
+	v.current.Store(nil)
+	v.status.clear()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", f, err)
+	}
+	return rep, nil
+}
+
+// report verifies the table or set file f and prints its report: bad when
+// it failed a check, trouble when it could not be checked (said on
+// stderr). The error stops the command: an interruption or a write error.
+func (v *tableVerifier) report(f string) (bad, trouble bool, err error) {
+	e, ctx := v.e, v.e.context()
+	if isSet, err := format.IsSetFile(f); err == nil && isSet {
+		switch err := verifySet(ctx, e, f, v.cfg.deep, v.cfg.asJSON); {
+		case err != nil && ctx.Err() != nil:
+			return false, false, err
+		case format.IsBadData(err):
+			return true, false, nil
+		case err != nil:
+			fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
+			return false, true, nil
+		}
+		return false, false, nil
+	}
+	rep, err := v.verify(f)
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, false, err
+		}
+		fmt.Fprintf(e.stderr, "%v\n", err)
+		if v.cfg.asJSON {
+			if err := writeJSONLine(e.stdout, verify.ErrorJSON(f, err)); err != nil {
+				return false, true, err
+			}
+		}
+		return false, true, nil
+	}
+	if v.cfg.asJSON {
+		err = writeJSONLine(e.stdout, rep.JSON())
+	} else {
+		err = rep.WriteText(e.stdout)
+	}
+	return !rep.OK(), false, err
 }
 
 // setReportJSON is the --json report of a set file.
@@ -201,12 +273,4 @@ func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) erro
 	}
 	fmt.Fprintf(e.stdout, "  checked %-9s %-16s\n0 findings\n", what, "ok")
 	return nil
-}
-
-func tileList(ts []uint8) string {
-	s := make([]string, len(ts))
-	for i, t := range ts {
-		s[i] = strconv.Itoa(int(t))
-	}
-	return strings.Join(s, ",")
 }

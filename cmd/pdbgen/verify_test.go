@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -82,5 +83,72 @@ func TestVerify(t *testing.T) {
 				t.Errorf("stderr should name the file that could not be checked\n%v", r)
 			}
 		})
+	}
+}
+
+// TestVerifyUndecodedFrame (issue 22 item 7): a table whose zstd frame does
+// not decode is reported as such, and the checks of the values are
+// skipped, saying why, instead of running on placeholder values and
+// flooding the report with findings about them.
+func TestVerifyUndecodedFrame(t *testing.T) {
+	bad := corrupt(t, t.TempDir(), fixture(t, fx8), "payload")
+	r := pdbgen(t, "", "verify", "--json", bad)
+	wantCode(t, r, exitBadData)
+	var rep struct {
+		Findings int `json:"findings"`
+		Checks   []struct {
+			Name, Status, Reason string
+			Count                int
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("%v\n%v", err, r)
+	}
+	for _, c := range rep.Checks {
+		switch {
+		case c.Name == "integrity":
+			if c.Status != "failed" || c.Count == 0 {
+				t.Errorf("integrity: %+v, want failed", c)
+			}
+		case c.Status != "skipped" || !strings.Contains(c.Reason, "frame(s) could not be decoded"):
+			t.Errorf("%s: %+v, want skipped because a frame could not be decoded", c.Name, c)
+		}
+	}
+	if rep.Findings > 3 {
+		t.Errorf("%d findings, want only the integrity ones\n%v", rep.Findings, r)
+	}
+	r = pdbgen(t, "", "verify", bad)
+	if !strings.Contains(r.stdout, "could not be decoded") {
+		t.Errorf("the text report does not say why the checks were skipped:\n%v", r)
+	}
+}
+
+// TestVerifyCheckOrder (issue 22 item 8): the text report lists the checks
+// in the order of the JSON report, --deep included.
+func TestVerifyCheckOrder(t *testing.T) {
+	for _, args := range [][]string{{fixture(t, fx123)}, {"--deep", fixture(t, fx123)}, {"--deep", fixture(t, fx8)}} {
+		text := pdbgen(t, "", append([]string{"verify"}, args...)...)
+		wantCode(t, text, 0)
+		js := pdbgen(t, "", append([]string{"verify", "--json"}, args...)...)
+		wantCode(t, js, 0)
+		var rep struct {
+			Checks []struct{ Name string } `json:"checks"`
+		}
+		if err := json.Unmarshal([]byte(js.stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		var want, got []string
+		for _, c := range rep.Checks {
+			want = append(want, c.Name)
+		}
+		for _, l := range lines(text.stdout) {
+			f := strings.Fields(strings.TrimSuffix(strings.TrimSpace(l), ":"))
+			if len(f) >= 2 && (f[0] == "checked" || f[0] == "skipped") {
+				got = append(got, strings.TrimSuffix(f[1], ":"))
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("verify %v: text order %v, JSON order %v", args, got, want)
+		}
 	}
 }

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/tilepdb/tilepdb/internal/regular"
 	"github.com/tilepdb/tilepdb/manifest"
 	"github.com/tilepdb/tilepdb/verify"
 )
@@ -63,7 +63,7 @@ func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.R
 				bad++
 			}
 		case manifest.Unreadable:
-			fmt.Fprintf(e.stderr, "%s: %s\n", fs.Path, fs.Reason)
+			fmt.Fprintf(e.stderr, "%s: %s\n", regular.Name(fs.Path), fs.Reason)
 			trouble++
 			out.JSONReport = verify.ErrorJSON(fs.Path, errors.New(fs.Reason))
 		case manifest.Unlisted:
@@ -83,17 +83,8 @@ func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.R
 			}
 			continue
 		}
-		switch {
-		case rep != nil:
-			if err := rep.WriteText(e.stdout); err != nil {
-				return err
-			}
-		case fs.Status == manifest.Unreadable || out.Status == string(manifest.Unreadable):
-			// already on stderr
-		case fs.Status == manifest.Unlisted:
-			fmt.Fprintf(e.stdout, "%s: unlisted: %s\n", fs.Path, fs.Reason)
-		default:
-			fmt.Fprintf(e.stdout, "%s: %s: %s (listed on %s)\n", fs.Path, fs.Status, fs.Reason, out.Manifest)
+		if err := writeFolderText(e.stdout, fs, out, rep); err != nil {
+			return err
 		}
 	}
 	note := ""
@@ -106,29 +97,29 @@ func verifyFolder(e *env, manPath, dir string, verifyOne func(string) (*verify.R
 	case bad > 0:
 		return dataErr(fmt.Errorf("%d of %d listed table(s) missing, different, corrupt or failing verification%s", bad, listed, note))
 	}
-	if note != "" {
-		fmt.Fprintf(e.stderr, "%d listed table(s) verified%s (not an error)\n", listed, note)
+	if !asJSON || note != "" {
+		// One line of summary: the reports above are per table.
+		if note != "" {
+			note += " (not an error)"
+		}
+		fmt.Fprintf(e.stderr, "all %d listed table(s) of %s present in %s, matching and verified%s\n", listed, manPath, dir, note)
 	}
 	return nil
 }
 
-// readManifestFile reads a manifest with the exit status of its failure:
-// 2 when it cannot be read (missing, permission), 1 when it is malformed.
-func readManifestFile(path string) (*manifest.Manifest, error) {
-	m, err := manifest.ReadFile(path)
-	var pe *manifest.ParseError
-	if errors.As(err, &pe) {
-		return nil, dataErr(err)
+// writeFolderText prints the text report of one file of the folder: its
+// verify report, or one line for a file not verified (an unreadable one
+// is already on stderr).
+func writeFolderText(w io.Writer, fs manifest.FileStatus, out folderJSON, rep *verify.Report) error {
+	var err error
+	switch {
+	case rep != nil:
+		err = rep.WriteText(w)
+	case fs.Status == manifest.Unreadable || out.Status == string(manifest.Unreadable):
+	case fs.Status == manifest.Unlisted:
+		_, err = fmt.Fprintf(w, "%s: unlisted: %s\n", regular.Name(fs.Path), fs.Reason) // a name from the folder: escaped
+	default:
+		_, err = fmt.Fprintf(w, "%s: %s: %s (listed on %s)\n", regular.Name(fs.Path), fs.Status, fs.Reason, out.Manifest)
 	}
-	return m, err
-}
-
-// writeJSONLine writes v as one line of JSON.
-func writeJSONLine(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
 	return err
 }

@@ -24,7 +24,8 @@ func TestVerifyManifest(t *testing.T) {
 
 	r := pdbgen(t, "", "verify", "--manifest", man, out)
 	wantCode(t, r, 0)
-	if !strings.Contains(r.stdout, a+": 3x3 blank-last tiles 1,2,3, 504 entries") || strings.Count(r.stdout, "0 findings") != 2 || r.stderr != "" {
+	if !strings.Contains(r.stdout, a+": 3x3 blank-last tiles 1,2,3, 504 entries") || strings.Count(r.stdout, "0 findings") != 2 ||
+		r.stderr != "all 2 listed table(s) of "+man+" present in "+out+", matching and verified\n" {
 		t.Errorf("good folder:\n%v", r)
 	}
 
@@ -33,7 +34,7 @@ func TestVerifyManifest(t *testing.T) {
 	r = pdbgen(t, "", "verify", "--manifest", man, out)
 	wantCode(t, r, 0)
 	if !strings.Contains(r.stdout, filepath.Join(out, "8puzzle.pdb")+": unlisted: not listed in "+man+" (a table: 181440 entries") ||
-		!strings.Contains(r.stderr, "2 listed table(s) verified; 1 unlisted table file(s) in "+out+" (not an error)") {
+		!strings.Contains(r.stderr, "all 2 listed table(s) of "+man+" present in "+out+", matching and verified; 1 unlisted table file(s) in "+out+" (not an error)\n") {
 		t.Errorf("unlisted:\n%v", r)
 	}
 	os.Remove(filepath.Join(out, "8puzzle.pdb"))

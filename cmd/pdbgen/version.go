@@ -2,6 +2,10 @@ package main
 
 import "fmt"
 
+// versionCmd is "pdbgen version": its usage line, summary and help (the flags are
+// defined where it parses them).
+var versionCmd = &command{name: "version", usage: "", short: "print the version (also: pdbgen --version)", run: runVersion}
+
 // Version is the generator version recorded in every file header.
 const Version = "0.1.0"
 

@@ -1,4 +1,4 @@
-package main
+package preset_test
 
 import (
 	"strings"
@@ -8,10 +8,10 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// TestPatternOfName: every preset table name (both goals) and custom names
+// TestParseFileName: every preset table name (both goals) and custom names
 // map back to a pattern whose conventional name is the same; malformed or
 // unknown names get a one-line error saying why.
-func TestPatternOfName(t *testing.T) {
+func TestParseFileName(t *testing.T) {
 	var names []string
 	for _, pr := range preset.All {
 		for _, goal := range []string{puzzle.GoalBlankLast, puzzle.GoalBlankFirst} {
@@ -22,7 +22,7 @@ func TestPatternOfName(t *testing.T) {
 			for _, p := range ps {
 				n := preset.FileName(pr.Name, p)
 				names = append(names, n)
-				got, err := patternOfName(n)
+				got, err := preset.ParseFileName(n)
 				if err != nil {
 					t.Errorf("%s: %v", n, err)
 					continue
@@ -43,7 +43,7 @@ func TestPatternOfName(t *testing.T) {
 		{"2x2.pdb", "2x2 blank-last exact (all tiles)"},
 		{"4x3-bf.pdb", "4x3 blank-first exact (all tiles)"},
 	} {
-		p, err := patternOfName(c.name)
+		p, err := preset.ParseFileName(c.name)
 		if err != nil || p.String() != c.pattern {
 			t.Errorf("%s: %v, %v; want %s", c.name, p, err, c.pattern)
 		}
@@ -61,7 +61,7 @@ func TestPatternOfName(t *testing.T) {
 		{"3x3-goal1.1.1_1.pdb", "3x3-goal1.1.1_1.pdb: goal: "},
 		{"3x3_1-2.txt", "not a table file name"},
 	} {
-		_, err := patternOfName(c.name)
+		_, err := preset.ParseFileName(c.name)
 		if err == nil || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v, want one line containing %q", c.name, err, c.msg)
 		}

@@ -1,0 +1,45 @@
+package main
+
+// The solve command's entry: usage, summary and help. Its flags and run
+// (runSolve, parseSolveConfig) are in solve.go.
+
+// solveCmd is "pdbgen solve": its usage line, summary and help (the flags are
+// defined where it parses them).
+var solveCmd = &command{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional] [--weight W] [--anytime] [--schedule W,W,...] [--max-nodes N] [--time-limit DUR] [--reflect] [--compact-index] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
+	short: "solve boards from stdin (optimally, or faster with a proven bound)",
+	help: `Prints "<board> : length <L> moves <M> nodes <K>" per board, or
+"<board> : unsolvable". <M> spells the moves as the direction in which the
+BLANK moves: u up, d down, l left, r right (u swaps the blank with the tile
+above it); "-" for a board already at the goal. <K> counts the states
+generated. --json prints one object per line instead. FILE is table files
+or set files (a set file names its tables; several parts may share one
+table through a board symmetry). -t N shares each board's IDA* search
+among N threads (parallel IDA*); moves and node counts do not depend on it.
+
+Algorithms (--algorithm): ida (default): optimal, IDA* on additive tables,
+a walk down an exact table. wastar (--weight W, 1 <= W <= 1000, default 1.5):
+weighted A*, a solution at most W times the optimum. anytime (--anytime,
+--schedule 2.5,1.8,1.3,1 by default: strictly decreasing weights in [1, 1000]): ARA*,
+prints a first solution at once and each improvement as its own line
+("<board> : improved length ..."), then the final line; it stops at a
+proven optimum, or after the last weight when it is above 1.
+bidirectional: breadth-first from both ends, optimal, no table needed:
+"pdbgen solve --algorithm bidirectional --board 4x4 [--goal G]" (files
+given: their board and goal are used; --reflect does not apply). Besides IDA*, each line adds
+"[weight W] lower <LB> bound <B> [optimal] [stopped <reason>]": LB is a
+proven lower bound on the optimal length, B = L/LB rounded up (the proven
+factor over the optimum), "optimal" when L = LB.
+
+Limits of wastar, anytime and bidirectional, per board: --max-nodes N
+states stored; --time-limit DUR (also IDA*); --max-memory covers the tables
+and the searches (an equal share each with -j; each search at most 1 GiB
+without --max-memory). A search that reaches a limit answers
+"<board> : stopped <time-limit|node-limit|memory-limit> ..." with what it
+proved, or its best solution so far with "stopped <reason>".
+
+` + boardHelp + "\n\n" + exitHelp + `
+Solve also exits 1 when a limit stopped a board before any solution (one
+line on stderr says which and what was proven; a board with a solution
+stopped by a limit is answered, exit 0). Ctrl-C prints what the searches in
+progress had proven ("interrupted while solving ...").`,
+	run: runSolve}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Runs the pdbgen examples of README.md in a fresh copy of this checkout and
+# checks that they leave it as it was: no tracked file changed, no untracked
+# file or folder left (git status --porcelain stays empty; data/*.pdb and
+# data/*.set.json are ignored, as in any checkout after make data).
+#
+# An example is a line (with its "\" continuations) of a ```sh block that
+# runs pdbgen or scripts/ci-tables.sh, or sets a shell variable the next
+# ones use; all of a block's lines run in one shell, in order, in the copy.
+# Each must exit 0, or 1 where the README says "exit 1" on the line or the
+# comment line after it. Skipped, with the reason printed:
+#   - lines naming 24-6666: they need the 24-puzzle tables (a minute of CPU
+#     and 0.5 GiB to build; make bench-korf24 runs them);
+#   - lines that do not run pdbgen (make, npm, node, java, python).
+# The copy gets the tables of data/ (built by make data, copied, not
+# rebuilt) and a bin/pdbgen built from this checkout. Takes about 30 s.
+#
+# Usage: scripts/readme-examples.sh   (from any directory; make readme-test)
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+copy=$tmp/tilepdb
+say() { printf 'readme-examples: %s\n' "$*" >&2; }
+
+# A fresh clone of the working tree (uncommitted edits included, so that a
+# README being edited is what is tested): the tracked files, committed
+# into a new repository.
+mkdir -p "$copy"
+git -C "$root" ls-files -z | tar -C "$root" --null -T - -cf - | tar -C "$copy" -xf -
+git -C "$copy" init -q
+git -C "$copy" add -A
+git -C "$copy" -c user.name=readme-examples -c user.email=readme@example.invalid commit -qm copy
+(cd "$root" && go build -o "$copy/bin/pdbgen" ./cmd/pdbgen)
+shopt -s nullglob
+pdbs=("$root"/data/*.pdb)
+if [ ${#pdbs[@]} -eq 0 ]; then
+  say "no tables in $root/data: building the default set in the copy"
+  "$copy/bin/pdbgen" build --quiet --if-needed -o "$copy/data" --manifest "$copy/data/MANIFEST.tsv"
+else
+  cp -p "${pdbs[@]}" "$copy/data/"
+fi
+shopt -u nullglob
+if [ -n "$(git -C "$copy" status --porcelain)" ]; then
+  say "the copy is not clean before the examples:"; git -C "$copy" status --porcelain >&2; exit 1
+fi
+
+# Extract the examples: one script per ```sh block.
+awk -v dir="$tmp" '
+  /^```sh[[:space:]]*$/ { inblock = 1; n++; file = dir "/block" n ".lines"; printf "" > file; next }
+  /^```/ { inblock = 0; next }
+  inblock {
+    line = $0
+    while (line ~ /\\$/ && (getline nextline) > 0) { sub(/\\$/, "", line); line = line " " nextline }
+    print line >> file
+  }
+' "$root/README.md"
+
+fail=0 ran=0 skipped=0
+: > "$tmp/vars.sh"
+mkdir -p "$tmp/home" "$tmp/scratch"
+for lines in "$tmp"/block*.lines; do
+  script=${lines%.lines}.sh
+  : > "$script"
+  mapfile -t block < "$lines"
+  for i in "${!block[@]}"; do
+    l=${block[$i]}
+    next=${block[$((i + 1))]:-}
+    case "$l" in
+      ''|'#'*) continue ;;
+    esac
+    code=$(printf '%s' "$l" | sed -E 's/[[:space:]]+#.*$//') # without its comment
+    if [[ $code == *24-6666* ]]; then
+      say "skipped (needs the 24-puzzle tables): $l"; skipped=$((skipped + 1)); continue
+    fi
+    if [[ $code =~ ^[A-Za-z_][A-Za-z_0-9]*= && $code != *pdbgen* && $code != *ci-tables.sh* ]]; then
+      printf '%s\n' "$l" >> "$tmp/vars.sh"; continue # a variable for the next lines and blocks
+    fi
+    if [[ $code != *pdbgen* && $code != *ci-tables.sh* ]]; then
+      say "skipped (does not run pdbgen): $l"; skipped=$((skipped + 1)); continue
+    fi
+    ok=0
+    if [[ $l == *"exit 1"* || ( $next == '#'* && $next == *"exit 1"* ) ]]; then ok=1; fi
+    q=$(printf '%q' "$l")
+    cat >> "$script" <<EOF
+start=\$SECONDS
+(
+$l
+) </dev/null >"\$EX_OUT" 2>&1 && code=0 || code=\$?
+printf 'readme-examples: %3ds exit %d: %s\n' \$((SECONDS - start)) \$code $q >&2
+if [ \$code -gt $ok ]; then printf 'readme-examples: exit %d (want 0%s): %s\n' \$code "$( [ $ok = 1 ] && echo ' or 1')" $q >&2; tail -n 5 "\$EX_OUT" >&2; failed=\$((failed + 1)); fi
+ran=\$((ran + 1))
+EOF
+  done
+  [ -s "$script" ] || continue
+  printf 'echo "$ran $failed" > "$EX_RESULT"\n' >> "$script"
+  (cd "$copy" && HOME=$tmp/home TMPDIR=$tmp/scratch EX_OUT=$tmp/out EX_RESULT=$tmp/result PATH="$copy/bin:$PATH" PDBGEN="$copy/bin/pdbgen" \
+    bash -c 'set -u; ran=0 failed=0; source "$1"; source "$0"' "$script" "$tmp/vars.sh") || { say "block $script: the shell failed"; fail=$((fail + 1)); }
+  if read -r r f 2>/dev/null < "$tmp/result"; then ran=$((ran + r)) fail=$((fail + f)); fi
+  rm -f "$tmp/result"
+done
+
+status=$(git -C "$copy" status --porcelain --untracked-files=all)
+if [ -n "$status" ]; then
+  say "the examples changed the checkout (git status --porcelain):"
+  printf '%s\n' "$status" >&2
+  fail=$((fail + 1))
+fi
+say "$ran examples run, $skipped skipped, $fail problem(s)"
+[ "$fail" -eq 0 ]
