@@ -138,22 +138,6 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 	return rankState{mask: mask, m: m, ord: ord}
 }
 
-// step returns the rankState and value of a table after the move of its
-// tile p from (board) cell to to the blank's cell blank, pc mapping board
-// cells to the table's (the part's symmetry). With a direct index it is one
-// multiply-add and one lookup; otherwise the compact rank update (moved),
-// which needs cells: it is left holding the tile's new cell, to be put back
-// by the caller unless the move is made.
-func (ti *tableInfo) step(st rankState, cells *[puzzle.MaxCells]uint8, pc *[puzzle.MaxCells]uint8, blank, to, p uint8) (rankState, uint8) {
-	if ti.dvals != nil {
-		d := st.d + (uint64(pc[blank])-uint64(pc[to]))*ti.dpow[p]
-		return rankState{d: d}, ti.dvals[d]
-	}
-	cells[p] = pc[blank]
-	nst := ti.moved(st, cells, pc[to], pc[blank], p)
-	return nst, ti.values[ti.index(nst)]
-}
-
 // noMove is the "previous move" of the root: it excludes no move.
 const noMove = 4
 
@@ -194,8 +178,10 @@ var (
 	dupRULDRU = hist6("ruldru") // kept: urdlur (bottom-left)
 )
 
-// ctxEvery is the number of generated nodes between checks of the context.
-const ctxEvery = 1 << 16
+// ctxEvery is the number of moves made between checks of the context: a
+// few microseconds of search, so that a time limit or a cancellation
+// stops IDA* at once.
+const ctxEvery = 1 << 12
 
 // searcher holds the mutable state of one IDA* search. The heuristic is
 // kept per table and updated incrementally: a move changes the cell of one
@@ -266,8 +252,11 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 	if x.isGoal() {
 		return nil, 0, nil
 	}
-	x.bound = max(x.sum, x.sumR)
+	x.bound = x.value()
 	for {
+		if err := ctx.Err(); err != nil { // a limit shorter than one check interval
+			return nil, x.nodes, stopped(err, x.bound, x.nodes)
+		}
 		x.next = inf
 		x.path = x.path[:0]
 		if x.dfs(0, histStart) {
@@ -293,9 +282,9 @@ func (x *searcher) isGoal() bool {
 	return true
 }
 
-// dfs expands the current state at depth g, reached by move prev. It
-// returns true when the goal was found (x.path then holds the solution) or
-// the search must stop (x.err set).
+// dfs expands the current state at depth g, whose last six moves are
+// hist (histStart at the root). It returns true when the goal was found
+// (x.path then holds the solution) or the search must stop (x.err set).
 func (x *searcher) dfs(g int, hist uint32) bool {
 	s := x.s
 	blank := x.blank
@@ -316,68 +305,26 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 		// The tile moves from cell to to cell blank. The regular heuristic
 		// first; the reflected one only when the regular one does not
 		// already cut (Korf's program does the same): a pruned child costs
-		// one table lookup.
-		ti := s.tileTab[tile]
-		sum := x.sum
-		var hv uint8
-		var nst rankState
-		if ti >= 0 {
-			nst, hv = s.tabs[ti].step(x.st[ti], &x.cells[ti], &s.partCell[ti], blank, to, s.tileIdx[tile])
-			sum += int(hv) - int(x.h[ti])
-		}
-		// The reflected lookup only raises h: skip it when h already
-		// prunes the child (same decisions; x.next may come out lower,
+		// one table lookup. (Same decisions; x.next may come out lower,
 		// which can only cost an extra iteration, rare since every f has
-		// the parity of the solution).
-		if f := g + 1 + sum; f > x.bound {
-			if f < x.next {
-				x.next = f
-			}
-			if ti >= 0 && s.tabs[ti].dvals == nil {
-				x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
-			}
+		// the parity of the solution.)
+		c := s.childOf(&x.reg, &s.partCell, tile, blank, to)
+		h := c.sum
+		if f := g + 1 + h; f > x.bound {
+			x.next = min(x.next, f)
 			continue
 		}
-		h := sum
-		var rt uint8
-		var tj int8 = -1
-		sumR := x.sumR
-		var hvR uint8
-		var nstR rankState
+		cR := childStep{t: -1, sum: x.refl.sum}
 		if x.reflect {
-			rt = s.reflTile[tile]
-			tj = s.tileTab[rt]
-			if tj >= 0 {
-				nstR, hvR = s.tabs[tj].step(x.stR[tj], &x.cellsR[tj], &s.partCellR[tj], blank, to, s.tileIdx[rt])
-				sumR += int(hvR) - int(x.hR[tj])
-			}
-			h = max(h, sumR)
+			cR = s.childOf(&x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+			h = max(h, cR.sum)
 			if f := g + 1 + h; f > x.bound {
-				if f < x.next {
-					x.next = f
-				}
-				if ti >= 0 && s.tabs[ti].dvals == nil {
-					x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
-				}
-				if tj >= 0 && s.tabs[tj].dvals == nil {
-					x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
-				}
+				x.next = min(x.next, f)
 				continue
 			}
 		}
 		// Make the move.
-		oldSum, oldSumR := x.sum, x.sumR
-		var oldH, oldHR uint8
-		var oldSt, oldStR rankState
-		if ti >= 0 {
-			oldH, oldSt = x.h[ti], x.st[ti]
-			x.h[ti], x.st[ti] = hv, nst
-		}
-		if tj >= 0 {
-			oldHR, oldStR = x.hR[tj], x.stR[tj]
-			x.hR[tj], x.stR[tj] = hvR, nstR
-		}
-		x.sum, x.sumR = sum, sumR
+		back, backR := x.reg.make(c), x.refl.make(cR)
 		x.board[blank], x.board[to] = tile, 0
 		x.blank = to
 		x.path = append(x.path, dir)
@@ -385,16 +332,8 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 		if h == 0 && x.isGoal() {
 			return true
 		}
-		if x.ctxLeft--; x.ctxLeft <= 0 {
-			x.ctxLeft = ctxEvery
-			if err := x.ctx.Err(); err != nil {
-				x.err = err
-				return true
-			}
-			if x.stop != nil && x.stop.Load() < x.item {
-				x.err = errAbandoned
-				return true
-			}
+		if x.ctxLeft--; x.ctxLeft <= 0 && x.interrupted() {
+			return true
 		}
 		if g+1 == x.cut {
 			// Splitting the tree (idaParallel): record the subtree root
@@ -408,19 +347,24 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 		x.path = x.path[:len(x.path)-1]
 		x.blank = blank
 		x.board[blank], x.board[to] = 0, tile
-		x.sum, x.sumR = oldSum, oldSumR
-		if ti >= 0 {
-			x.h[ti], x.st[ti] = oldH, oldSt
-			if s.tabs[ti].dvals == nil {
-				x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
-			}
-		}
-		if tj >= 0 {
-			x.hR[tj], x.stR[tj] = oldHR, oldStR
-			if s.tabs[tj].dvals == nil {
-				x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
-			}
-		}
+		x.reg.make(back)
+		x.refl.make(backR)
+	}
+	return false
+}
+
+// interrupted checks, every ctxEvery moves made, whether the search must
+// stop: its context ended or (idaParallel) its subtree was abandoned. It
+// sets x.err then.
+func (x *searcher) interrupted() bool {
+	x.ctxLeft = ctxEvery
+	if err := x.ctx.Err(); err != nil {
+		x.err = err
+		return true
+	}
+	if x.stop != nil && x.stop.Load() < x.item {
+		x.err = errAbandoned
+		return true
 	}
 	return false
 }
