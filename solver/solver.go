@@ -38,6 +38,12 @@
 // a first solution at once, then better ones with proven bounds down to the
 // optimum) and SolveBidirectional (breadth-first from both ends, no table:
 // also the package-level Bidirectional), an independent check of the others.
+// Solver.Search runs any of the four (an Algorithm value: AlgIDA,
+// AlgWeighted, AlgAnytime, AlgBidirectional; ParseAlgorithm reads their
+// names) with the same SearchOptions (limits on time, stored states and
+// memory, and a context) and answers with the same Bounded (solution,
+// proven lower bound, nodes, elapsed time, stop reason). NewBoard makes a
+// Solver without tables, for the bidirectional search alone.
 //
 // Moves are reported as the direction in which the BLANK moves: 'u', 'd',
 // 'l', 'r'. Applying them in order to the input board gives the goal.
