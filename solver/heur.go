@@ -38,19 +38,22 @@ type childStep struct {
 	sum      int
 }
 
-// childOf returns the effect on sd of tile sliding from cell to into the
+// childOf sets c to the effect on sd of tile sliding from cell to into the
 // blank's cell blank (board cells), pc mapping board cells to each table's
 // cells (partCell, or partCellR for the reflected side, where tile is the
 // reflected tile). With a direct index the table's index changes by one
 // multiply-add; otherwise by the compact rank update (tableInfo.moved).
-// sd is not changed.
-func (s *Solver) childOf(sd *side, pc *[maxTables][puzzle.MaxCells]uint8, tile, blank, to uint8) childStep {
+// sd is not changed. (c is the caller's, to spare copies in IDA*'s inner
+// loop.)
+func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells]uint8, tile, blank, to uint8) {
 	t := s.tileTab[tile]
+	c.t = t
 	if t < 0 {
-		return childStep{t: -1, sum: sd.sum}
+		c.sum = sd.sum
+		return
 	}
 	tab := &s.tabs[t]
-	c := childStep{t: t, p: s.tileIdx[tile], from: pc[t][to], to: pc[t][blank]}
+	c.p, c.from, c.to = s.tileIdx[tile], pc[t][to], pc[t][blank]
 	if tab.dvals != nil {
 		c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
 		c.h = tab.dvals[c.st.d]
@@ -59,20 +62,18 @@ func (s *Solver) childOf(sd *side, pc *[maxTables][puzzle.MaxCells]uint8, tile, 
 		c.h = tab.values[tab.index(c.st)]
 	}
 	c.sum = sd.sum + int(c.h) - int(sd.h[t])
-	return c
 }
 
-// make applies c to sd and returns the step that undoes it: sd.make of
-// the result restores sd.
-func (sd *side) make(c childStep) childStep {
-	back := childStep{t: c.t, p: c.p, from: c.to, to: c.from, sum: sd.sum}
+// make applies c to sd and sets back to the step that undoes it: sd.make
+// of back restores sd.
+func (sd *side) make(c, back *childStep) {
+	back.t, back.p, back.from, back.to, back.sum = c.t, c.p, c.to, c.from, sd.sum
 	sd.sum = c.sum
-	if c.t >= 0 {
-		back.st, back.h = sd.st[c.t], sd.h[c.t]
-		sd.st[c.t], sd.h[c.t] = c.st, c.h
-		sd.cells[c.t][c.p] = c.to
+	if t := c.t; t >= 0 {
+		back.st, back.h = sd.st[t], sd.h[t]
+		sd.st[t], sd.h[t] = c.st, c.h
+		sd.cells[t][c.p] = c.to
 	}
-	return back
 }
 
 // load ranks board (the tile in each of the Solver's n cells) in every
@@ -150,9 +151,12 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 		x.pos[0], x.pos[tile] = blank, to
 		return v
 	}
-	h := s.childOf(&x.reg, &s.partCell, tile, blank, to).sum
+	var c childStep
+	s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
+	h := c.sum
 	if x.reflect {
-		h = max(h, s.childOf(&x.refl, &s.partCellR, s.reflTile[tile], blank, to).sum)
+		s.childOf(&c, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+		h = max(h, c.sum)
 	}
 	return h
 }

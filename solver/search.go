@@ -290,6 +290,7 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 	blank := x.blank
 	m := &s.nbr[blank]
 	skip := undo[hist&(1<<histBits-1)]
+	var c, cR, back, backR childStep // a child's steps, and their undoing
 	for i := uint8(0); i < m.n; i++ {
 		dir := m.dir[i]
 		if dir == skip {
@@ -308,23 +309,23 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 		// one table lookup. (Same decisions; x.next may come out lower,
 		// which can only cost an extra iteration, rare since every f has
 		// the parity of the solution.)
-		c := s.childOf(&x.reg, &s.partCell, tile, blank, to)
+		s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
 		h := c.sum
 		if f := g + 1 + h; f > x.bound {
 			x.next = min(x.next, f)
 			continue
 		}
-		cR := childStep{t: -1, sum: x.refl.sum}
 		if x.reflect {
-			cR = s.childOf(&x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+			s.childOf(&cR, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
 			h = max(h, cR.sum)
 			if f := g + 1 + h; f > x.bound {
 				x.next = min(x.next, f)
 				continue
 			}
+			x.refl.make(&cR, &backR)
 		}
 		// Make the move.
-		back, backR := x.reg.make(c), x.refl.make(cR)
+		x.reg.make(&c, &back)
 		x.board[blank], x.board[to] = tile, 0
 		x.blank = to
 		x.path = append(x.path, dir)
@@ -347,8 +348,10 @@ func (x *searcher) dfs(g int, hist uint32) bool {
 		x.path = x.path[:len(x.path)-1]
 		x.blank = blank
 		x.board[blank], x.board[to] = 0, tile
-		x.reg.make(back)
-		x.refl.make(backR)
+		x.reg.make(&back, &c)
+		if x.reflect {
+			x.refl.make(&backR, &cR)
+		}
 	}
 	return false
 }
