@@ -105,7 +105,9 @@ const GoalCustom = "custom"
 
 // Header is the JSON header of a table file, plus the file's version from
 // the fixed prefix. Key names are fixed and case-sensitive; see SPEC.md for
-// the range of every field. Readers ignore unknown keys.
+// the range of every field. Readers ignore unknown keys. The json tags are
+// the one list of the keys: the reader's (headerKeys) and the writer's;
+// since:"N" marks a key of major version N and later.
 type Header struct {
 	// Major and Minor are the file format version of the fixed prefix (not
 	// JSON keys). The reader sets them; for Encode, Major 0 means
@@ -129,8 +131,8 @@ type Header struct {
 	FrameSize      int      `json:"frame_size"`      // entries per zstd frame (the last may hold fewer), MinFrameSize..MaxFrameSize; even in format 2
 	Frames         []int64  `json:"frames"`          // compressed size in bytes of each frame, in order; len ceil(Entries/FrameSize)
 	// Format 2 only (absent in 1.0 files; Encode fills both):
-	Encoding      string `json:"encoding,omitempty"`       // EncodingHalf4 or EncodingHalf8
-	PayloadSHA256 string `json:"payload_sha256,omitempty"` // lowercase hex SHA-256 of the stored frames (all bytes after the header checksum)
+	Encoding      string `json:"encoding,omitempty" since:"2"`       // the codec: EncodingHalf4 or EncodingHalf8
+	PayloadSHA256 string `json:"payload_sha256,omitempty" since:"2"` // lowercase hex SHA-256 of the stored frames (all bytes after the header checksum)
 }
 
 // Version returns the file format version as "major.minor", e.g. "2.0"

@@ -5,69 +5,61 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
-// The JSON header keys, SPEC.md section 2. requiredKeys1 are required in
-// every file; format 2 adds requiredKeys2.
-var (
-	requiredKeys1 = []string{"width", "height", "goal", "goal_name", "tiles", "kind", "ranking",
-		"ranking_version", "entries", "bits_per_entry", "max_value", "histogram", "raw_sha256",
-		"generator", "frame_size", "frames"}
-	requiredKeys2 = []string{"encoding", "payload_sha256"}
-)
+// headerKey is one JSON key of the header (SPEC.md section 2). The keys are
+// listed once, as the json tags of Header's fields (which Encode writes
+// with encoding/json); a field tagged since:"N" exists from major version
+// N on (else from 1). Every key of a file's version is required.
+type headerKey struct {
+	name    string
+	field   int    // index of the field in Header
+	since   uint16 // first major version with the key
+	integer bool   // an integer or an array of integers
+}
 
-// integerKeys hold an integer or an array of integers.
-var integerKeys = map[string]bool{"width": true, "height": true, "goal": true, "tiles": true,
-	"ranking_version": true, "entries": true, "bits_per_entry": true, "max_value": true,
-	"histogram": true, "frame_size": true, "frames": true}
+// headerKeys are Header's keys in field order, and keyIndex finds them by
+// name.
+var headerKeys, keyIndex = listHeaderKeys()
 
-// fieldOf returns a pointer to the Header field of key, or nil for a key the
-// header does not define. Only exact (case-sensitive) names match.
-func (h *Header) fieldOf(key string, major uint16) any {
-	switch key {
-	case "width":
-		return &h.Width
-	case "height":
-		return &h.Height
-	case "goal":
-		return &h.Goal
-	case "goal_name":
-		return &h.GoalName
-	case "tiles":
-		return &h.Tiles
-	case "kind":
-		return &h.Kind
-	case "ranking":
-		return &h.Ranking
-	case "ranking_version":
-		return &h.RankingVersion
-	case "entries":
-		return &h.Entries
-	case "bits_per_entry":
-		return &h.BitsPerEntry
-	case "max_value":
-		return &h.MaxValue
-	case "histogram":
-		return &h.Histogram
-	case "raw_sha256":
-		return &h.RawSHA256
-	case "generator":
-		return &h.Generator
-	case "frame_size":
-		return &h.FrameSize
-	case "frames":
-		return &h.Frames
-	}
-	if major >= 2 {
-		switch key {
-		case "encoding":
-			return &h.Encoding
-		case "payload_sha256":
-			return &h.PayloadSHA256
+func listHeaderKeys() ([]headerKey, map[string]int) {
+	var keys []headerKey
+	index := map[string]int{}
+	t := reflect.TypeOf(Header{})
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || name == "" {
+			continue
 		}
+		k := headerKey{name: name, field: i, since: 1}
+		if v, err := strconv.ParseUint(f.Tag.Get("since"), 10, 16); err == nil {
+			k.since = uint16(v)
+		}
+		kind := f.Type.Kind()
+		if kind == reflect.Slice {
+			kind = f.Type.Elem().Kind()
+		}
+		k.integer = kind >= reflect.Int && kind <= reflect.Uint64
+		index[name] = len(keys)
+		keys = append(keys, k)
 	}
-	return nil
+	return keys, index
+}
+
+// fieldOf returns a pointer to the Header field of key, or nil for a key
+// that a header of the given major version does not define. Only exact
+// (case-sensitive) names match.
+func (h *Header) fieldOf(key string, major uint16) (any, headerKey) {
+	i, ok := keyIndex[key]
+	if !ok || headerKeys[i].since > major {
+		return nil, headerKey{}
+	}
+	return reflect.ValueOf(h).Elem().Field(headerKeys[i].field).Addr().Interface(), headerKeys[i]
 }
 
 // parseHeader parses the JSON header of a file of the given major version
@@ -114,14 +106,14 @@ func parseHeader(js []byte, major uint16) (*Header, error) {
 			return fmt.Errorf("header: duplicate key %q", key)
 		}
 		seen[key] = true
-		field := h.fieldOf(key, major)
+		field, k := h.fieldOf(key, major)
 		if field == nil {
 			return nil // unknown key: ignored
 		}
 		if string(raw) == "null" {
 			return fmt.Errorf("header: key %q is null", key)
 		}
-		if integerKeys[key] && bytes.ContainsAny(raw, ".eE") {
+		if k.integer && bytes.ContainsAny(raw, ".eE") {
 			return fmt.Errorf("header: key %q: integers must have no fraction or exponent", key)
 		}
 		if err := json.Unmarshal(raw, field); err != nil {
@@ -132,13 +124,9 @@ func parseHeader(js []byte, major uint16) (*Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys := requiredKeys1
-	if major >= 2 {
-		keys = append(keys[:len(keys):len(keys)], requiredKeys2...)
-	}
-	for _, k := range keys {
-		if !seen[k] {
-			return nil, fmt.Errorf("header: required key %q is missing", k)
+	for _, k := range headerKeys {
+		if k.since <= major && !seen[k.name] {
+			return nil, fmt.Errorf("header: required key %q is missing", k.name)
 		}
 	}
 	return h, nil

@@ -148,6 +148,8 @@ type decoder struct {
 	size     int64
 	strict   bool
 	findings []error
+	v        *version // the file's version, once its prefix is read
+	c        codec    // the file's codec, once its header is checked
 }
 
 // note records an integrity problem: returns it in strict mode, else
@@ -230,7 +232,7 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 	}
 	major := binary.LittleEndian.Uint16(pre[offMajor:])
 	minor := binary.LittleEndian.Uint16(pre[offMinor:])
-	if major != MajorVersion && major != MajorVersion1 {
+	if d.v = versionOf(major); d.v == nil {
 		return nil, nil, 0, &UnsupportedVersionError{Major: major, Minor: minor}
 	}
 	if have < prefixLen {
@@ -274,50 +276,17 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 // pattern they describe. Problems that make the table uninterpretable are
 // returned; the others go through note.
 func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
-	bad := func(format string, args ...any) error {
-		return formatErr(offHeader, "header: "+format, args...)
-	}
+	bad := badHeader
 	unsupported := func(format string, args ...any) error {
 		return &UnsupportedError{Offset: offHeader, Msg: "header: " + fmt.Sprintf(format, args...)}
 	}
-	g, err := puzzle.NewGeometry(h.Width, h.Height)
+	p, err := headerPattern(h)
 	if err != nil {
-		return nil, bad("%v", err)
-	}
-	n := g.N()
-	if len(h.Goal) != n {
-		return nil, bad("goal has %d cells, want %d for a %s board", len(h.Goal), n, g)
-	}
-	goal := make(puzzle.Board, n)
-	for i, t := range h.Goal {
-		if t < 0 || t >= n {
-			return nil, bad("goal cell %d: tile %d out of range 0..%d", i, t, n-1)
-		}
-		goal[i] = uint8(t)
-	}
-	if err := goal.Validate(n); err != nil {
-		return nil, bad("goal: %v", err)
-	}
-	if len(h.Tiles) == 0 || len(h.Tiles) > n-1 {
-		return nil, bad("%d tiles, want 1..%d", len(h.Tiles), n-1)
-	}
-	tiles := make([]uint8, len(h.Tiles))
-	for i, t := range h.Tiles {
-		if t < 1 || t >= n {
-			return nil, bad("tile %d out of range 1..%d", t, n-1)
-		}
-		if i > 0 && t <= h.Tiles[i-1] {
-			return nil, bad("tiles not strictly ascending (%d after %d)", t, h.Tiles[i-1])
-		}
-		tiles[i] = uint8(t)
-	}
-	p, err := puzzle.NewPattern(g, goal, tiles)
-	if err != nil {
-		return nil, bad("%v", err)
+		return nil, err
 	}
 	want := patternHeader(p)
 	if h.Kind != want.Kind {
-		return nil, bad("kind %q, but %d of %d tiles make an %q table", h.Kind, len(tiles), n-1, want.Kind)
+		return nil, bad("kind %q, but %d of %d tiles make an %q table", h.Kind, len(h.Tiles), p.Geom.N()-1, want.Kind)
 	}
 	if h.Ranking != want.Ranking {
 		return nil, bad("ranking %q, want %q for a table of kind %q", h.Ranking, want.Ranking, want.Kind)
@@ -331,8 +300,8 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 	if h.BitsPerEntry != BitsPerEntry {
 		return nil, unsupported("bits_per_entry %d (want %d)", h.BitsPerEntry, BitsPerEntry)
 	}
-	if h.Major == MajorVersion && !knownEncoding(h.Encoding) {
-		return nil, unsupported("encoding %q (this reader implements %q and %q)", h.Encoding, EncodingHalf4, EncodingHalf8)
+	if d.c, err = d.v.codec(h.Encoding); err != nil {
+		return nil, err
 	}
 	if h.GoalName != want.GoalName {
 		if err := d.note(bad("goal_name %q, but the goal is %q", h.GoalName, want.GoalName)); err != nil {
@@ -374,10 +343,56 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 			return nil, err
 		}
 	}
-	if h.Major == MajorVersion && !isLowerHex(h.PayloadSHA256, 2*sha256.Size) {
+	if d.v.payloadSHA && !isLowerHex(h.PayloadSHA256, 2*sha256.Size) {
 		if err := d.note(bad("payload_sha256 %q is not 64 lowercase hex digits", h.PayloadSHA256)); err != nil {
 			return nil, err
 		}
+	}
+	return p, nil
+}
+
+// badHeader is a *FormatError about the header.
+func badHeader(format string, args ...any) error {
+	return formatErr(offHeader, "header: "+format, args...)
+}
+
+// headerPattern checks the header's geometry, goal and tiles and returns
+// the pattern they describe.
+func headerPattern(h *Header) (*puzzle.Pattern, error) {
+	g, err := puzzle.NewGeometry(h.Width, h.Height)
+	if err != nil {
+		return nil, badHeader("%v", err)
+	}
+	n := g.N()
+	if len(h.Goal) != n {
+		return nil, badHeader("goal has %d cells, want %d for a %s board", len(h.Goal), n, g)
+	}
+	goal := make(puzzle.Board, n)
+	for i, t := range h.Goal {
+		if t < 0 || t >= n {
+			return nil, badHeader("goal cell %d: tile %d out of range 0..%d", i, t, n-1)
+		}
+		goal[i] = uint8(t)
+	}
+	if err := goal.Validate(n); err != nil {
+		return nil, badHeader("goal: %v", err)
+	}
+	if len(h.Tiles) == 0 || len(h.Tiles) > n-1 {
+		return nil, badHeader("%d tiles, want 1..%d", len(h.Tiles), n-1)
+	}
+	tiles := make([]uint8, len(h.Tiles))
+	for i, t := range h.Tiles {
+		if t < 1 || t >= n {
+			return nil, badHeader("tile %d out of range 1..%d", t, n-1)
+		}
+		if i > 0 && t <= h.Tiles[i-1] {
+			return nil, badHeader("tiles not strictly ascending (%d after %d)", t, h.Tiles[i-1])
+		}
+		tiles[i] = uint8(t)
+	}
+	p, err := puzzle.NewPattern(g, goal, tiles)
+	if err != nil {
+		return nil, badHeader("%v", err)
 	}
 	return p, nil
 }
@@ -389,7 +404,7 @@ func (d *decoder) checkLayout(h *Header, payloadOff int64) error {
 	if h.FrameSize < MinFrameSize || h.FrameSize > MaxFrameSize {
 		return formatErr(offHeader, "header: frame_size %d out of range %d..%d", h.FrameSize, MinFrameSize, MaxFrameSize)
 	}
-	if h.Major == MajorVersion && h.FrameSize%2 != 0 {
+	if d.v.evenFrames && h.FrameSize%2 != 0 {
 		return formatErr(offHeader, "header: frame_size %d is odd (format 2 needs an even frame size)", h.FrameSize)
 	}
 	nf := frameCount(h.Entries, h.FrameSize)
@@ -398,7 +413,7 @@ func (d *decoder) checkLayout(h *Header, payloadOff int64) error {
 	}
 	var total int64
 	for i, c := range h.Frames {
-		raw := frameStored(h, i)
+		raw := d.frameStored(h, i)
 		if c < 0 || uint64(c) < minFrameLen(raw) {
 			return formatErr(offHeader, "header: frame %d is %d bytes, too small to hold a zstd frame of %d bytes", i, c, raw)
 		}
@@ -423,13 +438,10 @@ func frameRaw(h *Header, i int) uint64 {
 	return min(h.Entries-lo, uint64(h.FrameSize))
 }
 
-// frameStored is the decompressed size in bytes of frame i: its number of
-// entries in format 1, their encoded size in format 2.
-func frameStored(h *Header, i int) uint64 {
-	if h.Major == MajorVersion {
-		return encodedLen(h.Encoding, frameRaw(h, i))
-	}
-	return frameRaw(h, i)
+// frameStored is the decompressed size in bytes of frame i: the stored
+// size of its entries in the file's codec.
+func (d *decoder) frameStored(h *Header, i int) uint64 {
+	return d.c.storedLen(frameRaw(h, i))
 }
 
 func isLowerHex(s string, n int) bool {
@@ -570,7 +582,7 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 	for i, c := range h.Frames {
 		offs[i+1] = offs[i] + c
 	}
-	if h.Major == MajorVersion {
+	if d.v.payloadSHA {
 		if err := d.checkPayloadSHA(h, payloadOff); err != nil {
 			return nil, err
 		}
@@ -583,7 +595,7 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 		if err := d.readAt(b, offs[i]); err != nil {
 			return nil, err
 		}
-		if msg := checkFrameHeader(b, frameStored(h, i), window); msg != "" {
+		if msg := checkFrameHeader(b, d.frameStored(h, i), window); msg != "" {
 			frameErrs[i] = formatErr(offs[i], "frame %d: %s", i, msg)
 			if d.strict {
 				return nil, frameErrs[i]
@@ -605,7 +617,7 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 	defer dec.Close()
 
 	var m *manhattan
-	if h.Major == MajorVersion {
+	if d.v.manhattan {
 		m = newManhattan(p)
 	}
 	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
@@ -634,20 +646,8 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 				err = formatErr(offs[i], "frame %d: %s", i, msg)
 			} else if n != len(comp) {
 				err = formatErr(offs[i]+int64(n), "frame %d: %d bytes after the zstd frame (a frame slot holds exactly one zstd frame)", i, len(comp)-n)
-			} else if m == nil {
-				err = decodeFrame(dec, comp, values[lo:lo:hi], i, offs[i])
 			} else {
-				s := bufs.Get().(*frameScratch)
-				defer bufs.Put(s)
-				n := frameStored(h, i)
-				if uint64(cap(s.out)) < n {
-					s.out = make([]uint8, n)
-				}
-				if err = decodeFrame(dec, comp, s.out[:0:n], i, offs[i]); err == nil {
-					if derr := decodeCodes(m, h.Encoding, lo, s.out[:n], values[lo:hi], &s.row); derr != nil {
-						err = formatErr(offs[i], "frame %d: %v", i, derr)
-					}
-				}
+				err = d.decodeFrame(dec, m, comp, values[lo:hi], lo, i, offs[i], &bufs)
 			}
 			if err != nil {
 				frameErrs[i] = err
@@ -681,9 +681,27 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 	return values, nil
 }
 
-// decodeFrame decompresses comp (frame i at file offset off) into dst,
-// which has length 0 and capacity the frame's raw size.
-func decodeFrame(dec *zstd.Decoder, comp, dst []byte, i int, off int64) error {
+// decodeFrame decompresses comp (frame i at file offset off) and decodes
+// it with the file's codec into dst (the frame's entries, ranks lo, ...).
+func (d *decoder) decodeFrame(dec *zstd.Decoder, m *manhattan, comp, dst []uint8, lo uint64, i int, off int64, bufs *sync.Pool) error {
+	s := bufs.Get().(*frameScratch)
+	defer bufs.Put(s)
+	n := d.c.storedLen(uint64(len(dst)))
+	if uint64(cap(s.out)) < n {
+		s.out = make([]uint8, n)
+	}
+	if err := decompress(dec, comp, s.out[:0:n], i, off); err != nil {
+		return err
+	}
+	if err := d.c.decode(m, lo, s.out[:n], dst, s); err != nil {
+		return formatErr(off, "frame %d: %v", i, err)
+	}
+	return nil
+}
+
+// decompress decompresses comp (frame i at file offset off) into dst,
+// which has length 0 and capacity the frame's stored size.
+func decompress(dec *zstd.Decoder, comp, dst []byte, i int, off int64) error {
 	want := cap(dst)
 	out, err := dec.DecodeAll(comp, dst)
 	if err != nil {

@@ -55,66 +55,35 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 	if major == 0 {
 		major = MajorVersion
 	}
-	if major != MajorVersion && major != MajorVersion1 {
+	v := versionOf(major)
+	if v == nil {
 		return fmt.Errorf("tilepdb: Encode: cannot write format version %d (only %d and %d)", major, MajorVersion1, MajorVersion)
 	}
 	if t.Header.FrameSize == 0 {
-		t.Header.FrameSize = DefaultFrameSize
-		if major == MajorVersion {
-			t.Header.FrameSize = DefaultFrameSize2(uint64(len(t.Values)))
-		}
+		t.Header.FrameSize = v.defaultFrameSize(uint64(len(t.Values)))
 	}
 	fs := t.Header.FrameSize
-	if fs < MinFrameSize || fs > MaxFrameSize || (major == MajorVersion && fs%2 != 0) {
+	if fs < MinFrameSize || fs > MaxFrameSize || (v.evenFrames && fs%2 != 0) {
 		return fmt.Errorf("tilepdb: Encode: frame size %d out of range %d..%d (even for format 2)", fs, MinFrameSize, MaxFrameSize)
 	}
 	nf := int(frameCount(uint64(len(t.Values)), fs))
-	workers = max(1, min(workers, nf))
-	level := encoderLevel
-	if major == MajorVersion {
-		level = encoderLevel2
-	}
-	var frames [][]byte
-	encoding := ""
-	if major == MajorVersion {
-		var err error
-		frames, encoding, err = t.encodeFrames2(level, nf, workers)
-		if err != nil {
-			return err
-		}
-	} else {
-		frames = make([][]byte, nf)
-		var g errgroup.Group
-		g.SetLimit(workers)
-		for i := range nf {
-			g.Go(func() error {
-				lo := i * fs
-				hi := min(lo+fs, len(t.Values))
-				f, err := compressFrame(level, t.Values[lo:hi])
-				frames[i] = f
-				return err
-			})
-		}
-		if err := g.Wait(); err != nil {
-			return fmt.Errorf("tilepdb: zstd: %w", err)
-		}
+	frames, c, err := t.encodeFrames(v, nf, max(1, min(workers, nf)))
+	if err != nil {
+		return err
 	}
 
 	h := &t.Header
-	h.Major, h.Minor = major, 0
-	if major == MajorVersion {
-		h.Minor = MinorVersion
-	}
-	h.Encoding, h.PayloadSHA256 = encoding, ""
+	h.Major, h.Minor = v.major, v.minor
+	h.Encoding, h.PayloadSHA256 = c.name(), ""
 	h.Frames = make([]int64, nf)
 	sum := sha256.New()
 	for i, f := range frames {
 		h.Frames[i] = int64(len(f))
-		if major == MajorVersion {
+		if v.payloadSHA {
 			sum.Write(f)
 		}
 	}
-	if major == MajorVersion {
+	if v.payloadSHA {
 		h.PayloadSHA256 = hex.EncodeToString(sum.Sum(nil))
 	}
 	head, err := marshalHeader(h)
@@ -132,65 +101,68 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 	return nil
 }
 
-// encodeFrames2 checks the values, picks the encoding and returns the
-// compressed format 2 frames. One parallel pass computes each frame's
-// codes (checking every value against its Manhattan distance) and
-// compresses them packed in 4 bits when they fit; if some frame has a code
-// above 15 (never seen in real tables) every frame is redone in 8 bits, so
-// the output depends only on the table.
-func (t *Table) encodeFrames2(level zstd.EncoderLevel, nf, workers int) ([][]byte, string, error) {
+// encodeFrames checks the values, picks the codec and returns the
+// compressed frames: the first of the version's codecs that holds every
+// value (format 2: the 4-bit codes, or when some code exceeds 15, never
+// seen in real tables, the 8-bit ones), so the output depends only on the
+// table.
+func (t *Table) encodeFrames(v *version, nf, workers int) ([][]byte, codec, error) {
+	var m *manhattan
+	if v.manhattan {
+		m = newManhattan(t.Pattern)
+	}
+	for i, c := range v.codecs {
+		frames, err := t.compressFrames(c, v.level, m, nf, workers)
+		if !errors.Is(err, errTooWide) || i == len(v.codecs)-1 {
+			return frames, c, err
+		}
+	}
+	return nil, nil, errors.New("tilepdb: Encode: the version has no codec") // not reached
+}
+
+// compressFrames encodes the frames with c (checking every value against
+// its Manhattan distance in format 2) and compresses them, in parallel. It
+// returns errTooWide as soon as some frame does not fit c (the remaining
+// frames are skipped), else the error of the first bad frame, whatever the
+// timing.
+func (t *Table) compressFrames(c codec, level zstd.EncoderLevel, m *manhattan, nf, workers int) ([][]byte, error) {
 	fs := t.Header.FrameSize
-	m := newManhattan(t.Pattern)
 	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
 	frames := make([][]byte, nf)
 	errs := make([]error, nf)
-	var wide atomic.Bool // some code exceeds 15
-	pass := func(encoding string) {
-		var g errgroup.Group
-		g.SetLimit(workers)
-		for i := range nf {
-			g.Go(func() error {
-				if encoding == EncodingHalf4 && wide.Load() {
-					return nil // redone in 8 bits anyway
-				}
-				s := bufs.Get().(*frameScratch)
-				defer bufs.Put(s)
-				lo := i * fs
-				vals := t.Values[lo:min(lo+fs, len(t.Values))]
-				codes := s.man(len(vals))
-				mx, err := toCodes(m, uint64(lo), vals, codes, &s.row)
-				if err != nil {
-					errs[i] = err
-					return nil
-				}
-				out := codes
-				if encoding == EncodingHalf4 {
-					if mx > 15 {
-						wide.Store(true)
-						return nil
-					}
-					out = codes[:encodedLen(encoding, uint64(len(vals)))]
-					pack4(codes, out) // in place: byte j is written after codes 2j and 2j+1 are read
-				}
+	var wide atomic.Bool // some frame does not fit c
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i := range nf {
+		g.Go(func() error {
+			if wide.Load() {
+				return nil // redone with the next codec anyway
+			}
+			s := bufs.Get().(*frameScratch)
+			defer bufs.Put(s)
+			lo := i * fs
+			out, err := c.encode(m, uint64(lo), t.Values[lo:min(lo+fs, len(t.Values))], s)
+			switch {
+			case errors.Is(err, errTooWide):
+				wide.Store(true)
+			case err != nil:
+				errs[i] = err
+			default:
 				frames[i], errs[i] = compressFrame(level, out)
-				return nil
-			})
-		}
-		_ = g.Wait()
+			}
+			return nil
+		})
 	}
-	encoding := EncodingHalf4
-	pass(encoding)
-	if wide.Load() { // pass 1 skipped frames: only pass 2's errors are complete
-		encoding = EncodingHalf8
-		clear(errs)
-		pass(encoding)
+	_ = g.Wait()
+	if wide.Load() {
+		return nil, errTooWide
 	}
-	for _, err := range errs { // the first bad frame, whatever the timing
+	for _, err := range errs {
 		if err != nil {
-			return nil, "", fmt.Errorf("tilepdb: Encode: %w", err)
+			return nil, fmt.Errorf("tilepdb: Encode: %w", err)
 		}
 	}
-	return frames, encoding, nil
+	return frames, nil
 }
 
 // frameScratch is the per-goroutine buffers of format 2 encoding and

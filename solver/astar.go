@@ -10,9 +10,9 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// Bounded is the answer of a bounded-suboptimal search (SolveWeighted,
-// SolveAnytime): a solution, when one was found, and what is proven about
-// the optimum.
+// Bounded is the answer of every search of Solver.Search (and of
+// SolveWeighted, SolveAnytime): a solution, when one was found, and what
+// is proven about the optimum.
 type Bounded struct {
 	// Board is the board as given; Searched the board searched against the
 	// tables' goal (converted when Converted, see Options.FromBlankFirst).
@@ -43,6 +43,12 @@ type Bounded struct {
 	Weight float64
 	// Stats are the counts of the whole search up to this answer.
 	Stats Stats
+	// Algorithm is the search that answered (set by Solver.Search).
+	Algorithm Algorithm
+	// Stopped is why the search ended early (set by Solver.Search):
+	// StopTime, StopNodes, StopMemory or StopInterrupted; "" for a complete
+	// answer.
+	Stopped string
 }
 
 // Stats count the work of a search that stores states.

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -51,14 +52,11 @@ type bidir struct {
 // which length it has ruled out. ctx and lim.TimeLimit stop it as for
 // SolveWeighted.
 func Bidirectional(ctx context.Context, g puzzle.Geometry, start, goal puzzle.Board, lim Limits) (Result, Stats, error) {
-	res, path, st, err := bidirectional(ctx, g, start, goal, lim)
-	if res.Length > 0 {
-		b := make([]byte, len(path))
-		for i, d := range path {
-			b[i] = puzzle.Direction(d).Letter()
-		}
-		res.Moves = string(b)
+	s, err := NewBoard(g, goal)
+	if err != nil {
+		return Result{}, Stats{}, err
 	}
+	res, st, _, err := s.solveBidirectional(ctx, start, lim)
 	return res, st, err
 }
 
@@ -66,51 +64,47 @@ func Bidirectional(ctx context.Context, g puzzle.Geometry, start, goal puzzle.Bo
 // converted first with Options.FromBlankFirst (and the moves translated
 // back), like Solve. The tables are not used.
 func (s *Solver) SolveBidirectional(ctx context.Context, b puzzle.Board, lim Limits) (Result, Stats, error) {
-	if err := b.Validate(s.n); err != nil {
-		return Result{}, Stats{}, err
-	}
-	work := b
-	if s.opt.FromBlankFirst {
-		work = puzzle.BlankFirstToLast(b)
-	}
-	res, path, st, err := bidirectional(ctx, s.geom, work, s.goal, lim)
-	res.Board = append(puzzle.Board(nil), b...)
-	res.Searched = append(puzzle.Board(nil), work...)
-	res.Converted = s.opt.FromBlankFirst
-	res.Moves = s.moveString(path)
+	res, st, _, err := s.solveBidirectional(ctx, b, lim)
 	return res, st, err
 }
 
-// bidirectional is Bidirectional returning the blank moves as directions.
-func bidirectional(ctx context.Context, g puzzle.Geometry, start, goal puzzle.Board, lim Limits) (Result, []uint8, Stats, error) {
-	n := g.N()
-	if err := start.Validate(n); err != nil {
-		return Result{}, nil, Stats{}, err
-	}
-	if err := goal.Validate(n); err != nil {
-		return Result{}, nil, Stats{}, fmt.Errorf("goal: %w", err)
+// solveBidirectional is SolveBidirectional, also returning, when a limit
+// or ctx stopped the search, the proven lower bound on the optimal length:
+// one more than the length ruled out, raised to the parity of every
+// solution (that of the blank's taxicab distance to its goal cell).
+func (s *Solver) solveBidirectional(ctx context.Context, b puzzle.Board, lim Limits) (Result, Stats, int, error) {
+	if err := b.Validate(s.n); err != nil {
+		return Result{}, Stats{}, -1, err
 	}
 	if err := lim.validate(); err != nil {
-		return Result{}, nil, Stats{}, err
+		return Result{}, Stats{}, -1, err
 	}
-	res := Result{Board: append(puzzle.Board(nil), start...), Length: -1}
-	res.Searched = res.Board
-	if !puzzle.Solvable(g, start, goal) {
-		return res, nil, Stats{}, nil
+	res := Result{Board: append(puzzle.Board(nil), b...), Length: -1, Converted: s.opt.FromBlankFirst}
+	work := res.Board
+	if s.opt.FromBlankFirst {
+		work = puzzle.BlankFirstToLast(b)
+	}
+	res.Searched = append(puzzle.Board(nil), work...)
+	if !puzzle.Solvable(s.geom, work, s.goal) {
+		return res, Stats{}, -1, nil
 	}
 	res.Solvable = true
-	x := &bidir{g: g, n: n, pk: newPacker(n), guard: newGuard(ctx, lim)}
-	neighbourMoves(g, n, &x.nbr)
-	path, err := x.run(start, goal)
+	x := &bidir{g: s.geom, n: s.n, pk: newPacker(s.n), guard: newGuard(ctx, lim), nbr: s.nbr}
+	path, err := x.run(work, s.goal)
 	x.stats.Stored = uint64(x.side[0].store.len() + x.side[1].store.len())
 	x.stats.PeakBytes = x.guard.bud.peak
 	x.stats.Elapsed = time.Since(x.guard.start)
 	res.Nodes = x.stats.Generated
 	if err != nil {
-		return res, nil, x.stats, fmt.Errorf("bidirectional search: %w", err)
+		lower := x.side[0].depth + x.side[1].depth + 1
+		if blank := slices.Index(work, 0); (lower-s.geom.Manhattan(blank, int(s.goalPos[0])))%2 != 0 {
+			lower++
+		}
+		return res, x.stats, lower, fmt.Errorf("bidirectional search: %w", err)
 	}
 	res.Length = len(path)
-	return res, path, x.stats, nil
+	res.Moves = s.moveString(path)
+	return res, x.stats, -1, nil
 }
 
 // run searches and returns the blank moves from start to goal.

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -50,8 +51,8 @@ func TestDirectIndexMatchesCompact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, c := range cases {
 		tab := table(t, c.w, c.h, c.goal, c.tiles...)
-		d := newDirectIndex(tab)
-		if d == nil {
+		d, err := newDirectIndex(context.Background(), tab)
+		if err != nil || d == nil {
 			t.Fatalf("%s: no direct index", tab.Pattern)
 		}
 		if want := directSize(c.w*c.h, len(c.tiles)); uint64(len(d.values)) != want {

@@ -2,30 +2,78 @@ package solver
 
 import "github.com/tilepdb/tilepdb/puzzle"
 
-// hcalc evaluates the solver's heuristic (the one IDA* uses: the sum of the
-// table values, with Options.Reflect the maximum with the sum for the
-// reflected state; the exact value for an exact table) for the children of
-// one state: load ranks the state once per part, child then costs one
-// incremental rank update and lookup per part touched by the move (a part
-// looked up through a symmetric table uses its cell map, partCell).
-type hcalc struct {
-	s *Solver
-	tableState
-	pos [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
+// The heuristic of the additive searches (IDA* and the A* searches) is
+// kept per table and updated one move at a time: a move changes the cell
+// of one tile, so only the table holding it (and, with reflection, the
+// table holding its reflected image) is looked up again. childOf computes
+// a move's effect on one side, make applies it (and, given its own result,
+// undoes it); IDA*'s dfs and hcalc.child both go through them.
+
+// side is the heuristic of one state (or of its reflection) kept per
+// table: each table's tile cells, index state and value, and their sum.
+type side struct {
+	cells [maxTables][puzzle.MaxCells]uint8 // per table, the cell of each of its tiles (in the table's cells)
+	st    [maxTables]rankState              // per table, its index state
+	h     [maxTables]uint8                  // per table, its value
+	sum   int                               // Σ h
 }
 
-// tableState is the heuristic of one state kept per table, so that a move
-// costs one incremental rank update and lookup per table it touches
-// (rankState.moved): each table's tile cells, index state and value, their
-// sum, and with reflect the same for the reflected state.
+// tableState is the heuristic of one state: the regular side and, with
+// reflect, the side of the state reflected about the main diagonal.
 type tableState struct {
-	reflect bool
-	cells   [maxTables][puzzle.MaxCells]uint8 // per table, the cell of each of its tiles
-	cellsR  [maxTables][puzzle.MaxCells]uint8 // same for the reflected state
-	st, stR [maxTables]rankState              // per table index, state and reflected state
-	h, hR   [maxTables]uint8                  // per table value, state and reflected state
-	sum     int                               // Σ h
-	sumR    int                               // Σ hR
+	reflect   bool
+	reg, refl side
+}
+
+// childStep is a move's effect on one side: table t (-1 when the moved
+// tile is in no table) whose tile p goes from cell from to cell to (the
+// table's cells), its index state and value after the move, and the
+// side's sum after it.
+type childStep struct {
+	t        int8
+	p        uint8
+	from, to uint8
+	st       rankState
+	h        uint8
+	sum      int
+}
+
+// childOf sets c to the effect on sd of tile sliding from cell to into the
+// blank's cell blank (board cells), pc mapping board cells to each table's
+// cells (partCell, or partCellR for the reflected side, where tile is the
+// reflected tile). With a direct index the table's index changes by one
+// multiply-add; otherwise by the compact rank update (tableInfo.moved).
+// sd is not changed. (c is the caller's, to spare copies in IDA*'s inner
+// loop.)
+func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells]uint8, tile, blank, to uint8) {
+	t := s.tileTab[tile]
+	c.t = t
+	if t < 0 {
+		c.sum = sd.sum
+		return
+	}
+	tab := &s.tabs[t]
+	c.p, c.from, c.to = s.tileIdx[tile], pc[t][to], pc[t][blank]
+	if tab.dvals != nil {
+		c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
+		c.h = tab.dvals[c.st.d]
+	} else {
+		c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
+		c.h = tab.values[tab.index(c.st)]
+	}
+	c.sum = sd.sum + int(c.h) - int(sd.h[t])
+}
+
+// make applies c to sd and sets back to the step that undoes it: sd.make
+// of back restores sd.
+func (sd *side) make(c, back *childStep) {
+	back.t, back.p, back.from, back.to, back.sum = c.t, c.p, c.to, c.from, sd.sum
+	sd.sum = c.sum
+	if t := c.t; t >= 0 {
+		back.st, back.h = sd.st[t], sd.h[t]
+		sd.st[t], sd.h[t] = c.st, c.h
+		sd.cells[t][c.p] = c.to
+	}
 }
 
 // load ranks board (the tile in each of the Solver's n cells) in every
@@ -34,27 +82,45 @@ type tableState struct {
 func (x *tableState) load(s *Solver, board []uint8) {
 	for c, t := range board {
 		if ti := s.tileTab[t]; ti >= 0 {
-			x.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
+			x.reg.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
 		}
 		if x.reflect {
 			rt := s.reflTile[t]
 			if tj := s.tileTab[rt]; tj >= 0 {
-				x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][c]
+				x.refl.cells[tj][s.tileIdx[rt]] = s.partCellR[tj][c]
 			}
 		}
 	}
-	x.sum, x.sumR = 0, 0
+	x.reg.sum, x.refl.sum = 0, 0
 	for i := range s.tabs {
-		tab := &s.tabs[i]
-		x.st[i] = tab.rank(&x.cells[i])
-		x.h[i] = tab.values[tab.index(x.st[i])]
-		x.sum += int(x.h[i])
+		x.reg.rank(&s.tabs[i], i)
 		if x.reflect {
-			x.stR[i] = tab.rank(&x.cellsR[i])
-			x.hR[i] = tab.values[tab.index(x.stR[i])]
-			x.sumR += int(x.hR[i])
+			x.refl.rank(&s.tabs[i], i)
 		}
 	}
+}
+
+// rank computes table i's index state and value from its cells and adds
+// the value to the sum.
+func (sd *side) rank(tab *tableInfo, i int) {
+	sd.st[i] = tab.rank(&sd.cells[i])
+	sd.h[i] = tab.values[tab.index(sd.st[i])]
+	sd.sum += int(sd.h[i])
+}
+
+// value is the heuristic of the state: the regular sum, or with reflect
+// the larger of the two sums.
+func (x *tableState) value() int { return max(x.reg.sum, x.refl.sum) }
+
+// hcalc evaluates the solver's heuristic (the one IDA* uses: the sum of the
+// table values, with Options.Reflect the maximum with the sum for the
+// reflected state; the exact value for an exact table) for the children of
+// one state: load ranks the state once per part, child then costs one
+// incremental update and lookup per part touched by the move (childOf).
+type hcalc struct {
+	s *Solver
+	tableState
+	pos [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
 }
 
 func newHcalc(s *Solver) *hcalc {
@@ -72,7 +138,7 @@ func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
 		return int(s.exact.Value(x.pos[:s.n]))
 	}
 	x.tableState.load(s, board[:s.n])
-	return max(x.sum, x.sumR)
+	return x.value()
 }
 
 // child returns the heuristic value of the loaded state after tile (in
@@ -85,27 +151,12 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 		x.pos[0], x.pos[tile] = blank, to
 		return v
 	}
-	sum := x.sum
-	if ti := s.tileTab[tile]; ti >= 0 {
-		tab := &s.tabs[ti]
-		c := &x.cells[ti]
-		pc := &s.partCell[ti]
-		c[s.tileIdx[tile]] = pc[blank]
-		sum += int(tab.values[tab.index(tab.moved(x.st[ti], c, pc[to], pc[blank], s.tileIdx[tile]))]) - int(x.h[ti])
-		c[s.tileIdx[tile]] = pc[to]
+	var c childStep
+	s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
+	h := c.sum
+	if x.reflect {
+		s.childOf(&c, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+		h = max(h, c.sum)
 	}
-	if !x.reflect {
-		return sum
-	}
-	sumR := x.sumR
-	rt := s.reflTile[tile]
-	if tj := s.tileTab[rt]; tj >= 0 {
-		tab := &s.tabs[tj]
-		c := &x.cellsR[tj]
-		pc := &s.partCellR[tj]
-		c[s.tileIdx[rt]] = pc[blank]
-		sumR += int(tab.values[tab.index(tab.moved(x.stR[tj], c, pc[to], pc[blank], s.tileIdx[rt]))]) - int(x.hR[tj])
-		c[s.tileIdx[rt]] = pc[to]
-	}
-	return max(sum, sumR)
+	return h
 }

@@ -57,10 +57,13 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 		return nil, 0, nil
 	}
 	threads := s.opt.Threads
-	bound := max(root.sum, root.sumR)
+	bound := root.value()
 	cut := minCut
 	var total uint64
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, total, stopped(err, bound, total)
+		}
 		// The frontier of this iteration, one single-threaded pass. The cut
 		// adapts between iterations (the tree grows with the bound): one
 		// level deeper (2 moves, the parity of the puzzle) when the

@@ -139,22 +139,6 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 	return rankState{mask: mask, m: m, ord: ord}
 }
 
-// step returns the rankState and value of a table after the move of its
-// tile p from (board) cell to to the blank's cell blank, pc mapping board
-// cells to the table's (the part's symmetry). With a direct index it is one
-// multiply-add and one lookup; otherwise the compact rank update (moved),
-// which needs cells: it is left holding the tile's new cell, to be put back
-// by the caller unless the move is made.
-func (ti *tableInfo) step(st rankState, cells *[puzzle.MaxCells]uint8, pc *[puzzle.MaxCells]uint8, blank, to, p uint8) (rankState, uint8) {
-	if ti.dvals != nil {
-		d := st.d + (uint64(pc[blank])-uint64(pc[to]))*ti.dpow[p]
-		return rankState{d: d}, ti.dvals[d]
-	}
-	cells[p] = pc[blank]
-	nst := ti.moved(st, cells, pc[to], pc[blank], p)
-	return nst, ti.values[ti.index(nst)]
-}
-
 // noMove is the "previous move" of the root: it excludes no move.
 const noMove = 4
 
@@ -211,8 +195,10 @@ var (
 	dupTables = map[int][]uint16{}
 )
 
-// ctxEvery is the number of generated nodes between checks of the context.
-const ctxEvery = 1 << 16
+// ctxEvery is the number of moves made between checks of the context: a
+// few microseconds of search, so that a time limit or a cancellation
+// stops IDA* at once.
+const ctxEvery = 1 << 12
 
 // searcher holds the mutable state of one IDA* search. The heuristic is
 // kept per table and updated incrementally: a move changes the cell of one
@@ -283,8 +269,11 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 	if x.isGoal() {
 		return nil, 0, nil
 	}
-	x.bound = max(x.sum, x.sumR)
+	x.bound = x.value()
 	for {
+		if err := ctx.Err(); err != nil { // a limit shorter than one check interval
+			return nil, x.nodes, stopped(err, x.bound, x.nodes)
+		}
 		x.next = inf
 		x.path = x.path[:0]
 		if x.dfs(0, 0) {
@@ -319,6 +308,7 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 	blank := x.blank
 	m := &s.nbr[blank]
 	row := s.dup[int(fs)<<2 : int(fs)<<2+4 : int(fs)<<2+4]
+	var c, cR, back, backR childStep // a child's steps, and their undoing
 	for i := uint8(0); i < m.n; i++ {
 		dir := m.dir[i]
 		nfs := row[dir&3]
@@ -331,68 +321,26 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		// The tile moves from cell to to cell blank. The regular heuristic
 		// first; the reflected one only when the regular one does not
 		// already cut (Korf's program does the same): a pruned child costs
-		// one table lookup.
-		ti := s.tileTab[tile]
-		sum := x.sum
-		var hv uint8
-		var nst rankState
-		if ti >= 0 {
-			nst, hv = s.tabs[ti].step(x.st[ti], &x.cells[ti], &s.partCell[ti], blank, to, s.tileIdx[tile])
-			sum += int(hv) - int(x.h[ti])
-		}
-		// The reflected lookup only raises h: skip it when h already
-		// prunes the child (same decisions; x.next may come out lower,
+		// one table lookup. (Same decisions; x.next may come out lower,
 		// which can only cost an extra iteration, rare since every f has
-		// the parity of the solution).
-		if f := g + 1 + sum; f > x.bound {
-			if f < x.next {
-				x.next = f
-			}
-			if ti >= 0 && s.tabs[ti].dvals == nil {
-				x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
-			}
+		// the parity of the solution.)
+		s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
+		h := c.sum
+		if f := g + 1 + h; f > x.bound {
+			x.next = min(x.next, f)
 			continue
 		}
-		h := sum
-		var rt uint8
-		var tj int8 = -1
-		sumR := x.sumR
-		var hvR uint8
-		var nstR rankState
 		if x.reflect {
-			rt = s.reflTile[tile]
-			tj = s.tileTab[rt]
-			if tj >= 0 {
-				nstR, hvR = s.tabs[tj].step(x.stR[tj], &x.cellsR[tj], &s.partCellR[tj], blank, to, s.tileIdx[rt])
-				sumR += int(hvR) - int(x.hR[tj])
-			}
-			h = max(h, sumR)
+			s.childOf(&cR, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+			h = max(h, cR.sum)
 			if f := g + 1 + h; f > x.bound {
-				if f < x.next {
-					x.next = f
-				}
-				if ti >= 0 && s.tabs[ti].dvals == nil {
-					x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
-				}
-				if tj >= 0 && s.tabs[tj].dvals == nil {
-					x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
-				}
+				x.next = min(x.next, f)
 				continue
 			}
+			x.refl.make(&cR, &backR)
 		}
 		// Make the move.
-		oldSum, oldSumR := x.sum, x.sumR
-		var oldH, oldHR uint8
-		var oldSt, oldStR rankState
-		if ti >= 0 {
-			oldH, oldSt = x.h[ti], x.st[ti]
-			x.h[ti], x.st[ti] = hv, nst
-		}
-		if tj >= 0 {
-			oldHR, oldStR = x.hR[tj], x.stR[tj]
-			x.hR[tj], x.stR[tj] = hvR, nstR
-		}
-		x.sum, x.sumR = sum, sumR
+		x.reg.make(&c, &back)
 		x.board[blank], x.board[to] = tile, 0
 		x.blank = to
 		x.path = append(x.path, dir)
@@ -400,16 +348,8 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		if h == 0 && x.isGoal() {
 			return true
 		}
-		if x.ctxLeft--; x.ctxLeft <= 0 {
-			x.ctxLeft = ctxEvery
-			if err := x.ctx.Err(); err != nil {
-				x.err = err
-				return true
-			}
-			if x.stop != nil && x.stop.Load() < x.item {
-				x.err = errAbandoned
-				return true
-			}
+		if x.ctxLeft--; x.ctxLeft <= 0 && x.interrupted() {
+			return true
 		}
 		if g+1 == x.cut {
 			// Splitting the tree (idaParallel): record the subtree root
@@ -423,19 +363,26 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		x.path = x.path[:len(x.path)-1]
 		x.blank = blank
 		x.board[blank], x.board[to] = 0, tile
-		x.sum, x.sumR = oldSum, oldSumR
-		if ti >= 0 {
-			x.h[ti], x.st[ti] = oldH, oldSt
-			if s.tabs[ti].dvals == nil {
-				x.cells[ti][s.tileIdx[tile]] = s.partCell[ti][to]
-			}
+		x.reg.make(&back, &c)
+		if x.reflect {
+			x.refl.make(&backR, &cR)
 		}
-		if tj >= 0 {
-			x.hR[tj], x.stR[tj] = oldHR, oldStR
-			if s.tabs[tj].dvals == nil {
-				x.cellsR[tj][s.tileIdx[rt]] = s.partCellR[tj][to]
-			}
-		}
+	}
+	return false
+}
+
+// interrupted checks, every ctxEvery moves made, whether the search must
+// stop: its context ended or (idaParallel) its subtree was abandoned. It
+// sets x.err then.
+func (x *searcher) interrupted() bool {
+	x.ctxLeft = ctxEvery
+	if err := x.ctx.Err(); err != nil {
+		x.err = err
+		return true
+	}
+	if x.stop != nil && x.stop.Load() < x.item {
+		x.err = errAbandoned
+		return true
 	}
 	return false
 }

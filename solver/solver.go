@@ -41,6 +41,12 @@
 // a first solution at once, then better ones with proven bounds down to the
 // optimum) and SolveBidirectional (breadth-first from both ends, no table:
 // also the package-level Bidirectional), an independent check of the others.
+// Solver.Search runs any of the four (an Algorithm value: AlgIDA,
+// AlgWeighted, AlgAnytime, AlgBidirectional; ParseAlgorithm reads their
+// names) with the same SearchOptions (limits on time, stored states and
+// memory, and a context) and answers with the same Bounded (solution,
+// proven lower bound, nodes, elapsed time, stop reason). NewBoard makes a
+// Solver without tables, for the bidirectional search alone.
 //
 // Moves are reported as the direction in which the BLANK moves: 'u', 'd',
 // 'l', 'r'. Applying them in order to the input board gives the goal.
@@ -60,7 +66,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -188,48 +193,60 @@ func neighbourMoves(g puzzle.Geometry, n int, nbr *[puzzle.MaxCells]moves) {
 	}
 }
 
-// New returns a Solver for the tables of set. It fails when set is empty or
-// inconsistent, when opt.Reflect is asked for a goal that the main-diagonal
-// reflection does not map to itself (a non-square board, or a blank off the
-// diagonal), or when opt.FromBlankFirst is asked for tables whose goal is
-// not blank-last.
+// New returns a Solver for the tables of set; see NewContext.
 func New(set *format.Set, opt Options) (*Solver, error) {
+	return NewContext(context.Background(), set, opt)
+}
+
+// NewContext returns a Solver for the tables of set, which must come from
+// format.NewSet, NewSetParts or OpenSet: New trusts their checks (complete
+// tables, one board and goal, disjoint parts, each part's mapping onto its
+// table) and does not repeat them. It fails when set is nil or empty,
+// when opt.Reflect is asked for a goal that the main-diagonal reflection
+// does not map to itself (a non-square board, or a blank off the
+// diagonal), when opt.FromBlankFirst is asked for tables whose goal is not
+// blank-last, or with ctx's error when ctx ends while it copies tables
+// into their direct indexes (about a second for a 6-tile table of the
+// 24-puzzle; ctx is checked every few milliseconds of the copy).
+func NewContext(ctx context.Context, set *format.Set, opt Options) (*Solver, error) {
 	if set == nil || len(set.Parts) == 0 {
 		return nil, errors.New("solver: empty table set")
 	}
-	g := set.Geom
-	n := g.N()
-	if err := set.Goal.Validate(n); err != nil {
-		return nil, fmt.Errorf("solver: set goal: %w", err)
+	s, err := newBase(set.Geom, set.Goal, opt)
+	if err != nil {
+		return nil, err
 	}
-	s := &Solver{set: set, opt: opt, geom: g, n: n, goal: append(puzzle.Board(nil), set.Goal...)}
-	names := make([]string, len(set.Parts))
-	patterns := make([]*puzzle.Pattern, len(set.Parts))
-	for i, p := range set.Parts {
-		t := p.Table
-		if t == nil || t.Pattern == nil || p.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
-			return nil, fmt.Errorf("solver: part %d is incomplete", i+1)
-		}
-		if m := p.Mapping(); (m == nil && (p.Sym != puzzle.Identity || t.Pattern != p.Pattern && !sameTiles(t.Pattern, p.Pattern))) || (m != nil && (m.From != p.Pattern || m.To != t.Pattern)) {
-			return nil, fmt.Errorf("solver: part %d (%s) has no checked mapping onto its table; build sets with format.NewSet, NewSetParts or OpenSet", i+1, p.Pattern)
-		}
-		names[i] = "part " + strconv.Itoa(i+1)
-		patterns[i] = p.Pattern
-	}
-	if err := puzzle.CheckAdditive(names, patterns); err != nil {
-		return nil, fmt.Errorf("solver: %w", err)
-	}
-	if p := patterns[0]; p.Geom != g || !p.Goal.Equal(set.Goal) {
-		return nil, fmt.Errorf("solver: part 1 (%s) does not match the set's %s board and goal", p, g)
-	}
-	if patterns[0].Exact {
+	s.set = set
+	if set.Exact() {
 		s.exact = set.Parts[0].Table
+		return s, nil
 	}
-	if opt.FromBlankFirst && !set.Goal.Equal(puzzle.BlankLastGoal(g)) {
-		return nil, fmt.Errorf("solver: converting blank-first boards needs blank-last tables, but the tables' goal is %s", puzzle.GoalName(g, set.Goal))
+	if err := s.addParts(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewBoard returns a Solver without tables for boards of g and the given
+// goal: it runs AlgBidirectional only (Search refuses the others). Errors
+// about goal wrap puzzle.ErrBoard.
+func NewBoard(g puzzle.Geometry, goal puzzle.Board) (*Solver, error) {
+	if err := goal.Validate(g.N()); err != nil {
+		return nil, fmt.Errorf("goal: %w", err)
+	}
+	return newBase(g, goal, Options{})
+}
+
+// newBase sets up what every Solver has: the board, the goal, the moves
+// and, with opt.Reflect, the reflection.
+func newBase(g puzzle.Geometry, goal puzzle.Board, opt Options) (*Solver, error) {
+	n := g.N()
+	s := &Solver{opt: opt, geom: g, n: n, goal: append(puzzle.Board(nil), goal...)}
+	if opt.FromBlankFirst && !goal.Equal(puzzle.BlankLastGoal(g)) {
+		return nil, fmt.Errorf("solver: converting blank-first boards needs blank-last tables, but the tables' goal is %s", puzzle.GoalName(g, goal))
 	}
 	for c := 0; c < n; c++ {
-		s.goalPos[set.Goal[c]] = uint8(c)
+		s.goalPos[goal[c]] = uint8(c)
 	}
 	neighbourMoves(g, n, &s.nbr)
 	dup, err := dupTable()
@@ -237,81 +254,87 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 		return nil, err
 	}
 	s.dup = dup
-	if opt.Reflect {
-		if g.W != g.H {
-			return nil, fmt.Errorf("solver: --reflect needs a square board, not %s", g)
-		}
-		if r, c := g.Row(int(s.goalPos[0])), g.Col(int(s.goalPos[0])); r != c {
-			return nil, fmt.Errorf("solver: --reflect needs a goal mapped to itself by the main-diagonal reflection; the goal's blank is in cell %d, off the diagonal", s.goalPos[0])
-		}
-		for c := 0; c < n; c++ {
-			s.reflCell[c] = uint8(g.Col(c)*g.W + g.Row(c))
-		}
-		for t := 0; t < n; t++ {
-			s.reflTile[t] = set.Goal[s.reflCell[s.goalPos[t]]]
-		}
-	}
-	if s.exact != nil {
+	if !opt.Reflect {
 		return s, nil
 	}
-	if len(set.Parts) > maxTables {
-		return nil, fmt.Errorf("solver: %d parts, at most %d", len(set.Parts), maxTables)
+	if g.W != g.H {
+		return nil, fmt.Errorf("solver: --reflect needs a square board, not %s", g)
 	}
+	if r, c := g.Row(int(s.goalPos[0])), g.Col(int(s.goalPos[0])); r != c {
+		return nil, fmt.Errorf("solver: --reflect needs a goal mapped to itself by the main-diagonal reflection; the goal's blank is in cell %d, off the diagonal", s.goalPos[0])
+	}
+	for c := 0; c < n; c++ {
+		s.reflCell[c] = uint8(g.Col(c)*g.W + g.Row(c))
+	}
+	for t := 0; t < n; t++ {
+		s.reflTile[t] = goal[s.reflCell[s.goalPos[t]]]
+	}
+	return s, nil
+}
+
+// addParts prepares the additive set's parts for the search: each table
+// (through its direct index when one is built), the table and index of
+// each tile, and each part's cell map.
+func (s *Solver) addParts(ctx context.Context) error {
 	for t := range s.tileTab {
 		s.tileTab[t] = -1
 	}
 	direct := map[*format.Table]*directIndex{}
-	for i, p := range set.Parts {
+	for i, p := range s.set.Parts {
 		ti := newTableInfo(p.Table)
-		if !opt.Compact {
-			d, ok := direct[p.Table]
-			if !ok {
-				size := directSize(p.Table.Pattern.Geom.N(), len(p.Table.Pattern.Tiles))
-				if size > 0 && (opt.MaxDirectBytes == 0 || s.directBytes+size <= opt.MaxDirectBytes) {
-					d = newDirectIndex(p.Table)
-					s.directBytes += size
-				}
-				direct[p.Table] = d
-			}
-			if d != nil {
-				ti.dvals, ti.dpow = d.values, d.pow
-			}
+		d, err := s.directFor(ctx, direct, p.Table)
+		if err != nil {
+			return err
+		}
+		if d != nil {
+			ti.dvals, ti.dpow = d.values, d.pow
 		}
 		s.tabs = append(s.tabs, ti)
 		adviseHugePages(p.Table.Values)
 		m := p.Mapping()
-		for c := 0; c < n; c++ {
+		for c := 0; c < s.n; c++ {
 			s.partCell[i][c] = uint8(c)
 			if m != nil {
 				s.partCell[i][c] = m.Cell[c]
 			}
 		}
-		for _, tile := range p.Pattern.Tiles { // disjoint: checked above
+		for c := 0; c < s.n && s.opt.Reflect; c++ {
+			// reflected state: tile reflTile[t] on reflCell[c]
+			s.partCellR[i][c] = s.partCell[i][s.reflCell[c]]
+		}
+		for _, tile := range p.Pattern.Tiles {
 			img := tile
 			if m != nil {
 				img = m.Tile[tile]
 			}
-			j := slices.Index(p.Table.Pattern.Tiles, img)
-			if j < 0 {
-				return nil, fmt.Errorf("solver: part %d: tile %d maps to tile %d, not in table %s", i+1, tile, img, p.Table.Pattern)
-			}
 			s.tileTab[tile] = int8(i)
-			s.tileIdx[tile] = uint8(j)
+			s.tileIdx[tile] = uint8(slices.Index(p.Table.Pattern.Tiles, img))
 		}
 	}
-	if opt.Reflect {
-		for i := range set.Parts {
-			for c := 0; c < n; c++ {
-				// reflected state: tile reflTile[t] on reflCell[c]
-				s.partCellR[i][c] = s.partCell[i][s.reflCell[c]]
-			}
-		}
-	}
-	return s, nil
+	return nil
 }
 
-func sameTiles(a, b *puzzle.Pattern) bool {
-	return a.Geom == b.Geom && a.Goal.Equal(b.Goal) && slices.Equal(a.Tiles, b.Tiles)
+// directFor returns the direct index of t, building it (once per table,
+// within Options.MaxDirectBytes) unless Options.Compact; nil when t is
+// searched through its compact index.
+func (s *Solver) directFor(ctx context.Context, built map[*format.Table]*directIndex, t *format.Table) (*directIndex, error) {
+	if s.opt.Compact {
+		return nil, nil
+	}
+	if d, ok := built[t]; ok {
+		return d, nil
+	}
+	var d *directIndex
+	size := directSize(t.Pattern.Geom.N(), len(t.Pattern.Tiles))
+	if size > 0 && (s.opt.MaxDirectBytes == 0 || s.directBytes+size <= s.opt.MaxDirectBytes) {
+		var err error
+		if d, err = newDirectIndex(ctx, t); err != nil {
+			return nil, err
+		}
+		s.directBytes += size
+	}
+	built[t] = d
+	return d, nil
 }
 
 // Geometry is the board of the solver's tables.
@@ -332,8 +355,12 @@ func (s *Solver) Options() Options { return s.opt }
 // Heuristic returns the heuristic value the search uses for b (a board in
 // the tables' convention, not converted): the sum of the table values, or
 // with Reflect the maximum of that sum and the sum for the reflected board.
-// b must be valid and solvable.
+// b must be valid and solvable. It is 0 for a Solver without tables
+// (NewBoard).
 func (s *Solver) Heuristic(b puzzle.Board) int {
+	if s.set == nil {
+		return 0 // NewBoard: no tables
+	}
 	pos := b.Positions()
 	h := s.set.Heuristic(pos)
 	if s.opt.Reflect && s.exact == nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"strconv"
@@ -20,124 +21,106 @@ import (
 	"github.com/tilepdb/tilepdb/solver"
 )
 
-// The algorithms of solve (--algorithm).
-const (
-	algIDA   = "ida"           // optimal: IDA* (or the walk down an exact table)
-	algWA    = "wastar"        // weighted A*, solver.Solver.SolveWeighted
-	algARA   = "anytime"       // ARA*, solver.Solver.SolveAnytime
-	algBidir = "bidirectional" // breadth-first from both ends, solver.Bidirectional
-)
-
-// defaultWeight is the weight of --algorithm wastar without --weight.
-const defaultWeight = 1.5
-
-// solveConfig is the validated command line of solve.
+// solveConfig is the validated command line of solve: what Solver.Search
+// takes for every board.
 type solveConfig struct {
-	alg      string
-	weight   float64
-	schedule []float64 // nil: solver.DefaultSchedule
-	lim      solver.Limits
-	geom     puzzle.Geometry // without tables: --board
-	goal     puzzle.Board    // without tables: --goal
+	opt solver.SearchOptions
+}
+
+// solveFlags are the values of solve's algorithm and limit flags as
+// given; set holds the names of the flags given on the command line.
+type solveFlags struct {
+	set                                        map[string]bool
+	alg, weight, schedule, maxNodes, timeLimit string
+}
+
+// solveImplied lists the flags that choose an algorithm by themselves.
+var solveImplied = []struct {
+	flag string
+	alg  solver.Algorithm
+}{
+	{"weight", solver.AlgWeighted},
+	{"anytime", solver.AlgAnytime},
+	{"schedule", solver.AlgAnytime},
 }
 
 // parseSolveConfig checks the algorithm and limit flags (all usage errors,
-// exit 2). set is the flag names given on the command line.
-func parseSolveConfig(set map[string]bool, alg, weight, schedule, maxNodes, timeLimit string) (solveConfig, error) {
-	c := solveConfig{alg: alg}
-	switch alg {
-	case "", algIDA, algWA, algARA, algBidir:
-	default:
-		return c, usageErr("--algorithm %q: want one of ida, wastar, anytime, bidirectional", alg)
+// exit 2).
+func parseSolveConfig(f solveFlags) (solveConfig, error) {
+	var c solveConfig
+	alg, err := chooseAlgorithm(f.set, f.alg)
+	if err != nil {
+		return c, err
 	}
-	imply := func(flag, want string) error {
-		if c.alg == "" || c.alg == want {
-			c.alg = want
-			return nil
+	c.opt.Algorithm = alg
+	if f.set["weight"] {
+		if c.opt.Weight, err = solver.ParseWeight(f.weight); err != nil {
+			return c, usageErr("--weight %q: %v", f.weight, err)
 		}
-		return usageErr("%s goes with --algorithm %s, not %s", flag, want, c.alg)
 	}
-	if set["weight"] {
-		if err := imply("--weight", algWA); err != nil {
+	if f.set["schedule"] {
+		if c.opt.Schedule, err = parseSchedule(f.schedule); err != nil {
 			return c, err
 		}
 	}
-	if set["anytime"] {
-		if err := imply("--anytime", algARA); err != nil {
-			return c, err
-		}
-	}
-	if set["schedule"] {
-		if err := imply("--schedule", algARA); err != nil {
-			return c, err
-		}
-	}
-	if c.alg == "" {
-		c.alg = algIDA
-	}
-	if c.alg == algWA {
-		c.weight = defaultWeight
-		if set["weight"] {
-			w, err := parseWeight(weight)
-			if err != nil {
-				return c, usageErr("--weight %q: %v", weight, err)
-			}
-			c.weight = w
-		}
-	}
-	if set["schedule"] {
-		for _, f := range strings.Split(schedule, ",") {
-			w, err := parseWeight(strings.TrimSpace(f))
-			if err != nil {
-				return c, usageErr("--schedule %q: weight %q: %v", schedule, f, err)
-			}
-			if n := len(c.schedule); n > 0 && w >= c.schedule[n-1] {
-				return c, usageErr("--schedule %q: the weights must strictly decrease", schedule)
-			}
-			c.schedule = append(c.schedule, w)
-		}
-	}
-	if set["max-nodes"] {
-		n, err := strconv.ParseUint(strings.TrimSpace(maxNodes), 10, 64)
+	if f.set["max-nodes"] {
+		n, err := strconv.ParseUint(strings.TrimSpace(f.maxNodes), 10, 64)
 		if err != nil || n == 0 {
-			return c, usageErr("--max-nodes %q: want a whole number of states >= 1", maxNodes)
+			return c, usageErr("--max-nodes %q: want a whole number of states >= 1", f.maxNodes)
 		}
-		if c.alg == algIDA {
+		if alg == solver.AlgIDA {
 			return c, usageErr("--max-nodes bounds the states stored by wastar, anytime and bidirectional; IDA* stores none")
 		}
-		c.lim.MaxNodes = n
+		c.opt.MaxNodes = n
 	}
-	if set["time-limit"] {
-		d, err := time.ParseDuration(strings.TrimSpace(timeLimit))
+	if f.set["time-limit"] {
+		d, err := time.ParseDuration(strings.TrimSpace(f.timeLimit))
 		if err != nil || d <= 0 {
-			return c, usageErr("--time-limit %q: want a duration > 0 such as 500ms, 10s or 2m", timeLimit)
+			return c, usageErr("--time-limit %q: want a duration > 0 such as 500ms, 10s or 2m", f.timeLimit)
 		}
-		c.lim.TimeLimit = d
+		c.opt.TimeLimit = d
 	}
 	return c, nil
 }
 
-// maxWeight is the largest weight of --weight and --schedule. The search
-// orders states by f = g + W*h in a float64 with g and h below 65536
-// (solver's uint16 fields): up to this W the products stay far below
-// 2^53, so f keeps telling g apart by one move, and the bound "at most W
-// times the optimum" still says something. A weight of 1e308 made every f
-// infinite, and the search then wandered until a path of 65534 moves.
-const maxWeight = 1000
+// chooseAlgorithm returns the algorithm of --algorithm name, or the one
+// implied by the flags given (solveImplied), IDA* when none; flags that
+// imply another algorithm than the one chosen are a usage error.
+func chooseAlgorithm(set map[string]bool, name string) (solver.Algorithm, error) {
+	alg, chosen := solver.AlgIDA, name != ""
+	if chosen {
+		var err error
+		if alg, err = solver.ParseAlgorithm(name); err != nil {
+			return alg, usageErr("--algorithm %q: %v", name, err)
+		}
+	}
+	for _, im := range solveImplied {
+		if !set[im.flag] {
+			continue
+		}
+		if chosen && alg != im.alg {
+			return alg, usageErr("--%s goes with --algorithm %s, not %s", im.flag, im.alg, alg)
+		}
+		alg, chosen = im.alg, true
+	}
+	return alg, nil
+}
 
-// parseWeight parses one weight: a finite number in [1, maxWeight].
-func parseWeight(s string) (float64, error) {
-	w, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(w) || math.IsInf(w, 0) {
-		return 0, errors.New("not a number")
+// parseSchedule parses --schedule: weights (solver.ParseWeight) separated
+// by commas, strictly decreasing.
+func parseSchedule(schedule string) ([]float64, error) {
+	var ws []float64
+	for _, f := range strings.Split(schedule, ",") {
+		w, err := solver.ParseWeight(strings.TrimSpace(f))
+		if err != nil {
+			return nil, usageErr("--schedule %q: weight %q: %v", schedule, f, err)
+		}
+		if n := len(ws); n > 0 && w >= ws[n-1] {
+			return nil, usageErr("--schedule %q: the weights must strictly decrease", schedule)
+		}
+		ws = append(ws, w)
 	}
-	if w < 1 {
-		return 0, errors.New("must be >= 1")
-	}
-	if w > maxWeight {
-		return 0, fmt.Errorf("must be <= %d", maxWeight)
-	}
-	return w, nil
+	return ws, nil
 }
 
 // searchBytes is the byte budget of one search (solver.Limits.MaxBytes)
@@ -182,9 +165,9 @@ func runSolve(e *env, args []string) error {
 	from := fs.String("from", "", "convention of the input boards when it differs from the tables' goal: blank-first")
 	maxMem := fs.String("max-memory", "", maxMemoryHelp+"; covers the tables, for IDA* their direct index copies (those that do not fit are left out), and for wastar, anytime and bidirectional the searches (an equal share each with -j; at most 1 GiB each without this flag)")
 	alg := fs.String("algorithm", "", "ida (optimal, default), wastar (weighted A*), anytime (ARA*) or bidirectional (breadth-first from both ends, no table needed)")
-	weight := fs.String("weight", "", fmt.Sprintf("weighted A* with f = g + W*h, 1 <= W <= %d: a solution at most W times the optimum (implies --algorithm wastar; default %g)", maxWeight, defaultWeight))
+	weight := fs.String("weight", "", fmt.Sprintf("weighted A* with f = g + W*h, 1 <= W <= %d: a solution at most W times the optimum (implies --algorithm wastar; default %g)", solver.MaxWeight, solver.DefaultWeight))
 	anytime := fs.Bool("anytime", false, "ARA*: print a first solution at once, then each better one, down to a proven optimum (same as --algorithm anytime)")
-	schedule := fs.String("schedule", "", fmt.Sprintf("the weights of --anytime, strictly decreasing, each in [1, %d] (default 2.5,1.8,1.3,1; a last weight above 1 stops there with its proven bound)", maxWeight))
+	schedule := fs.String("schedule", "", fmt.Sprintf("the weights of --anytime, strictly decreasing, each in [1, %d] (default 2.5,1.8,1.3,1; a last weight above 1 stops there with its proven bound)", solver.MaxWeight))
 	maxNodes := fs.String("max-nodes", "", "stop a search that would store more than N states (wastar, anytime, bidirectional)")
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
@@ -199,7 +182,7 @@ func runSolve(e *env, args []string) error {
 	if !*anytime {
 		delete(set, "anytime") // --anytime=false
 	}
-	cfg, err := parseSolveConfig(set, *alg, *weight, *schedule, *maxNodes, *timeLimit)
+	cfg, err := parseSolveConfig(solveFlags{set: set, alg: *alg, weight: *weight, schedule: *schedule, maxNodes: *maxNodes, timeLimit: *timeLimit})
 	if err != nil {
 		return err
 	}
@@ -216,69 +199,114 @@ func runSolve(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var s *solver.Solver
-	var geom puzzle.Geometry
-	if len(files) == 0 {
-		if cfg.alg != algBidir {
-			return usageErr("no table files given (usage: pdbgen solve [flags] FILE... < boards; only --algorithm bidirectional solves without tables, with --board WxH)")
-		}
-		if *board == "" {
-			return usageErr("--algorithm bidirectional without table files needs --board WxH (and optionally --goal)")
-		}
-		if *from != "" {
-			return usageErr("--from needs table files; without them give the goal with --goal %s", puzzle.GoalBlankFirst)
-		}
-		if cfg.geom, err = puzzle.ParseGeometry(*board); err != nil {
-			return usageErr("--board: %v", err)
-		}
-		g := *goal
-		if g == "" {
-			g = puzzle.GoalBlankLast
-		}
-		if cfg.goal, err = puzzle.ParseGoal(g, cfg.geom); err != nil {
-			return usageErr("--goal: %v", err)
-		}
-		geom = cfg.geom
-	} else {
-		if err := checkLoadMemory(budget, files); err != nil {
-			return err
-		}
-		tset, err := openTables(e, files)
-		if err != nil {
-			return err
-		}
-		if err := checkBoardFlags(*board, *goal, tset); err != nil {
-			return err
-		}
-		opt := solver.Options{Reflect: *reflect && cfg.alg != algBidir, FromBlankFirst: *from != "", Threads: *threads, Compact: *compact || cfg.alg != algIDA}
-		if need := loadMemoryNeed(files); !opt.Compact && budget.Known {
-			// The direct copies that fit beside the tables; the other
-			// tables are searched through their compact index.
-			opt.MaxDirectBytes = 1 // none
-			if budget.Limit > need+1 {
-				opt.MaxDirectBytes = budget.Limit - need
-			}
-		}
-		s, err = solver.New(tset, opt)
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		if want := solver.DirectIndexBytes(tset); !opt.Compact && s.DirectBytes() < want {
-			fmt.Fprintf(e.stderr, "pdbgen solve: the direct index copies of the tables (%s) do not all fit in the memory budget (%s); the search uses %s of them and the compact index for the rest (slower; --compact-index silences this)\n",
-				sysmem.FormatSize(want), sysmem.FormatSize(budget.Limit), sysmem.FormatSize(s.DirectBytes()))
-		}
-		geom = tset.Geom
+	src := solveSource{files: files, board: *board, goal: *goal, from: *from, budget: budget,
+		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact}}
+	s, err := src.open(e, cfg.opt.Algorithm)
+	if err != nil {
+		return err
 	}
-	if cfg.alg != algIDA {
+	if cfg.opt.Algorithm != solver.AlgIDA {
 		need := uint64(runtimeBase)
 		if len(files) > 0 {
 			need = loadMemoryNeed(files)
 		}
-		if cfg.lim.MaxBytes, err = searchBytes(budget, need, *workers); err != nil {
+		if cfg.opt.MaxBytes, err = searchBytes(budget, need, *workers); err != nil {
 			return err
 		}
 	}
+	return solveBoards(e, &solveRun{opt: cfg.opt, s: s, json: *asJSON}, *workers)
+}
 
+// solveSource is what solve's Solver is made from: the table files, or
+// without them the --board and --goal of a bidirectional search; opt holds
+// the -t, --reflect and --compact-index flags.
+type solveSource struct {
+	files             []string
+	board, goal, from string
+	budget            sysmem.Budget
+	opt               solver.Options
+}
+
+// open returns the Solver for alg: from the tables (openTables), or
+// without tables for the bidirectional search.
+func (src solveSource) open(e *env, alg solver.Algorithm) (*solver.Solver, error) {
+	if len(src.files) > 0 {
+		return src.openTables(e, alg)
+	}
+	if alg.UsesTables() {
+		return nil, usageErr("no table files given (usage: pdbgen solve [flags] FILE... < boards; only --algorithm bidirectional solves without tables, with --board WxH)")
+	}
+	if src.board == "" {
+		return nil, usageErr("--algorithm bidirectional without table files needs --board WxH (and optionally --goal)")
+	}
+	if src.from != "" {
+		return nil, usageErr("--from needs table files; without them give the goal with --goal %s", puzzle.GoalBlankFirst)
+	}
+	g, err := puzzle.ParseGeometry(src.board)
+	if err != nil {
+		return nil, usageErr("--board: %v", err)
+	}
+	goal := src.goal
+	if goal == "" {
+		goal = puzzle.GoalBlankLast
+	}
+	gb, err := puzzle.ParseGoal(goal, g)
+	if err != nil {
+		return nil, usageErr("--goal: %v", err)
+	}
+	s, err := solver.NewBoard(g, gb)
+	if err != nil {
+		return nil, usageErr("--goal: %v", err)
+	}
+	return s, nil
+}
+
+// openTables loads the table files (within the memory budget, refusing
+// --board and --goal that differ from the tables') and returns the Solver
+// for alg: the algorithms other than IDA* search through the compact
+// index, bidirectional without reflection; IDA*'s direct index copies are
+// made while they fit in the budget (a warning says when not all do).
+func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver, error) {
+	if err := checkLoadMemory(src.budget, src.files); err != nil {
+		return nil, err
+	}
+	if err := e.context().Err(); err != nil {
+		return nil, err
+	}
+	tset, err := format.OpenSet(src.files...)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBoardFlags(src.board, src.goal, tset); err != nil {
+		return nil, err
+	}
+	opt := src.opt
+	opt.Reflect = opt.Reflect && alg.UsesTables()
+	opt.FromBlankFirst = src.from != ""
+	opt.Compact = opt.Compact || alg != solver.AlgIDA
+	if need := loadMemoryNeed(src.files); !opt.Compact && src.budget.Known {
+		// The direct copies that fit beside the tables; the other
+		// tables are searched through their compact index.
+		opt.MaxDirectBytes = 1 // none
+		if src.budget.Limit > need+1 {
+			opt.MaxDirectBytes = src.budget.Limit - need
+		}
+	}
+	s, err := solver.NewContext(e.context(), tset, opt)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	if want := solver.DirectIndexBytes(tset); !opt.Compact && s.DirectBytes() < want {
+		fmt.Fprintf(e.stderr, "pdbgen solve: the direct index copies of the tables (%s) do not all fit in the memory budget (%s); the search uses %s of them and the compact index for the rest (slower; --compact-index silences this)\n",
+			sysmem.FormatSize(want), sysmem.FormatSize(src.budget.Limit), sysmem.FormatSize(s.DirectBytes()))
+	}
+	return s, nil
+}
+
+// solveBoards answers the boards on stdin with r's searches, workers at a
+// time, in input order (answerBoardsStream; --anytime also prints each
+// improvement as soon as found), then says what stopped early.
+func solveBoards(e *env, r *solveRun, workers int) error {
 	// On a terminal, a status line says how many boards are answered and
 	// how long the search has run, since one board can take minutes.
 	// It shows only while a search has run for a second without an answer,
@@ -299,12 +327,11 @@ func runSolve(e *env, args []string) error {
 	if status != nil {
 		stdout, stderr = clearingWriter{e.stdout, status}, clearingWriter{e.stderr, status}
 	}
-	sv := &solveRun{cfg: cfg, s: s, json: *asJSON}
-	err = answerBoardsStream(e.context(), e.stdin, stdout, stderr, geom.N(), *workers, cfg.alg == algARA, func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
-		if !sv.enter() { // every search says what it proved when interrupted
+	err := answerBoardsStream(e.context(), e.stdin, stdout, stderr, r.s.Geometry().N(), workers, r.opt.Algorithm == solver.AlgAnytime, func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
+		if !r.enter() { // every search says what it proved when interrupted
 			return "", ctx.Err()
 		}
-		defer sv.wg.Done()
+		defer r.wg.Done()
 		if started.Add(1)-finished.Load() == 1 {
 			lastAnswer.Store(int64(time.Since(begin))) // the clock starts when a search does
 		}
@@ -312,13 +339,19 @@ func runSolve(e *env, args []string) error {
 			finished.Add(1)
 			lastAnswer.Store(int64(time.Since(begin)))
 		}()
-		return sv.answer(ctx, b, emit)
+		return r.answer(ctx, b, emit)
 	})
-	sv.close()
+	r.close()
+	return r.summary(e, stderr, err)
+}
+
+// summary is the end of solve: after an interruption, what the searches in
+// progress had proven (on stderr); else the boards with bad lines and
+// those a limit stopped without a solution, as one exit-1 error.
+func (r *solveRun) summary(e *env, stderr io.Writer, err error) error {
 	if e.context().Err() != nil {
-		// Interrupted: say what the searches in progress had proven.
-		for _, r := range sv.interrupted {
-			fmt.Fprintf(stderr, "pdbgen solve: interrupted while solving %s\n", r)
+		for _, p := range r.interrupted {
+			fmt.Fprintf(stderr, "pdbgen solve: interrupted while solving %s\n", p)
 		}
 		return err
 	}
@@ -330,9 +363,9 @@ func runSolve(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if n := sv.unanswered.Load(); n > 0 {
+	if n := r.unanswered.Load(); n > 0 {
 		if n == 1 {
-			msgs = append(msgs, "no solution within the limits: "+sv.firstStop)
+			msgs = append(msgs, "no solution within the limits: "+r.firstStop)
 		} else {
 			msgs = append(msgs, fmt.Sprintf("%d boards stopped by a limit before a solution was found", n))
 		}
@@ -368,8 +401,8 @@ func checkBoardFlags(board, goal string, set *format.Set) error {
 
 // solveRun is the state shared by the answers of one solve command.
 type solveRun struct {
-	cfg  solveConfig
-	s    *solver.Solver // nil: bidirectional without tables
+	opt  solver.SearchOptions
+	s    *solver.Solver
 	json bool
 
 	mu          sync.Mutex
@@ -401,101 +434,33 @@ func (r *solveRun) close() {
 	r.wg.Wait()
 }
 
-// stopReason names the limit in err for the output ("" for other errors).
-func stopReason(err error) string {
-	switch {
-	case errors.Is(err, solver.ErrTimeLimit), errors.Is(err, context.DeadlineExceeded):
-		return "time-limit"
-	case errors.Is(err, solver.ErrNodeLimit):
-		return "node-limit"
-	case errors.Is(err, solver.ErrMemoryLimit):
-		return "memory-limit"
-	case errors.Is(err, context.Canceled):
-		return "interrupted"
-	}
-	return ""
-}
-
 // answer solves one board with the configured algorithm.
 func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
-	var out solver.Bounded
-	var err error
-	switch r.cfg.alg {
-	case algIDA:
-		sctx := ctx
-		if r.cfg.lim.TimeLimit > 0 {
-			var cancel context.CancelFunc
-			sctx, cancel = context.WithTimeout(ctx, r.cfg.lim.TimeLimit)
-			defer cancel()
-		}
-		res, ierr := r.s.SolveContext(sctx, b)
-		if ierr == nil {
-			if r.json {
-				j, err := res.MarshalJSON()
-				return string(j), err
-			}
-			return res.String(), nil
-		}
-		err = ierr
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			err = fmt.Errorf("IDA*: %w: %v", solver.ErrTimeLimit, r.cfg.lim.TimeLimit)
-		}
-		out = solver.Bounded{Board: b, Searched: b, Converted: r.s.Options().FromBlankFirst, Solvable: true, Length: -1, Lower: -1}
-		var se *solver.StoppedError
-		if errors.As(ierr, &se) { // what the stopped search had proven
-			out.Lower, out.Stats.Generated, out.Stats.Elapsed = se.Lower, se.Nodes, se.Elapsed
-		}
-		if out.Converted {
-			out.Searched = puzzle.BlankFirstToLast(b)
-		}
-	case algWA:
-		out, err = r.s.SolveWeighted(ctx, b, r.cfg.weight, r.cfg.lim)
-	case algARA:
-		opt := solver.AnytimeOptions{Schedule: r.cfg.schedule, Limits: r.cfg.lim, OnSolution: func(a solver.Bounded) {
-			emit(r.format(a, "", false))
-		}}
-		out, err = r.s.SolveAnytime(ctx, b, opt)
-	case algBidir:
-		var res solver.Result
-		var st solver.Stats
-		if r.s != nil {
-			res, st, err = r.s.SolveBidirectional(ctx, b, r.cfg.lim)
-		} else {
-			res, st, err = solver.Bidirectional(ctx, r.cfg.geom, b, r.cfg.goal, r.cfg.lim)
-		}
-		if res.Board == nil { // an error before the search
-			return "", err
-		}
-		out = solver.Bounded{Board: res.Board, Searched: res.Searched, Converted: res.Converted, Solvable: res.Solvable,
-			Length: res.Length, Moves: res.Moves, Lower: -1, Stats: st}
-		if res.Solvable && err == nil {
-			out.Lower, out.Bound, out.Optimal = res.Length, 1, true
-		}
+	opt := r.opt
+	if opt.Algorithm == solver.AlgAnytime {
+		opt.OnSolution = func(a solver.Bounded) { emit(r.format(a, false)) }
 	}
-	if err == nil {
-		return r.format(out, "", true), nil
-	}
-	reason := stopReason(err)
-	if reason == "" || out.Board == nil {
+	out, err := r.s.Search(ctx, b, opt)
+	switch {
+	case err == nil:
+		return r.format(out, true), nil
+	case out.Stopped == "":
 		return "", err // bad input: the line's problem
-	}
-	if reason == "interrupted" {
+	case out.Stopped == solver.StopInterrupted:
 		r.mu.Lock()
 		r.interrupted = append(r.interrupted, proven(out))
 		r.mu.Unlock()
 		return "", err
 	}
-	if out.Length < 0 {
-		if r.unanswered.Add(1) == 1 {
-			r.mu.Lock()
-			r.firstStop = fmt.Sprintf("%s: %v", out.Board, err)
-			if out.Lower >= 0 {
-				r.firstStop += fmt.Sprintf("; proven: optimum >= %d moves", out.Lower)
-			}
-			r.mu.Unlock()
+	if out.Length < 0 && r.unanswered.Add(1) == 1 {
+		r.mu.Lock()
+		r.firstStop = fmt.Sprintf("%s: %v", out.Board, err)
+		if out.Lower >= 0 {
+			r.firstStop += fmt.Sprintf("; proven: optimum >= %d moves", out.Lower)
 		}
+		r.mu.Unlock()
 	}
-	return r.format(out, reason, true), nil
+	return r.format(out, true), nil
 }
 
 // proven describes what an interrupted search had proven.
@@ -530,14 +495,23 @@ func boundText(b solver.Bounded) string {
 	return fmt.Sprintf("%d.%03d", v/1000, v%1000)
 }
 
-// format writes the answer of an algorithm other than IDA* as one line:
-// text (solveText) or JSON (solveJSON). final is false for the
-// improvements --anytime prints before its answer.
-func (r *solveRun) format(b solver.Bounded, stopped string, final bool) string {
-	if r.json {
-		return solveJSON(b, r.cfg.alg, stopped, final)
+// format writes an answer as one line: a complete IDA* answer as
+// solver.Result writes it, the others as solveText or solveJSON. final is
+// false for the improvements --anytime prints before its answer.
+func (r *solveRun) format(b solver.Bounded, final bool) string {
+	switch {
+	case b.Algorithm == solver.AlgIDA && b.Stopped == "" && r.json:
+		j, err := b.Result().MarshalJSON()
+		if err != nil { // only plain values: cannot happen
+			return fmt.Sprintf(`{"error":%q}`, err)
+		}
+		return string(j)
+	case b.Algorithm == solver.AlgIDA && b.Stopped == "":
+		return b.Result().String()
+	case r.json:
+		return solveJSON(b, final)
 	}
-	return solveText(b, r.cfg.alg, stopped, final)
+	return solveText(b, final)
 }
 
 // solveText is the text line of wastar, anytime and bidirectional:
@@ -551,7 +525,7 @@ func (r *solveRun) format(b solver.Bounded, stopped string, final bool) string {
 // lower bound on the optimal length; B = L/LB rounded up to 3 decimals, the
 // proven factor over the optimum (at most W); "optimal" when L = LB;
 // REASON is time-limit, node-limit or memory-limit.
-func solveText(b solver.Bounded, alg, stopped string, final bool) string {
+func solveText(b solver.Bounded, final bool) string {
 	var sb strings.Builder
 	sb.WriteString(b.Board.String())
 	sb.WriteString(" : ")
@@ -559,7 +533,7 @@ func solveText(b solver.Bounded, alg, stopped string, final bool) string {
 	case !b.Solvable:
 		sb.WriteString("unsolvable")
 	case b.Length < 0:
-		sb.WriteString("stopped " + stopped)
+		sb.WriteString("stopped " + b.Stopped)
 		if b.Lower >= 0 {
 			fmt.Fprintf(&sb, " lower %d", b.Lower)
 		}
@@ -569,15 +543,15 @@ func solveText(b solver.Bounded, alg, stopped string, final bool) string {
 			sb.WriteString("improved ")
 		}
 		fmt.Fprintf(&sb, "length %d moves %s nodes %d", b.Length, movesOrDash(b.Moves), b.Stats.Generated)
-		if alg == algWA || alg == algARA {
+		if b.Algorithm.Weighted() {
 			fmt.Fprintf(&sb, " weight %s", strconv.FormatFloat(b.Weight, 'g', -1, 64))
 		}
 		fmt.Fprintf(&sb, " lower %d bound %s", b.Lower, boundText(b))
 		if b.Optimal {
 			sb.WriteString(" optimal")
 		}
-		if stopped != "" {
-			sb.WriteString(" stopped " + stopped)
+		if b.Stopped != "" {
+			sb.WriteString(" stopped " + b.Stopped)
 		}
 	}
 	if b.Converted {
@@ -614,11 +588,11 @@ type jsonAnswer struct {
 // bidirectional), lower and bound (null when unknown), optimal, expanded,
 // stored, peak_bytes (the search's arrays), elapsed_ms, final (false for
 // an --anytime improvement) and stopped (null, or the limit's name).
-func solveJSON(b solver.Bounded, alg, stopped string, final bool) string {
-	j := jsonAnswer{Board: intsOf(b.Board), Algorithm: alg, Solvable: b.Solvable, Optimal: b.Optimal,
+func solveJSON(b solver.Bounded, final bool) string {
+	j := jsonAnswer{Board: intsOf(b.Board), Algorithm: b.Algorithm.String(), Solvable: b.Solvable, Optimal: b.Optimal,
 		Nodes: b.Stats.Generated, Expanded: b.Stats.Expanded, Stored: b.Stats.Stored, PeakBytes: b.Stats.PeakBytes,
 		ElapsedMS: float64(b.Stats.Elapsed.Microseconds()) / 1000, Final: final}
-	if (alg == algWA || alg == algARA) && b.Weight > 0 {
+	if b.Algorithm.Weighted() && b.Weight > 0 {
 		w := b.Weight
 		j.Weight = &w
 	}
@@ -630,7 +604,8 @@ func solveJSON(b solver.Bounded, alg, stopped string, final bool) string {
 		lb := b.Lower
 		j.Lower = &lb
 	}
-	if stopped != "" {
+	if b.Stopped != "" {
+		stopped := b.Stopped
 		j.Stopped = &stopped
 	}
 	if b.Converted {

@@ -221,7 +221,7 @@ func TestSolveWeighted8(t *testing.T) {
 		{"w=1.5", []string{"--weight", "1.5", "-j", "2", p123, p456}, 1.5},
 		{"w=2 reflect", []string{"--weight", "2", "--reflect", p123, p456}, 2},
 		{"w=5", []string{"--algorithm", "wastar", "--weight", "5", p123, p456}, 5},
-		{"default weight", []string{"--algorithm", "wastar", p123, p456}, defaultWeight},
+		{"default weight", []string{"--algorithm", "wastar", p123, p456}, solver.DefaultWeight},
 		{"exact table w=3", []string{"--weight", "3", p8}, 3},
 	}
 	for _, tt := range tests {
@@ -613,6 +613,10 @@ func TestSolveLimits(t *testing.T) {
 				b := parseBounded(t, ls[len(ls)-1], asJSON)
 				if b.stopped != tt.reason || b.improved || (b.length >= 0) != tt.lengthy || b.lower > 31 {
 					t.Errorf("answer %q, want stopped %s (with a solution: %v)", ls[len(ls)-1], tt.reason, tt.lengthy)
+				}
+				// Every search stopped by its node limit says what it proved.
+				if tt.reason == "node-limit" && !tt.lengthy && b.lower < 1 {
+					t.Errorf("answer %q: no proven lower bound", ls[len(ls)-1])
 				}
 				if tt.lengthy {
 					geom, _ := puzzle.NewGeometry(3, 3)
