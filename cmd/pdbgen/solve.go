@@ -273,7 +273,7 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	if err := e.context().Err(); err != nil {
 		return nil, err
 	}
-	tset, err := format.OpenSet(src.files...)
+	tset, err := openTables(e, src.files) // Ctrl-C ends the wait at once
 	if err != nil {
 		return nil, err
 	}
