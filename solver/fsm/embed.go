@@ -76,13 +76,5 @@ var embedded = sync.OnceValues(func() ([]string, error) {
 // generation time.
 func ForDepth(depth int) (*Automaton, error) {
 	f, err := Embedded(depth)
-	if err != nil {
-		return nil, err
-	}
-	a, err := Compile(f)
-	if err != nil {
-		return nil, err
-	}
-	a.Depth = depth
-	return a, nil
+	return compileDepth(depth, f, err)
 }

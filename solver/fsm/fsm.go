@@ -130,6 +130,13 @@ func (a *Automaton) Run(s string) int32 {
 // New returns the automaton of the strings Generate(depth) forbids.
 func New(depth int) (*Automaton, error) {
 	f, err := Generate(depth)
+	return compileDepth(depth, f, err)
+}
+
+// compileDepth compiles f, the forbidden strings of length at most depth
+// (Generate's or Embedded's, which failed with err unless nil), and
+// records depth in the automaton.
+func compileDepth(depth int, f []string, err error) (*Automaton, error) {
 	if err != nil {
 		return nil, err
 	}
