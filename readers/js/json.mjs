@@ -212,7 +212,8 @@ function intOf(v, what, lo, hi) {
   return b;
 }
 
-function kindOf(v) {
+/** The JSON kind of a value parseJSON returned, in Go's words: null, string, bool, array, object or number. */
+export function kindOf(v) {
   if (v === null) return 'null';
   if (typeof v === 'string') return 'string';
   if (typeof v === 'boolean') return 'bool';

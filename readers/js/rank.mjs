@@ -58,6 +58,29 @@ export function lehmerRank(seq, n, k = seq.length) {
 }
 
 /** Colexicographic rank of a set of cells given as a bit mask: sum_j C(s_j, j+1). */
+/** Bit mask of the k cells cells[0..k) (each below 32). */
+export function cellMask(cells, k) {
+  let mask = 0;
+  for (let i = 0; i < k; i++) mask |= 1 << cells[i];
+  return mask;
+}
+
+/**
+ * Lehmer rank (0..k!-1) of the order of cells[0..k) within their cell set
+ * mask: the order part of the cellset-order rank (SPEC.md section 4.1).
+ */
+export function orderRank(cells, k, mask) {
+  let used = 0;
+  let ord = 0;
+  for (let i = 0; i < k; i++) {
+    const o = popcount32(mask & ((1 << cells[i]) - 1));
+    const d = o - popcount32(used & ((1 << o) - 1));
+    used |= 1 << o;
+    ord = ord * (k - i) + d;
+  }
+  return ord;
+}
+
 export function combinationRank(mask) {
   let m = 0;
   let j = 1;
@@ -180,18 +203,8 @@ export class Pattern {
 
   /** cellset-order rank of cells[0..k) (cell of each pattern tile, tiles ascending). */
   rankCells(cells, k = this.k) {
-    let mask = 0;
-    for (let i = 0; i < k; i++) mask |= 1 << cells[i];
-    let used = 0;
-    let ord = 0;
-    for (let i = 0; i < k; i++) {
-      const c = cells[i];
-      const o = popcount32(mask & ((1 << c) - 1));
-      const d = o - popcount32(used & ((1 << o) - 1));
-      used |= 1 << o;
-      ord = ord * (k - i) + d;
-    }
-    return ord * this.comb + combinationRank(mask);
+    const mask = cellMask(cells, k);
+    return orderRank(cells, k, mask) * this.comb + combinationRank(mask);
   }
 
   /** Whether the state pos (length N) can reach the goal (SPEC.md 4.2). */

@@ -11,7 +11,7 @@
 // `pdbgen lookup` prints; functions return them as strings (null when all
 // is well) and tilepdb.mjs wraps them in a SetFileError.
 
-import { parseJSON, JSONError, quoteName } from './json.mjs';
+import { parseJSON, JSONError, quoteName, kindOf } from './json.mjs';
 
 /** The set file version this reader implements ("tilepdb_set"); any other is refused. */
 export const SET_VERSION = 1;
@@ -162,15 +162,6 @@ const INT64_MAX = (1n << 63n) - 1n;
 export const MAX_SET_FILE_DEPTH = 64;
 /** Longest table name in a set file, in bytes (SPEC.md section 10.2). */
 export const MAX_TABLE_NAME_LEN = 255;
-
-function kindOf(v) {
-  if (v === null) return 'null';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return 'array';
-  if (v instanceof Map) return 'object';
-  return 'number';
-}
 
 // An integer of a set file (format's jsonInt): a number without fraction
 // or exponent ("-0" is 0) within int64, as a Number (a BigInt beyond

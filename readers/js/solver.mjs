@@ -21,7 +21,7 @@
 // moves the duplicate-path pruning skips), as in Go: the same boards give
 // the same counts.
 
-import { BINOM, popcount32, ctz32 } from './rank.mjs';
+import { BINOM, popcount32, ctz32, cellMask, orderRank } from './rank.mjs';
 
 const UP = 0, DOWN = 1, LEFT = 2, RIGHT = 3, NO_MOVE = 4;
 const LETTER = 'udlr';
@@ -213,20 +213,11 @@ export class Solver {
   // rank of table ti for cells (cell of each of its tiles): into out[0..2] = mask, m, ord
   _rank(ti, cells, out, o) {
     const k = this.tabs[ti].k;
-    let mask = 0;
-    for (let i = 0; i < k; i++) mask |= 1 << cells[i];
+    const mask = cellMask(cells, k);
     let m = 0;
     let j = 1;
     for (let mm = mask; mm !== 0; mm &= mm - 1) m += BINOM[ctz32(mm)][j++];
-    let used = 0;
-    let r = 0;
-    for (let i = 0; i < k; i++) {
-      const c = cells[i];
-      const oo = popcount32(mask & ((1 << c) - 1));
-      const d = oo - popcount32(used & ((1 << oo) - 1));
-      used |= 1 << oo;
-      r = r * (k - i) + d;
-    }
+    const r = orderRank(cells, k, mask);
     out.mask[o] = mask;
     out.m[o] = m;
     out.ord[o] = r;
