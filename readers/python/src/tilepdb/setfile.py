@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from ._json import JSONNum, kind_of, parse_set_json
 from .pattern import Pattern
 
 __all__ = [
@@ -28,9 +29,11 @@ __all__ = [
 
 #: The set file version this reader implements ("tilepdb_set").
 SET_VERSION = 1
-#: Largest set file read, in bytes (1 MiB).
+#: Largest set file read, in bytes (1 MiB; SPEC.md section 10.2).
 MAX_SET_FILE_LEN = 1 << 20
 SET_FILE_EXT = ".set.json"
+#: Longest table name in a set file, in bytes (SPEC.md section 10.2).
+MAX_TABLE_NAME_LEN = 255
 #: Symmetry names in the order of Go's puzzle.Symmetry constants; the last
 #: four only on square boards.
 SYMMETRIES = ("identity", "rot90", "rot180", "rot270", "flip-lr", "flip-tb", "transpose", "anti-transpose")
@@ -175,115 +178,146 @@ class SetFile:
     parts: list[SetPart] = field(default_factory=list)
 
 
-class _SetJSONError(ValueError):
-    pass
-
-
 _INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
-def _kind(v) -> str:
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    if isinstance(v, dict):
-        return "object"
-    return "number"
-
-
-def _int_of(v, what: str) -> int:
-    from .table import _NonInteger
-
-    if v is None:
-        return 0
-    if type(v) is not int:
-        if isinstance(v, _NonInteger):
-            raise _SetJSONError(f"cannot unmarshal number {v.literal} into {what} of type int")
-        raise _SetJSONError(f"cannot unmarshal {_kind(v)} into {what} of type int")
-    if not _INT64[0] <= v <= _INT64[1]:
-        raise _SetJSONError(f"cannot unmarshal number {v} into {what} of type int")
-    return v
-
-
-def _ints_of(v, what: str) -> list[int]:
-    if v is None:
-        return []
-    if not isinstance(v, list):
-        raise _SetJSONError(f"cannot unmarshal {_kind(v)} into {what} of type []int")
-    return [_int_of(e, what) for e in v]
-
-
-def _str_of(v, what: str) -> str:
-    if v is None:
-        return ""
-    if not isinstance(v, str):
-        raise _SetJSONError(f"cannot unmarshal {_kind(v)} into {what} of type string")
-    return v
+def _int_of(v) -> tuple[int, str | None]:
+    """An integer of a set file (format's jsonInt): a JSON number without
+    fraction or exponent ("-0" is 0) within int64; (value, None) or (0, what is wrong)."""
+    if not isinstance(v, JSONNum):
+        return 0, f"want an integer, found {kind_of(v)}"
+    if any(ch in v for ch in ".eE"):
+        return 0, f"{v} is not an integer"
+    x = int(v)
+    if not _INT64[0] <= x <= _INT64[1]:
+        return 0, f"{v} is out of range"
+    return x, None
 
 
 def parse_set_file(data: bytes | str) -> tuple[SetFile | None, str | None]:
-    """Parses a set file's JSON with the types of Go's format.SetFile (unknown
-    keys ignored, a missing key or null is the zero value, which later checks
-    refuse) and checks the version. Returns (set, None) or (None, message
-    after "tilepdb: invalid set: "). The caller checks the size first."""
-    from .table import parse_json
-
-    text = data if isinstance(data, str) else data.decode("utf-8", errors="replace")
+    """Parses a set file (UTF-8 bytes, or a str, which is encoded first) by
+    the JSON rules and required keys of SPEC.md section 10, in the order of
+    Go's format.ParseSetFile, with its messages: no byte-order mark, valid
+    UTF-8, the JSON rules of :func:`tilepdb._json.parse_set_json` (nesting
+    at most 64), a JSON object; tilepdb_set first (present, an integer,
+    SET_VERSION); then every required key present, not null, of its type:
+    width, height, goal, parts, and in each part tiles, table, table_tiles,
+    symmetry, tile_map, table_raw_sha256. Unknown keys are ignored. Returns
+    (set, None) or (None, the first problem after "tilepdb: invalid set: ",
+    "part N: " first for a part's). The caller checks the size first."""
+    b = data.encode("utf-8", errors="surrogatepass") if isinstance(data, str) else bytes(data)
     try:
-        obj = parse_json(text)
-        if not isinstance(obj, dict):
-            raise _SetJSONError(f"cannot unmarshal {_kind(obj)} into a set file (want a JSON object)")
-        parts_json = obj.get("parts")
-        if parts_json is not None and not isinstance(parts_json, list):
-            raise _SetJSONError(f"cannot unmarshal {_kind(parts_json)} into field parts of type []SetPart")
-        head = (
-            _int_of(obj.get("tilepdb_set"), "field tilepdb_set"),
-            _int_of(obj.get("width"), "field width"),
-            _int_of(obj.get("height"), "field height"),
-            _ints_of(obj.get("goal"), "field goal"),
-        )
-        parts = []
-        for i, p in enumerate(parts_json or []):
-            if p is None:
-                p = {}
-            if not isinstance(p, dict):
-                raise _SetJSONError(f"cannot unmarshal {_kind(p)} into part {i + 1} (want a JSON object)")
-            parts.append(
-                SetPart(
-                    tiles=_ints_of(p.get("tiles"), "field parts.tiles"),
-                    table=_str_of(p.get("table"), "field parts.table"),
-                    table_tiles=_ints_of(p.get("table_tiles"), "field parts.table_tiles"),
-                    symmetry=_str_of(p.get("symmetry"), "field parts.symmetry"),
-                    tile_map=_ints_of(p.get("tile_map"), "field parts.tile_map"),
-                    table_raw_sha256=_str_of(p.get("table_raw_sha256"), "field parts.table_raw_sha256"),
-                )
-            )
-        sf = SetFile(*head, parts=parts)
-    except RecursionError:
-        return None, "not a set file: JSON nested too deeply for this reader"
+        obj = parse_set_json(b)
     except ValueError as e:
         return None, f"not a set file: {e}"
-    if sf.tilepdb_set != SET_VERSION:
-        return None, f"set file version {sf.tilepdb_set} is not supported (this reader supports {SET_VERSION})"
+    if not isinstance(obj, dict):
+        return None, f"not a set file: want a JSON object, found {kind_of(obj)}"
+    probs: list[tuple[int, str]] = []
+
+    def field(o: dict, key: str):
+        if key not in o:
+            return None, f'required key "{key}" is missing'
+        v = o[key]
+        if v is None:
+            return None, f'key "{key}" is null'
+        return v, None
+
+    def int_key(o: dict, key: str, part: int) -> int:
+        v, msg = field(o, key)
+        x = 0
+        if msg is None:
+            x, msg = _int_of(v)
+            if msg is not None:
+                msg = f'key "{key}": {msg}'
+        if msg is not None:
+            probs.append((part, msg))
+        return x
+
+    def ints_key(o: dict, key: str, part: int) -> list[int]:
+        v, msg = field(o, key)
+        out: list[int] = []
+        if msg is None:
+            if not isinstance(v, list):
+                msg = f'key "{key}": want an array of integers, found {kind_of(v)}'
+            else:
+                for i, e in enumerate(v):
+                    x, m = _int_of(e)
+                    if m is not None:
+                        msg = f'key "{key}"[{i}]: {m}'
+                        break
+                    out.append(x)
+        if msg is not None:
+            probs.append((part, msg))
+        return out
+
+    def str_key(o: dict, key: str, part: int) -> str:
+        v, msg = field(o, key)
+        if msg is None and (not isinstance(v, str) or isinstance(v, JSONNum)):
+            msg = f'key "{key}": want a string, found {kind_of(v)}'
+        if msg is not None:
+            probs.append((part, msg))
+            return ""
+        return v
+
+    def first() -> tuple[None, str]:
+        part, msg = probs[0]
+        return None, f"part {part}: {msg}" if part > 0 else msg
+
+    version = int_key(obj, "tilepdb_set", 0)
+    if probs:
+        return first()
+    if version != SET_VERSION:
+        return None, f"set file version {version} is not supported (this reader supports {SET_VERSION})"
+    sf = SetFile(version, int_key(obj, "width", 0), int_key(obj, "height", 0), ints_key(obj, "goal", 0))
+    parts, msg = field(obj, "parts")
+    if msg is None and not isinstance(parts, list):
+        msg = f'key "parts": want an array of objects, found {kind_of(parts)}'
+    if msg is not None:
+        probs.append((0, msg))
+        return first()
+    for i, p in enumerate(parts):
+        no = i + 1
+        if not isinstance(p, dict):
+            probs.append((no, f"want an object, found {kind_of(p)}"))
+            continue
+        sf.parts.append(
+            SetPart(
+                tiles=ints_key(p, "tiles", no),
+                table=str_key(p, "table", no),
+                table_tiles=ints_key(p, "table_tiles", no),
+                symmetry=str_key(p, "symmetry", no),
+                tile_map=ints_key(p, "tile_map", no),
+                table_raw_sha256=str_key(p, "table_raw_sha256", no),
+            )
+        )
+    if probs:
+        return first()
     return sf, None
 
 
-def looks_like_set_file(head: bytes) -> bool:
-    """Whether the start of a file looks like a set file: its first byte other
-    than space, tab, CR and LF is '{' (format.IsSetFile)."""
-    for b in head:
+def looks_like_set_file(head: bytes, offset: int = 0) -> bool | None:
+    """Whether bytes (read from byte offset of a file) look like a set file
+    (SPEC.md section 10.3, format.IsSetFile): after an optional UTF-8
+    byte-order mark (at offset 0) and JSON white space (space, tab, LF, CR)
+    comes '{'. True or False, or None when head holds only the mark and
+    white space (look further, up to MAX_SET_FILE_LEN bytes; a file that is
+    all white space there is not a set file)."""
+    i = 3 if offset == 0 and head.startswith(b"\xef\xbb\xbf") else 0
+    for b in head[i:]:
         if b in (0x20, 0x09, 0x0D, 0x0A):
             continue
         return b == 0x7B
-    return False
+    return None
 
 
 def valid_table_name(name: str) -> bool:
-    """A plain file name in the set file's directory: not empty, no '/', '\\' or ':', not '.' or '..'."""
-    return name not in ("", ".", "..") and not any(ch in name for ch in "/\\:")
+    """Whether name is a plain file name in the set file's directory (SPEC.md
+    section 10.2, format.ValidTableName): 1 to MAX_TABLE_NAME_LEN bytes of
+    UTF-8, no '/', '\\' or ':', not '.' or '..', no control character
+    (U+0000 to U+001F, U+007F to U+009F)."""
+    if name in ("", ".", "..") or len(name.encode("utf-8", errors="surrogatepass")) > MAX_TABLE_NAME_LEN:
+        return False
+    return not any(ch in "/\\:" or ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in name)
 
 
 def tile_list_error(xs: list[int], n: int) -> str | None:

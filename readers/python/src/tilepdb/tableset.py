@@ -20,6 +20,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from .errors import BoardError, LimitError, SetError, SetFileError, TilepdbError, UnsolvableError
+from ._json import quote_name
 from .pattern import Pattern, goal_name, positions, validate_board
 from .setfile import (
     MAX_SET_FILE_LEN,
@@ -273,12 +274,22 @@ def _io_message(e: OSError) -> str:
 
 
 def is_set_file(path) -> bool:
-    """Whether the file at path is a set file (its first byte other than white
-    space is '{'); False for a non-regular file."""
+    """Whether the file at path is a set file (SPEC.md section 10.3): after an
+    optional UTF-8 byte-order mark and JSON white space, within its first
+    MAX_SET_FILE_LEN bytes, comes '{'. False for a non-regular file."""
     if not stat.S_ISREG(os.stat(path).st_mode):  # a directory is opened as a table, and refused there
         return False
     with open(path, "rb") as fh:
-        return looks_like_set_file(fh.read(64))
+        off = 0
+        while off < MAX_SET_FILE_LEN:
+            chunk = fh.read(min(4096, MAX_SET_FILE_LEN - off))
+            if not chunk:
+                return False
+            found = looks_like_set_file(chunk, off)
+            if found is not None:
+                return found
+            off += len(chunk)
+    return False
 
 
 def _read_set_file_bytes(path) -> bytes:
@@ -331,32 +342,33 @@ def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> l
         except BoardError as e:
             raise part_err(str(e)) from None
         if sp.symmetry not in SYMMETRIES:
-            raise part_err(f"bad symmetry: {_go_json_string(sp.symmetry)} is not one of {', '.join(SYMMETRIES)}")
+            raise part_err(f"bad symmetry: {quote_name(sp.symmetry)} is not one of {', '.join(SYMMETRIES)}")
         if not valid_table_name(sp.table):
-            raise part_err(f"table {_go_json_string(sp.table)} must be a plain file name in the set file's directory")
+            raise part_err(f"table {quote_name(sp.table)} must be a plain file name in the set file's directory")
+        name = quote_name(sp.table)
         t = read_table(sp.table, where)
         tp = t.pattern
         if tp.w != w or tp.h != h:
-            raise part_err(f"table {sp.table} is for a {tp.w}x{tp.h} board, the set for {w}x{h}")
+            raise part_err(f"table {name} is for a {tp.w}x{tp.h} board, the set for {w}x{h}")
         if tp.goal != goal:
             raise part_err(
-                f'table {sp.table} has goal "{" ".join(map(str, tp.goal))}", the set "{" ".join(map(str, goal))}"'
+                f'table {name} has goal "{" ".join(map(str, tp.goal))}", the set "{" ".join(map(str, goal))}"'
             )
         if list(sp.table_tiles) != list(tp.tiles):
-            raise part_err(f"table {sp.table} holds tiles {go_list(tp.tiles)}, the set file says {go_list(sp.table_tiles)}")
+            raise part_err(f"table {name} holds tiles {go_list(tp.tiles)}, the set file says {go_list(sp.table_tiles)}")
         if sp.table_raw_sha256 != t.header["raw_sha256"]:
             raise part_err(
-                f"table {sp.table} has raw_sha256 {t.header['raw_sha256']}, the set file says {sp.table_raw_sha256}"
+                f"table {name} has raw_sha256 {t.header['raw_sha256']}, the set file says {quote_name(sp.table_raw_sha256)}"
             )
         if tp.exact:
-            raise part_err(f"table {sp.table} is an exact table ({tp}); a set file lists additive tables only")
+            raise part_err(f"table {name} is an exact table ({tp}); a set file lists additive tables only")
         smap = None
         tile_map = list(p.tiles)
         if not (sp.symmetry == "identity" and p.tiles == tp.tiles):
             smap, merr = map_pattern(p, tp, sp.symmetry)
             if merr:
                 raise SetFileError(
-                    f"{file}: {where} (tiles {go_list(sp.tiles)}) through table {sp.table}: tilepdb: invalid set: {merr}",
+                    f"{file}: {where} (tiles {go_list(sp.tiles)}) through table {name}: tilepdb: invalid set: {merr}",
                     file,
                     i + 1,
                 )
@@ -367,13 +379,6 @@ def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> l
             )
         out.append(Part(p, t, sp.symmetry, smap))
     return out
-
-
-def _go_json_string(s: str) -> str:
-    """Go's %q of a string (as the Go reader quotes names and symmetries)."""
-    from .board import go_quote
-
-    return go_quote(s.encode("utf-8", errors="surrogateescape"))
 
 
 def _set_file_error(msg: str) -> SetFileError:
