@@ -27,6 +27,7 @@ import traceback
 import numpy as np
 
 from . import _zstd
+from ._json import has_lone_surrogate, kind_of
 from .board import go_quote
 from .errors import (
     BoardError,
@@ -256,20 +257,6 @@ def parse_json(text: str):
     return json.loads(text, object_pairs_hook=_pairs, parse_float=_NonInteger, parse_constant=_bad_constant)
 
 
-def _kind_of(v) -> str:
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, list):
-        return "array"
-    if isinstance(v, dict):
-        return "object"
-    return "number"
-
-
 def _field(obj: dict, name: str):
     if name not in obj:
         raise _JSONError(f"required key {json.dumps(name)} is missing")
@@ -284,7 +271,7 @@ def _int_of(v, what: str, lo: int, hi: int) -> int:
         lit = v.literal if isinstance(v, _NonInteger) else None
         if lit is not None:
             raise _JSONError(f"cannot unmarshal number {lit} into {what}")
-        raise _JSONError(f"cannot unmarshal {_kind_of(v)} into {what}")
+        raise _JSONError(f"cannot unmarshal {kind_of(v)} into {what}")
     if v < lo or v > hi:
         raise _JSONError(f"cannot unmarshal number {v} into {what}")
     return v
@@ -297,14 +284,14 @@ def _int_field(obj, name, rng=_INT64):
 def _str_field(obj, name):
     v = _field(obj, name)
     if not isinstance(v, str):
-        raise _JSONError(f"cannot unmarshal {_kind_of(v)} into field {name} of type string")
+        raise _JSONError(f"cannot unmarshal {kind_of(v)} into field {name} of type string")
     return v
 
 
 def _ints_field(obj, name, rng=_INT64):
     v = _field(obj, name)
     if not isinstance(v, list):
-        raise _JSONError(f"cannot unmarshal {_kind_of(v)} into field {name} of type array")
+        raise _JSONError(f"cannot unmarshal {kind_of(v)} into field {name} of type array")
     what = f"field {name} element of type {'uint64' if rng is _UINT64 else 'int'}"
     return [_int_of(e, what, *rng) for e in v]
 
@@ -504,6 +491,8 @@ def read_bytes(data) -> Table:
             text = js.decode("utf-8")
         except UnicodeDecodeError:
             raise _JSONError("header is not valid UTF-8") from None
+        if has_lone_surrogate(js):
+            raise _JSONError("lone surrogate in \\u escape")
         h = _parse_header(text, major)
     except (ValueError, RecursionError) as e:
         msg = str(e) if isinstance(e, _JSONError) else (
