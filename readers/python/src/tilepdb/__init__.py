@@ -20,18 +20,8 @@ Errors about a file carry the SPEC error class in ``.kind``: FormatError,
 ChecksumError, UnsupportedError, UnsupportedVersionError, SetFileError.
 """
 
-from .errors import (
-    BoardError,
-    ChecksumError,
-    FormatError,
-    LimitError,
-    SetError,
-    SetFileError,
-    TilepdbError,
-    UnsolvableError,
-    UnsupportedError,
-    UnsupportedVersionError,
-)
+from . import errors as _errors
+from .errors import *  # noqa: F403 (the error classes, listed once in errors.__all__)
 from .pattern import Pattern, goal_name, positions, validate_board
 from .table import Table, read_bytes, read_file
 from .tableset import Part, TableSet, is_set_file, open_set
@@ -50,15 +40,6 @@ __all__ = [
     "positions",
     "validate_board",
     "goal_name",
-    "TilepdbError",
-    "FormatError",
-    "ChecksumError",
-    "UnsupportedError",
-    "UnsupportedVersionError",
-    "SetFileError",
-    "SetError",
-    "LimitError",
-    "BoardError",
-    "UnsolvableError",
+    *_errors.__all__,
     "__version__",
 ]
