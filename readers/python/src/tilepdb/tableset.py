@@ -110,7 +110,10 @@ def _batch_positions(boards, n: int, check: bool) -> Iterator[tuple[int, int, np
             chunk = chunk.astype(np.uint8)
         elif chunk.size and int(chunk.max()) >= n:
             _raise_bad_row(chunk, lo, n)
-        keys = np.ascontiguousarray(chunk.T).astype(kdtype, copy=False)
+        # A copy, always: keys is shifted in place below, and chunk.T is already
+        # C-contiguous (a view of the caller's array) for one row or a
+        # Fortran-ordered batch.
+        keys = chunk.T.astype(kdtype, order="C", copy=True)
         keys <<= shift
         keys |= cellcol
         rows = list(keys)
