@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -167,9 +168,18 @@ func (v *tableVerifier) verify(f string) (*verify.Report, error) {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%s: %w", f, err)
+		return nil, namingFile(f, err)
 	}
 	return rep, nil
+}
+
+// namingFile returns err with f's name in front, unless it starts with it
+// already (a set file's problems, a file that is not regular).
+func namingFile(f string, err error) error {
+	if strings.HasPrefix(err.Error(), f+": ") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", f, err)
 }
 
 // report verifies the table or set file f and prints its report: bad when
@@ -184,7 +194,7 @@ func (v *tableVerifier) report(f string) (bad, trouble bool, err error) {
 		case format.IsBadData(err):
 			return true, false, nil
 		case err != nil:
-			fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
+			fmt.Fprintf(e.stderr, "%v\n", namingFile(f, err))
 			return false, true, nil
 		}
 		return false, false, nil
