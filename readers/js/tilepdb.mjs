@@ -607,7 +607,11 @@ export async function readFile(path, opts) {
   }
 }
 
-/** Error grouping tables into a set (not a file problem). */
+/**
+ * Tables given together that do not form one heuristic (different boards
+ * or goals, an exact table in a set, shared tiles): not a file problem, but
+ * bad data all the same (Go: puzzle.ErrNotAdditive; pdbgen exits 1).
+ */
 export class SetError extends Error {}
 
 /**
