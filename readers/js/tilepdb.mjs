@@ -533,16 +533,17 @@ export function readBytes(bytes, opts) {
 /**
  * Thrown by the Node functions for a path that names something other than
  * a regular file (a named pipe, a directory, a device): "PATH: not a
- * regular file", as pdbgen says it; .what says which.
- * Trouble running (pdbgen's exit 2), not bad data.
+ * regular file (WHAT)", as pdbgen says it (Go's internal/regular); .what
+ * says which. Trouble running (pdbgen's exit 2), not bad data.
  */
 export class NotRegularFileError extends Error {
   constructor(path, stats) {
-    super(`${path}: not a regular file`);
+    const what = fileKind(stats);
+    super(`${path}: not a regular file (${what})`);
     this.name = 'NotRegularFileError';
     this.path = path;
     /** What it is: 'a directory', 'a named pipe', 'a socket', 'a character device', 'a device' or 'an irregular file'. */
-    this.what = fileKind(stats);
+    this.what = what;
   }
 }
 

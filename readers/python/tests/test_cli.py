@@ -68,13 +68,19 @@ def test_sigterm_exits_143_saying_interrupted():
     p.stdin.close()
 
 
-def test_usage_and_file_errors_exit_2_a_corrupt_table_1():
+def test_usage_and_file_errors_exit_2_a_corrupt_table_1(tmp_path):
     assert run([])[0] == 2
     code, _, err = run([str(KIT / "nonexistent.pdb")])
     assert code == 2
     assert err == f"tilepdb-py lookup: open {KIT / 'nonexistent.pdb'}: no such file or directory\n"
     code, _, err = run([str(KIT)])
-    assert (code, err) == (2, f"tilepdb-py lookup: {KIT}: not a regular file\n")
+    assert (code, err) == (2, f"tilepdb-py lookup: {KIT}: not a regular file (a directory)\n")
+    if os.path.exists("/dev/null"):
+        assert run(["/dev/null"])[::2] == (2, "tilepdb-py lookup: /dev/null: not a regular file (a character device)\n")
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "f.pdb"
+        os.mkfifo(fifo)
+        assert run([str(fifo)])[::2] == (2, f"tilepdb-py lookup: {fifo}: not a regular file (a named pipe)\n")
     code, _, err = run([str(KIT / "bad-magic.pdb")])
     assert code == 1 and "invalid table file at byte 0" in err and err.count("\n") == 1
     assert run(["-x", EXACT])[0] == 2

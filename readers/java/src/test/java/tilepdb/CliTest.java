@@ -116,6 +116,20 @@ class CliTest {
     }
 
     @Test
+    @DisplayName("lookup of a directory or a device is trouble (exit 2), saying what it is as pdbgen does")
+    void lookupNotRegularFile() {
+        String dir = kit.toString();
+        Run r = run("", "lookup", dir);
+        assertEquals(2, r.code(), "exit");
+        assertEquals("tilepdb-java lookup: " + dir + ": not a regular file (a directory)\n", r.err());
+        if (java.nio.file.Files.exists(java.nio.file.Path.of("/dev/null"))) {
+            r = run("", "lookup", "/dev/null");
+            assertEquals(2, r.code(), "exit");
+            assertEquals("tilepdb-java lookup: /dev/null: not a regular file (a character device)\n", r.err());
+        }
+    }
+
+    @Test
     @DisplayName("lookup of a corrupt file is bad data (exit 1)")
     void lookupCorruptFile() {
         assertEquals(1, run("", "lookup", kit.resolve("bad-magic.pdb").toString()).code());
