@@ -86,6 +86,22 @@ def test_usage_and_file_errors_exit_2_a_corrupt_table_1(tmp_path):
     assert run(["-x", EXACT])[0] == 2
 
 
+@pytest.mark.parametrize("files,message", [
+    (["4x4_2-3-4.pdb", "4x4_3-4-8.pdb"],
+     "{1} (4x4 blank-last tiles 3,4,8) and {0} (4x4 blank-last tiles 2,3,4) are not disjoint: both hold tile(s) 3,4"),
+    (["3x2.pdb", "3x2_1.pdb"],
+     "{0} (3x2 blank-last exact (all tiles)) is an exact table and must be used alone, not in a set of 2"),
+    (["3x3_1-2-3.pdb", "4x4_5-9-13.pdb"],
+     "{1} (4x4 blank-last tiles 5,9,13) is for a 4x4 board, {0} (3x3 blank-last tiles 1,2,3) for 3x3"),
+    (["4x4_5-9-13.pdb", "4x4-bf_1-2-3.pdb"],
+     '{1} (4x4 blank-first tiles 1,2,3) has goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", '
+     '{0} has goal "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"'),
+])
+def test_tables_that_do_not_combine_are_bad_data_exit_1(files, message):
+    paths = [str(SETS / f) for f in files]
+    assert run(paths) == (1, "", f"tilepdb-py lookup: tilepdb: {message.format(*paths)}\n")
+
+
 def test_set_files_as_pdbgen_takes_them():
     code, out, err = run([str(SETS / "good-3x2.set.json")], b"1 2 3 4 5 0\n1 2 0 4 5 3\n2 1 3 4 5 0\n")
     assert (code, out) == (0, "1 2 3 4 5 0\t0\n1 2 0 4 5 3\t1\n2 1 3 4 5 0\tunsolvable\n"), err

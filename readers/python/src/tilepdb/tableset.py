@@ -390,8 +390,8 @@ def open_set(paths) -> TableSet:
 
     Errors: the tables' own (FormatError, ChecksumError, ... naming the path),
     SetFileError (bad data) for a set file that is malformed or inconsistent
-    with its tables, SetError for tables that do not form a set (a usage
-    problem), OSError for I/O trouble (worded as Go's, see ``str()``)."""
+    with its tables, SetError for tables that do not form a set (bad data
+    too), OSError for I/O trouble (worded as Go's, see ``str()``)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
