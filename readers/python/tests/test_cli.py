@@ -107,7 +107,7 @@ def test_set_files_as_pdbgen_takes_them():
     assert (code, out) == (0, "1 2 3 4 5 0\t0\n1 2 0 4 5 3\t1\n2 1 3 4 5 0\tunsolvable\n"), err
     code, _, err = run([str(SETS / "bad-blank-region.set.json")])
     assert code == 1
-    assert "part 1 (tiles [6 8]) through table 3x3_2-4.pdb: tilepdb: invalid set: bad symmetry: rot180" in err
+    assert "part 1 (tiles [6 8]) through table \"3x3_2-4.pdb\": tilepdb: invalid set: bad symmetry: rot180" in err
     code, _, err = run([str(SETS / "bad-table-missing.set.json")])
     assert code == 2 and err.endswith("nonexistent.pdb: no such file or directory\n")
 
