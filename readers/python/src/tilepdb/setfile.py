@@ -24,6 +24,9 @@ __all__ = [
     "map_pattern",
     "parse_set_file",
     "looks_like_set_file",
+    "quote_name",
+    "valid_table_name",
+    "MAX_TABLE_NAME_LEN",
 ]
 
 #: The set file version this reader implements ("tilepdb_set").
@@ -281,9 +284,45 @@ def looks_like_set_file(head: bytes) -> bool:
     return False
 
 
+#: Longest table name in a set file, in bytes of UTF-8 (SPEC.md section 10.2).
+MAX_TABLE_NAME_LEN = 255
+
+
 def valid_table_name(name: str) -> bool:
-    """A plain file name in the set file's directory: not empty, no '/', '\\' or ':', not '.' or '..'."""
-    return name not in ("", ".", "..") and not any(ch in name for ch in "/\\:")
+    """A plain file name in the set file's directory (SPEC.md section 10.2):
+    1 to MAX_TABLE_NAME_LEN bytes of UTF-8, no '/', '\\' or ':', no control
+    character (C0, DEL, C1), not '.' or '..'."""
+    if name in ("", ".", "..") or len(name.encode("utf-8", errors="surrogatepass")) > MAX_TABLE_NAME_LEN:
+        return False
+    return not any(ch in "/\\:" or ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F for ch in name)
+
+
+_NAMED_ESCAPES = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v"}
+
+
+def quote_name(s: str) -> str:
+    """A name read from a file quoted for a message by the rule of Go's %+q
+    (strconv.QuoteToASCII), as pdbgen prints it, so that no control
+    character reaches a terminal: printable ASCII as is, '"' and '\\'
+    escaped, \\a \\b \\f \\n \\r \\t \\v, other characters below 0x80 as \\xhh,
+    others as \\uhhhh or \\Uhhhhhhhh (a lone surrogate as \\ufffd)."""
+    out = ['"']
+    for ch in s:
+        r = ord(ch)
+        if r in (0x22, 0x5C):
+            out.append("\\" + ch)
+        elif 0x20 <= r < 0x7F:
+            out.append(ch)
+        elif r in _NAMED_ESCAPES:
+            out.append(_NAMED_ESCAPES[r])
+        elif r < 0x20 or r == 0x7F:
+            out.append(f"\\x{r:02x}")
+        else:
+            if 0xD800 <= r <= 0xDFFF:
+                r = 0xFFFD
+            out.append(f"\\u{r:04x}" if r < 0x10000 else f"\\U{r:08x}")
+    out.append('"')
+    return "".join(out)
 
 
 def tile_list_error(xs: list[int], n: int) -> str | None:

@@ -29,6 +29,7 @@ from .setfile import (
     looks_like_set_file,
     map_pattern,
     parse_set_file,
+    quote_name,
     tile_list_error,
     valid_table_name,
 )
@@ -334,32 +335,33 @@ def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> l
         except BoardError as e:
             raise part_err(str(e)) from None
         if sp.symmetry not in SYMMETRIES:
-            raise part_err(f"bad symmetry: {_go_json_string(sp.symmetry)} is not one of {', '.join(SYMMETRIES)}")
+            raise part_err(f"bad symmetry: {quote_name(sp.symmetry)} is not one of {', '.join(SYMMETRIES)}")
+        name = quote_name(sp.table)
         if not valid_table_name(sp.table):
-            raise part_err(f"table {_go_json_string(sp.table)} must be a plain file name in the set file's directory")
+            raise part_err(f"table {name} must be a plain file name in the set file's directory")
         t = read_table(sp.table, where)
         tp = t.pattern
         if tp.w != w or tp.h != h:
-            raise part_err(f"table {sp.table} is for a {tp.w}x{tp.h} board, the set for {w}x{h}")
+            raise part_err(f"table {name} is for a {tp.w}x{tp.h} board, the set for {w}x{h}")
         if tp.goal != goal:
             raise part_err(
-                f'table {sp.table} has goal "{" ".join(map(str, tp.goal))}", the set "{" ".join(map(str, goal))}"'
+                f'table {name} has goal "{" ".join(map(str, tp.goal))}", the set "{" ".join(map(str, goal))}"'
             )
         if list(sp.table_tiles) != list(tp.tiles):
-            raise part_err(f"table {sp.table} holds tiles {go_list(tp.tiles)}, the set file says {go_list(sp.table_tiles)}")
+            raise part_err(f"table {name} holds tiles {go_list(tp.tiles)}, the set file says {go_list(sp.table_tiles)}")
         if sp.table_raw_sha256 != t.header["raw_sha256"]:
             raise part_err(
-                f"table {sp.table} has raw_sha256 {t.header['raw_sha256']}, the set file says {sp.table_raw_sha256}"
+                f"table {name} has raw_sha256 {t.header['raw_sha256']}, the set file says {quote_name(sp.table_raw_sha256)}"
             )
         if tp.exact:
-            raise part_err(f"table {sp.table} is an exact table ({tp}); a set file lists additive tables only")
+            raise part_err(f"table {name} is an exact table ({tp}); a set file lists additive tables only")
         smap = None
         tile_map = list(p.tiles)
         if not (sp.symmetry == "identity" and p.tiles == tp.tiles):
             smap, merr = map_pattern(p, tp, sp.symmetry)
             if merr:
                 raise SetFileError(
-                    f"{file}: {where} (tiles {go_list(sp.tiles)}) through table {sp.table}: tilepdb: invalid set: {merr}",
+                    f"{file}: {where} (tiles {go_list(sp.tiles)}) through table {name}: tilepdb: invalid set: {merr}",
                     file,
                     i + 1,
                 )
@@ -370,13 +372,6 @@ def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> l
             )
         out.append(Part(p, t, sp.symmetry, smap))
     return out
-
-
-def _go_json_string(s: str) -> str:
-    """Go's %q of a string (as the Go reader quotes names and symmetries)."""
-    from .board import go_quote
-
-    return go_quote(s.encode("utf-8", errors="surrogateescape"))
 
 
 def _set_file_error(msg: str) -> SetFileError:
@@ -393,8 +388,8 @@ def open_set(paths) -> TableSet:
 
     Errors: the tables' own (FormatError, ChecksumError, ... naming the path),
     SetFileError (bad data) for a set file that is malformed or inconsistent
-    with its tables, SetError for tables that do not form a set (a usage
-    problem), OSError for I/O trouble (worded as Go's, see ``str()``)."""
+    with its tables, SetError for tables that do not form a set (bad data
+    too), OSError for I/O trouble (worded as Go's, see ``str()``)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
