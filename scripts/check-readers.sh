@@ -13,13 +13,16 @@
 #     boards answered "unsolvable" with exit 0 for exact tables and additive
 #     tables and sets, lines over 4096 bytes of any length (over 1 MiB too)
 #     reported and skipped, a UTF-8 byte-order mark at the start skipped,
-#     the lines after a bad line still answered, lines parsed untrimmed;
+#     the lines after a bad line still answered, lines parsed untrimmed, a
+#     cell left empty by a comma refused and an uppercase X taken as the blank;
 #     answers written as they come (an answer is out before the next line is
 #     typed); SIGTERM: "interrupted", exit 143, what was answered kept;
 #  3. every file of the readers kit (readers/testdata/kit) and, once merged, of the
 #     conformance kit (format/testdata/conformance): all four give the same
 #     outcome (ok, or the same error class) and exit status;
-#  4. set, usage and I/O errors: same exit status and final error line;
+#  4. set, usage and I/O errors (tables that do not combine, a directory, a
+#     named pipe, a device where a table is read): same exit status and final
+#     error line;
 #  5. set files (format/SPEC.md section 10): lookup through the set kit's good
 #     files (readers/testdata/sets), through a set file of the default 6-6-3
 #     tables used by transpose (every part symmetric) written here, alone and
@@ -58,6 +61,12 @@ trap 'rm -rf "$tmp"' EXIT
 
 fail=0
 checks=0
+# show_diff A B: the first lines of diff A B. A check that fails must not end
+# the script (set -e, pipefail: diff exits 1, and head may close the pipe
+# early), so that every check runs and the count at the end is complete.
+show_diff() {
+	diff "$1" "$2" | head -5 || true
+}
 # compare NAME INPUT FILE...: runs the four lookups and compares them.
 compare() {
 	local name=$1 input=$2
@@ -83,13 +92,13 @@ compare() {
 	local ok=1
 	for prog in js java py; do
 		if ! cmp -s "$tmp/pdbgen.out" "$tmp/$prog.out"; then
-			echo "FAIL $name: $prog stdout differs from pdbgen:"; diff "$tmp/pdbgen.out" "$tmp/$prog.out" | head -5; ok=0
+			echo "FAIL $name: $prog stdout differs from pdbgen:"; show_diff "$tmp/pdbgen.out" "$tmp/$prog.out"; ok=0
 		fi
 		if ! cmp -s "$tmp/pdbgen.lines" "$tmp/$prog.lines"; then
-			echo "FAIL $name: $prog 'line N:' errors differ from pdbgen:"; diff "$tmp/pdbgen.lines" "$tmp/$prog.lines" | head -5; ok=0
+			echo "FAIL $name: $prog 'line N:' errors differ from pdbgen:"; show_diff "$tmp/pdbgen.lines" "$tmp/$prog.lines"; ok=0
 		fi
 		if ! cmp -s "$tmp/pdbgen.final" "$tmp/$prog.final"; then
-			echo "FAIL $name: $prog final error line differs from pdbgen:"; diff "$tmp/pdbgen.final" "$tmp/$prog.final" | head -5; ok=0
+			echo "FAIL $name: $prog final error line differs from pdbgen:"; show_diff "$tmp/pdbgen.final" "$tmp/$prog.final"; ok=0
 		fi
 	done
 	if [ "${codes[0]}" != "${codes[1]}" ] || [ "${codes[0]}" != "${codes[2]}" ] || [ "${codes[0]}" != "${codes[3]}" ]; then
@@ -205,6 +214,7 @@ input_case "byte-order mark and a line of 4097 bytes" '%s1 2 3 4 5 6 7 8 0%s\n1 
 input_case "lines after bad lines" '1 2 3 4 5 6 7 8 0\n1 2 3\n1 2 3 4 5 6 7 0 8\n%s\n2 1 3 4 5 6 7 8 0\nx x\n1 2 3 4 5 6 0 7 8\n\n# end\n1 2 3 4 5 6 7 8 9\n1 2 3 4 5 6 7 8 0\n' "$x4096 1"
 input_case "lines parsed untrimmed (no-break space, vertical tab)" '\xc2\xa01 2 3 4 5 6 7 8 0\n\v1 2 3 4 5 6 7 8 0\n1 2 3 4 5 6 7 8 0\f\n\t1 2 3 4 5 6 7 8 0 \n'
 input_case "empty input" ''
+input_case "cells left empty by a comma, uppercase X as the blank" '1,,2,3,4,5,6,7,0\n,1,2,3,4,5,6,7,8,0\n1,2,3,4,5,6,7,8,0,\n1 2 3 4 5 6 7 8 0 ,\t\n1, \t,2\n , , \nX,1,2,3,4,5,6,7,8\n1 2 3 4 5 6 7 8 X\n'
 
 echo "== lookup: answers as they come, and SIGTERM"
 # live PROG: feeds one board through a FIFO and waits (up to 20 s) for its
@@ -223,7 +233,7 @@ live() {
 	first=$(cat "$tmp/live.out")
 	printf '2 1 3 4 5 6 7 8 0\n' >&3
 	for i in $(seq 100); do [ "$(wc -l <"$tmp/live.out")" -ge 2 ] && break; sleep 0.1; done
-	kill -TERM "$pid"
+	kill -TERM "$pid" 2>/dev/null || true # already gone: the checks below say so
 	set +e
 	wait "$pid"
 	local code=$?
@@ -249,6 +259,11 @@ compare "different goals" "$tmp/one.txt" "$DATA"/15-555_1-2-3-4-7.pdb "$tmp"/bf/
 compare "missing file" "$tmp/one.txt" "$tmp/nonexistent.pdb"
 compare "no files" "$tmp/one.txt"
 compare "directory" "$tmp/one.txt" "$DATA"
+rm -f "$tmp/fifo.pdb"
+mkfifo "$tmp/fifo.pdb"
+compare "named pipe" "$tmp/one.txt" "$tmp/fifo.pdb"
+compare "named pipe after a good table" "$tmp/one.txt" "$DATA/8puzzle.pdb" "$tmp/fifo.pdb"
+[ -c /dev/null ] && compare "character device" "$tmp/one.txt" /dev/null
 
 echo "== set files (SPEC.md section 10)"
 SETS=readers/testdata/sets

@@ -40,10 +40,10 @@ var errSilent = errors.New("")
 // exitCode is the one rule that turns a command's error into an exit
 // status: nil and a help request give 0; an exitError gives its code; an
 // error reading a table that says the file is corrupt, truncated or of an
-// unsupported version gives 1 (bad data); anything else (a missing file,
-// tables given together that do not form one heuristic (another goal or
-// board, shared tiles: puzzle.ErrNotAdditive) give 1 too; anything else (a
-// missing file, an I/O error) gives 2.
+// unsupported version gives 1 (bad data), and so do tables given together
+// that do not form one heuristic (another goal or board, shared tiles:
+// puzzle.ErrNotAdditive); anything else (a missing file, an I/O error)
+// gives 2.
 func exitCode(err error) int {
 	var ee *exitError
 	switch {

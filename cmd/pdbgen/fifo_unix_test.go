@@ -86,5 +86,8 @@ func TestNotRegularFile(t *testing.T) {
 		if !strings.Contains(r.stderr, "not a regular file") || len(lines(r.stderr)) > 2 {
 			t.Errorf("pdbgen %s: want a 'not a regular file' line\n%v", strings.Join(args, " "), r)
 		}
+		if strings.Count(r.stderr, args[1]+": ") > 1 {
+			t.Errorf("pdbgen %s: the path is named twice\n%v", strings.Join(args, " "), r)
+		}
 	}
 }

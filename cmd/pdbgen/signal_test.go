@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/verify"
 )
 
 // The signal tests run pdbgen as a real process: the test binary itself,
@@ -293,5 +294,39 @@ func TestInterruptedWhileLoading(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatalf("%s: still loading 5 s after Ctrl-C", cmd)
 		}
+	}
+}
+
+// TestVerifySetInterrupted: Ctrl-C while verify loads a set file's tables
+// ends it within 100 ms with "interrupted" and 130 (it ran to the end and
+// exited 0, found by a fresh-user trial on 24-6666.set.json).
+func TestVerifySetInterrupted(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	old := checkSetFile
+	defer func() { checkSetFile = old }()
+	checkSetFile = func(ctx context.Context, path string, opts verify.Options) (*format.Set, []error, error) {
+		<-release // a check that never ends during the test
+		return old(ctx, path, opts)
+	}
+	set := filepath.Join("..", "..", "readers", "testdata", "sets", "good-a.set.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, ctx: ctx}
+	done := make(chan int, 1)
+	go func() { done <- run(e, []string{"verify", set}) }()
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case code := <-done:
+		if d := time.Since(start); d > 100*time.Millisecond {
+			t.Errorf("exited %v after Ctrl-C, want within 100 ms", d)
+		}
+		if code != 130 || !strings.Contains(errb.String(), "interrupted") {
+			t.Errorf("exit %d, stderr %q; want 130 and interrupted", code, errb.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("still verifying 5 s after Ctrl-C")
 	}
 }

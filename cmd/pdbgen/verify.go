@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync/atomic"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -167,9 +168,18 @@ func (v *tableVerifier) verify(f string) (*verify.Report, error) {
 		if ctx.Err() != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%s: %w", f, err)
+		return nil, namingFile(f, err)
 	}
 	return rep, nil
+}
+
+// namingFile returns err with f's name in front, unless it starts with it
+// already (a set file's problems, a file that is not regular).
+func namingFile(f string, err error) error {
+	if strings.HasPrefix(err.Error(), f+": ") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", f, err)
 }
 
 // report verifies the table or set file f and prints its report: bad when
@@ -184,7 +194,7 @@ func (v *tableVerifier) report(f string) (bad, trouble bool, err error) {
 		case format.IsBadData(err):
 			return true, false, nil
 		case err != nil:
-			fmt.Fprintf(e.stderr, "%s: %v\n", f, err)
+			fmt.Fprintf(e.stderr, "%v\n", namingFile(f, err))
 			return false, true, nil
 		}
 		return false, false, nil
@@ -217,19 +227,34 @@ type setReportJSON struct {
 	OK       bool     `json:"ok"`
 	Parts    int      `json:"parts,omitempty"`
 	Tables   int      `json:"tables,omitempty"`
-	Error    string   `json:"error,omitempty"`    // the first problem
+	Error    string   `json:"error,omitempty"`    // why the set file could not be checked (exit 2), as in a table's report
 	Problems []string `json:"problems,omitempty"` // every problem, in reading order
 }
+
+// checkSetFile is verify.SetFile (a variable so that a test can make the
+// check slow).
+var checkSetFile = verify.SetFile
 
 // verifySet checks a set file with verify.SetFile and prints its report
 // (text, or one JSON object): every problem, then their count. A set with
 // problems is bad data, unless one of them is trouble (a table file that
 // cannot be read), which is returned; either way the report is printed.
 func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) error {
-	s, probs, err := verify.SetFile(ctx, path, verify.Options{Deep: deep})
+	// The set's tables load whole (seconds for big ones): Ctrl-C or
+	// SIGTERM ends the wait at once, abandoning the check to the exiting
+	// process.
+	type checked struct {
+		s     *format.Set
+		probs []error
+	}
+	c, err := untilDone(ctx, func() (checked, error) {
+		s, probs, err := checkSetFile(ctx, path, verify.Options{Deep: deep})
+		return checked{s, probs}, err
+	})
 	if err != nil {
 		return err
 	}
+	s, probs := c.s, c.probs
 	var ret error
 	for _, p := range probs {
 		if !format.IsBadData(p) {
@@ -243,7 +268,9 @@ func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) erro
 	if asJSON {
 		r := setReportJSON{File: path, Set: true, OK: len(probs) == 0}
 		if len(probs) > 0 {
-			r.Error = probs[0].Error()
+			if !format.IsBadData(ret) {
+				r.Error = ret.Error() // could not be checked: exit 2
+			}
 			for _, p := range probs {
 				r.Problems = append(r.Problems, p.Error())
 			}

@@ -39,9 +39,12 @@ func TestVerifySetEveryProblem(t *testing.T) {
 	wantCode(t, r, 1)
 	var rep struct {
 		OK       bool     `json:"ok"`
+		Error    *string  `json:"error"`
 		Problems []string `json:"problems"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.OK || len(rep.Problems) != 2 {
+	// "error" says why a file could not be checked (exit 2), as in a
+	// table's report: absent when every problem is bad data.
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.OK || rep.Error != nil || len(rep.Problems) != 2 {
 		t.Errorf("verify --json: %v %+v\n%v", err, rep, r)
 	}
 }

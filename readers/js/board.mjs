@@ -3,7 +3,8 @@
 // answers and the same `line N: ...` errors as pdbgen. No dependencies.
 //
 // A board line is N numbers in reading order separated by spaces, tabs
-// and/or commas; "0", "x", "X" or "_" is the blank. Lines are bytes
+// and/or commas, no cell left empty between commas ("1,,2" is refused);
+// "0", "x", "X" or "_" is the blank. Lines are bytes
 // (UTF-8, possibly invalid); quoting in messages follows Go's %q.
 
 /**
@@ -222,10 +223,40 @@ function isSep(c) {
   return c === 0x20 || c === 0x09 || c === 0x2c || c === 0x0d;
 }
 
+// emptyCell is puzzle's emptyCell: the index of the first cell left empty
+// by a comma (one at the start or end of the line, or two with only spaces,
+// tabs or "\r" between them: "1,,2"), or -1. The index counts the cells
+// before the empty one.
+function emptyCell(line) {
+  let cells = 0;
+  let want = true; // at the start or just after a comma: a cell must come
+  let inCell = false;
+  let comma = false;
+  for (const c of line) {
+    if (c === 0x2c) {
+      if (want) return cells;
+      want = true;
+      inCell = false;
+      comma = true;
+    } else if (c === 0x20 || c === 0x09 || c === 0x0d) {
+      inCell = false;
+    } else {
+      if (!inCell) {
+        cells++;
+        inCell = true;
+      }
+      want = false;
+    }
+  }
+  return comma && want ? cells : -1;
+}
+
 /**
  * puzzle.ParseBoard(line, n) on a byte line with n > 0 cells (fields are
- * split at spaces, tabs, commas and "\r" only; pdbgen passes the line
- * untrimmed, the blank-or-comment test aside):
+ * split at spaces, tabs, commas and "\r" only; a comma at either end of
+ * the line or two commas with only separators between them leave a cell
+ * empty, an error; pdbgen passes the line untrimmed, the blank-or-comment
+ * test aside):
  * returns { board: Uint8Array } or { error: message } (the message pdbgen
  * prints after "line N: ").
  */
@@ -238,6 +269,8 @@ export function parseBoardBytes(line, n) {
     if (i > s) fields.push(line.subarray(s, i));
   }
   if (fields.length === 0) return { error: 'bad board: empty line' };
+  const empty = emptyCell(line);
+  if (empty >= 0) return { error: `bad board: cell ${empty}: empty (a comma with no tile before it)` };
   if (fields.length !== n) return { error: `bad board: ${fields.length} cells, want ${n}` };
   const b = new Uint8Array(n);
   for (let i = 0; i < n; i++) {

@@ -14,7 +14,9 @@
 // byte-order mark at the start are skipped. A bad line, one longer than
 // 4096 bytes included (of any length), prints "line N: <problem>" to
 // stderr and is skipped; the others are answered. Exit status: 0 every line
-// answered; 1 bad data (some bad lines, a corrupt table); 2 usage or I/O
+// answered; 1 bad data (some bad lines, a corrupt table, tables that do
+// not combine: overlapping tiles, an exact table in a set, different boards
+// or goals); 2 usage or I/O
 // trouble (a missing file, a write error on stdout); 130/143 interrupted by
 // SIGINT/SIGTERM. A malformed set file, or one that does not hold together
 // with its tables, is bad data (1).
@@ -88,12 +90,13 @@ function inWorker(task, files) {
   });
 }
 
-// exitOf: the exit status and message of a reading error: 1 for bad data,
-// 2 for trouble (a missing or unreadable file, tables that do not form a
-// set, a table too large).
+// exitOf: the exit status and message of a reading error: 1 for bad data
+// (a corrupt table, tables given together that do not form one heuristic:
+// pdbgen's puzzle.ErrNotAdditive), 2 for trouble (a missing or unreadable
+// file, a table too large).
 function exitOf(e) {
-  if (e instanceof SetError || e instanceof LimitError) return { code: 2, message: e.message };
-  if (e instanceof TilepdbError) return { code: 1, message: e.message };
+  if (e instanceof LimitError) return { code: 2, message: e.message };
+  if (e instanceof SetError || e instanceof TilepdbError) return { code: 1, message: e.message };
   return { code: 2, message: systemMessage(e) };
 }
 

@@ -75,7 +75,7 @@ export class SetFileError extends TilepdbError {
   /** The part concerned, 1-based, if any. */
   part: number | undefined;
 }
-/** Node: a path that is not a regular file: "PATH: not a regular file"; refused before it is opened. */
+/** Node: a path that is not a regular file: "PATH: not a regular file (WHAT)", WHAT as in .what; refused before it is opened. */
 export class NotRegularFileError extends Error {
   path: string;
   /** 'a directory', 'a named pipe', 'a socket', 'a character device', 'a device' or 'an irregular file'. */

@@ -533,16 +533,17 @@ export function readBytes(bytes, opts) {
 /**
  * Thrown by the Node functions for a path that names something other than
  * a regular file (a named pipe, a directory, a device): "PATH: not a
- * regular file", as pdbgen says it; .what says which.
- * Trouble running (pdbgen's exit 2), not bad data.
+ * regular file (WHAT)", as pdbgen says it (Go's internal/regular); .what
+ * says which. Trouble running (pdbgen's exit 2), not bad data.
  */
 export class NotRegularFileError extends Error {
   constructor(path, stats) {
-    super(`${path}: not a regular file`);
+    const what = fileKind(stats);
+    super(`${path}: not a regular file (${what})`);
     this.name = 'NotRegularFileError';
     this.path = path;
     /** What it is: 'a directory', 'a named pipe', 'a socket', 'a character device', 'a device' or 'an irregular file'. */
-    this.what = fileKind(stats);
+    this.what = what;
   }
 }
 
@@ -607,7 +608,11 @@ export async function readFile(path, opts) {
   }
 }
 
-/** Error grouping tables into a set (not a file problem). */
+/**
+ * Tables given together that do not form one heuristic (different boards
+ * or goals, an exact table in a set, shared tiles): not a file problem, but
+ * bad data all the same (Go: puzzle.ErrNotAdditive; pdbgen exits 1).
+ */
 export class SetError extends Error {}
 
 /**

@@ -48,7 +48,7 @@ const fmt = (a) => {
 };
 const bad = () => {
   const a = perm();
-  switch (Math.floor(rnd() * 13)) {
+  switch (Math.floor(rnd() * 14)) {
     case 0: return a.slice(1).join(' ');
     case 1: return [...a, 0].join(' ');
     case 2: a[Math.floor(rnd() * n)] = n + Math.floor(rnd() * 5); return a.join(' ');
@@ -61,6 +61,7 @@ const bad = () => {
     case 9: return a.join(' ').replace(' ', '\u00a0');
     case 10: return a.join(' ') + ' #';
     case 11: return pick([' '.repeat(4097), '#' + 'x'.repeat(4096), '\u000b' + a.join(' '), a.join(' ') + '\f', '\ufeff' + a.join(' '), a.join(' ') + ' \r\r']);
+    case 12: return pick([a.join(',').replace(',', ',,'), ',' + a.join(','), a.join(',') + ',', a.join(', ') + ' ,\t', a.join(' ').replace(' ', ' , , ')]); // a cell left empty
     default: return a.map(String).join('');
   }
 };

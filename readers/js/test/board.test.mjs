@@ -7,7 +7,15 @@ import { parseBoard, goQuote, trimSpace, decodeRune } from '../board.mjs';
 const cases = [
   ['1 2 3 4 5 6 7 8 0', null, [1, 2, 3, 4, 5, 6, 7, 8, 0]],
   ['1,2,3,4,5,6,7,8,x', null, [1, 2, 3, 4, 5, 6, 7, 8, 0]],
-  ['  1\t2 ,3,,4 5 6 7 8 _\r', null, [1, 2, 3, 4, 5, 6, 7, 8, 0]],
+  ['  1\t2 ,3, 4 5 6 7 8 _\r', null, [1, 2, 3, 4, 5, 6, 7, 8, 0]],
+  ['X,1,2,3,4,5,6,7,8', null, [0, 1, 2, 3, 4, 5, 6, 7, 8]],
+  // a cell left empty by a comma (issue 22): refused, naming the cell
+  ['  1\t2 ,3,,4 5 6 7 8 _\r', 'bad board: cell 3: empty (a comma with no tile before it)'],
+  ['1, \t,2', 'bad board: cell 1: empty (a comma with no tile before it)'],
+  [',1,2,3,4,5,6,7,8,0', 'bad board: cell 0: empty (a comma with no tile before it)'],
+  ['1,2,3,4,5,6,7,8,0,', 'bad board: cell 9: empty (a comma with no tile before it)'],
+  ['1 2 3 4 5 6 7 8 0 ,\t', 'bad board: cell 9: empty (a comma with no tile before it)'],
+  ['1,2', 'bad board: 2 cells, want 9'],
   ['+1 02 3 4 5 6 7 8 -0', null, [1, 2, 3, 4, 5, 6, 7, 8, 0]],
   [',,,', 'bad board: empty line'],
   ['1 2 3', 'bad board: 3 cells, want 9'],

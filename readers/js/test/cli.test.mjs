@@ -67,6 +67,19 @@ test('lookup: usage and file errors exit 2, a corrupt table 1', () => {
   assert.equal(run([path.join(kitDir, 'bad-magic.pdb')], '').code, 1);
 });
 
+test('lookup: tables that do not combine are bad data (exit 1), in pdbgen\'s words', () => {
+  const sets = path.join(here, '..', '..', 'testdata', 'sets');
+  const t = (name) => path.join(sets, name);
+  for (const [files, msg] of [
+    [[t('4x4_2-3-4.pdb'), t('4x4_3-4-8.pdb')], `${t('4x4_3-4-8.pdb')} (4x4 blank-last tiles 3,4,8) and ${t('4x4_2-3-4.pdb')} (4x4 blank-last tiles 2,3,4) are not disjoint: both hold tile(s) 3,4`],
+    [[t('3x2.pdb'), t('3x2_1.pdb')], `${t('3x2.pdb')} (3x2 blank-last exact (all tiles)) is an exact table and must be used alone, not in a set of 2`],
+    [[t('3x3_1-2-3.pdb'), t('4x4_5-9-13.pdb')], `${t('4x4_5-9-13.pdb')} (4x4 blank-last tiles 5,9,13) is for a 4x4 board, ${t('3x3_1-2-3.pdb')} (3x3 blank-last tiles 1,2,3) for 3x3`],
+    [[t('4x4_5-9-13.pdb'), t('4x4-bf_1-2-3.pdb')], `${t('4x4-bf_1-2-3.pdb')} (4x4 blank-first tiles 1,2,3) has goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", ${t('4x4_5-9-13.pdb')} has goal "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"`],
+  ]) {
+    assert.deepEqual(run(files, ''), { code: 1, out: '', err: `tilepdb-js lookup: tilepdb: ${msg}\n` });
+  }
+});
+
 test('lookup: set files (SPEC.md section 10) as pdbgen takes them; a bad set file is bad data (exit 1)', () => {
   const sets = path.join(here, '..', '..', 'testdata', 'sets');
   const good = path.join(sets, 'good-3x2.set.json'); // tile 1, and tile 3 by flip-lr through the table of tile 1

@@ -55,11 +55,11 @@ test('a FIFO given as a table or set file is refused at once: one line naming it
     assert.equal(r.signal, null, `${args.join(' ')}: blocked, killed after the deadline`);
     assert.equal(r.code, 2, `${args.join(' ')}: ${r.err}`);
     const named = args[args.length - 1];
-    assert.ok(r.err.includes(`${named}: not a regular file\n`), `${args.join(' ')}: ${r.err}`);
+    assert.ok(r.err.includes(`${named}: not a regular file (a named pipe)\n`), `${args.join(' ')}: ${r.err}`);
     assert.equal(r.out, '');
   }
   const r = await run(['lookup', fifo]);
-  assert.equal(r.err, `tilepdb-js lookup: ${fifo}: not a regular file\n`);
+  assert.equal(r.err, `tilepdb-js lookup: ${fifo}: not a regular file (a named pipe)\n`);
 });
 
 test('a set file naming a FIFO as a table is refused, naming the set file, the part and the FIFO', { skip: noFifo }, async (t) => {
@@ -70,7 +70,7 @@ test('a set file naming a FIFO as a table is refused, naming the set file, the p
   const r = await run(['lookup', set], { input: '1 2 3 4 5 0\n' });
   assert.equal(r.signal, null, 'blocked, killed after the deadline');
   assert.equal(r.code, 2, r.err);
-  assert.equal(r.err, `tilepdb-js lookup: ${set}: part 1: ${path.join(dir, '3x2_1.pdb')}: not a regular file\n`);
+  assert.equal(r.err, `tilepdb-js lookup: ${set}: part 1: ${path.join(dir, '3x2_1.pdb')}: not a regular file (a named pipe)\n`);
 });
 
 test('the library refuses a FIFO or a directory with NotRegularFileError and does not open it', { skip: noFifo }, async (t) => {
@@ -78,7 +78,7 @@ test('the library refuses a FIFO or a directory with NotRegularFileError and doe
   const fifo = path.join(dir, 'f.pdb');
   mkfifo(fifo);
   for (const [p, kind] of [[fifo, 'a named pipe'], [dir, 'a directory']]) {
-    await assert.rejects(readFile(p), (e) => e instanceof NotRegularFileError && e.message === `${p}: not a regular file` && e.what === kind);
+    await assert.rejects(readFile(p), (e) => e instanceof NotRegularFileError && e.message === `${p}: not a regular file (${kind})` && e.what === kind);
     await assert.rejects(openSet([p]), NotRegularFileError);
     await assert.rejects(openSetFile(p), NotRegularFileError);
     assert.equal(await isSetFile(p), false);

@@ -157,3 +157,20 @@ def test_batch_solvability_equals_the_scalar_test(n, w):
     pos = np.argsort(boards, axis=1)
     got = p.solvable_t(np.ascontiguousarray(pos.T.astype(np.uint8)))
     assert list(got) == [p.solvable(list(r)) for r in pos]
+
+
+@pytest.mark.parametrize("layout", ["one row", "fortran", "c"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int64])
+def test_batch_leaves_the_callers_array_alone(layout, dtype):
+    # A one-row or Fortran-ordered uint8 batch was shifted in place (its
+    # transpose is C-contiguous, so the key array was a view of it).
+    s = tilepdb.open_set([SETS / "good-a.set.json"])
+    boards = random_boards(s.n, 1 if layout == "one row" else 50).astype(dtype)
+    if layout == "fortran":
+        boards = np.asfortranarray(boards)
+    before = boards.copy()
+    want = one_by_one(s, before)
+    assert list(s.lookup_batch(boards)) == want
+    np.testing.assert_array_equal(boards, before)
+    s.lookup_batch(boards, check=False)
+    np.testing.assert_array_equal(boards, before)

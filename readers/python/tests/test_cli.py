@@ -68,16 +68,38 @@ def test_sigterm_exits_143_saying_interrupted():
     p.stdin.close()
 
 
-def test_usage_and_file_errors_exit_2_a_corrupt_table_1():
+def test_usage_and_file_errors_exit_2_a_corrupt_table_1(tmp_path):
     assert run([])[0] == 2
     code, _, err = run([str(KIT / "nonexistent.pdb")])
     assert code == 2
     assert err == f"tilepdb-py lookup: open {KIT / 'nonexistent.pdb'}: no such file or directory\n"
     code, _, err = run([str(KIT)])
-    assert (code, err) == (2, f"tilepdb-py lookup: {KIT}: not a regular file\n")
+    assert (code, err) == (2, f"tilepdb-py lookup: {KIT}: not a regular file (a directory)\n")
+    if os.path.exists("/dev/null"):
+        assert run(["/dev/null"])[::2] == (2, "tilepdb-py lookup: /dev/null: not a regular file (a character device)\n")
+    if hasattr(os, "mkfifo"):
+        fifo = tmp_path / "f.pdb"
+        os.mkfifo(fifo)
+        assert run([str(fifo)])[::2] == (2, f"tilepdb-py lookup: {fifo}: not a regular file (a named pipe)\n")
     code, _, err = run([str(KIT / "bad-magic.pdb")])
     assert code == 1 and "invalid table file at byte 0" in err and err.count("\n") == 1
     assert run(["-x", EXACT])[0] == 2
+
+
+@pytest.mark.parametrize("files,message", [
+    (["4x4_2-3-4.pdb", "4x4_3-4-8.pdb"],
+     "{1} (4x4 blank-last tiles 3,4,8) and {0} (4x4 blank-last tiles 2,3,4) are not disjoint: both hold tile(s) 3,4"),
+    (["3x2.pdb", "3x2_1.pdb"],
+     "{0} (3x2 blank-last exact (all tiles)) is an exact table and must be used alone, not in a set of 2"),
+    (["3x3_1-2-3.pdb", "4x4_5-9-13.pdb"],
+     "{1} (4x4 blank-last tiles 5,9,13) is for a 4x4 board, {0} (3x3 blank-last tiles 1,2,3) for 3x3"),
+    (["4x4_5-9-13.pdb", "4x4-bf_1-2-3.pdb"],
+     '{1} (4x4 blank-first tiles 1,2,3) has goal "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", '
+     '{0} has goal "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"'),
+])
+def test_tables_that_do_not_combine_are_bad_data_exit_1(files, message):
+    paths = [str(SETS / f) for f in files]
+    assert run(paths) == (1, "", f"tilepdb-py lookup: tilepdb: {message.format(*paths)}\n")
 
 
 def test_set_files_as_pdbgen_takes_them():

@@ -17,7 +17,7 @@ SET_ROWS = tsv(SETS / "index.tsv")
 
 def exit_status(e: BaseException) -> int:
     """The exit status python -m tilepdb lookup gives for an error of open_set."""
-    return 1 if isinstance(e, tilepdb.TilepdbError) else 2
+    return 1 if isinstance(e, (tilepdb.TilepdbError, tilepdb.SetError)) else 2
 
 
 @pytest.mark.parametrize("row", SET_ROWS, ids=[r[0] for r in SET_ROWS])

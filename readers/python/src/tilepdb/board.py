@@ -3,8 +3,9 @@ reproduced byte for byte, error messages included, so that ``python -m tilepdb
 lookup`` gives the same answers and the same ``line N: ...`` errors as pdbgen.
 
 A board line is N numbers in reading order separated by spaces, tabs and/or
-commas; "0", "x", "X" or "_" is the blank. Lines are bytes (UTF-8, possibly
-invalid); quoting in messages follows Go's %q.
+commas, no cell left empty between commas ("1,,2" is refused); "0", "x", "X"
+or "_" is the blank. Lines are bytes (UTF-8, possibly invalid); quoting in
+messages follows Go's %q.
 """
 
 from __future__ import annotations
@@ -209,10 +210,34 @@ def _atoi(f: bytes) -> int | None:
     return v
 
 
+def _empty_cell(line: bytes) -> int:
+    """puzzle's emptyCell: the index of the first cell left empty by a comma
+    (one at the start or end of the line, or two with only spaces, tabs or
+    "\\r" between them: "1,,2"), or -1."""
+    cells = 0
+    want = True  # at the start or just after a comma: a cell must come
+    in_cell = comma = False
+    for c in line:
+        if c == 0x2C:
+            if want:
+                return cells
+            want, in_cell, comma = True, False, True
+        elif c in (0x20, 0x09, 0x0D):
+            in_cell = False
+        else:
+            if not in_cell:
+                cells += 1
+                in_cell = True
+            want = False
+    return cells if comma and want else -1
+
+
 def parse_board(line: bytes, n: int) -> tuple[list[int] | None, str | None]:
     """puzzle.ParseBoard(line, n) on a byte line (fields split at spaces, tabs,
-    commas and "\\r" only; pdbgen passes the line untrimmed): (board, None) or
-    (None, message) with the message pdbgen prints after "line N: "."""
+    commas and "\\r" only, a comma at either end or two commas with only
+    separators between them leaving a cell empty, an error; pdbgen passes the
+    line untrimmed): (board, None) or (None, message) with the message pdbgen
+    prints after "line N: "."""
     fields = []
     i = 0
     ln = len(line)
@@ -226,6 +251,9 @@ def parse_board(line: bytes, n: int) -> tuple[list[int] | None, str | None]:
             fields.append(line[s:i])
     if not fields:
         return None, "bad board: empty line"
+    empty = _empty_cell(line)
+    if empty >= 0:
+        return None, f"bad board: cell {empty}: empty (a comma with no tile before it)"
     if len(fields) != n:
         return None, f"bad board: {len(fields)} cells, want {n}"
     board = [0] * n

@@ -12,8 +12,8 @@ cannot reach the goal. Blank lines, lines whose first non-space character is
 '#' and a UTF-8 byte-order mark at the start are skipped. A bad line (one
 longer than 4096 bytes included) prints "line N: <problem>" to stderr and is
 skipped. Exit status: 0 every line answered; 1 bad data (bad lines, a corrupt
-table or set file); 2 usage or I/O trouble (a missing file, tables that do not
-form a set, a write error); 130/143 interrupted by SIGINT/SIGTERM.
+table or set file, tables that do not form a set); 2 usage or I/O trouble (a
+missing file, a write error); 130/143 interrupted by SIGINT/SIGTERM.
 
 verify: reads and verifies each table or set file (with its tables); exit 0,
 1 bad data, 2 trouble.
@@ -76,9 +76,9 @@ def _on_signals(cmd: str) -> None:
 
 
 def _open_error(e: BaseException) -> _Exit:
-    if isinstance(e, (SetError, LimitError)):
-        return _Exit(2, str(e))
-    if isinstance(e, TilepdbError):
+    """Exit 1 for bad data (a corrupt table or set file, tables that do not
+    combine: pdbgen's puzzle.ErrNotAdditive), 2 for trouble."""
+    if isinstance(e, (SetError, TilepdbError)):
         return _Exit(1, str(e))
     return _Exit(2, str(e))
 

@@ -113,8 +113,9 @@ class SetFileError(TilepdbError):
 
 class SetError(Exception):
     """Tables given directly that do not form one heuristic (overlapping tiles,
-    different boards or goals, an exact table with others): a usage problem,
-    not bad data (``pdbgen lookup`` exits 2)."""
+    different boards or goals, an exact table with others): not a file
+    problem, but bad data all the same (Go: puzzle.ErrNotAdditive;
+    ``pdbgen lookup`` exits 1)."""
 
 
 class LimitError(Exception):

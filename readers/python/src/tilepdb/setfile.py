@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ._json import JSONNum, kind_of, parse_set_json
+from ._json import JSONNum, kind_of, parse_set_json, quote_name
 from .pattern import Pattern
 
 __all__ = [
@@ -25,6 +25,9 @@ __all__ = [
     "map_pattern",
     "parse_set_file",
     "looks_like_set_file",
+    "quote_name",
+    "valid_table_name",
+    "MAX_TABLE_NAME_LEN",
 ]
 
 #: The set file version this reader implements ("tilepdb_set").

@@ -585,12 +585,31 @@ def _clear_frames(e: BaseException | None) -> None:
         e = e.__cause__ or e.__context__
 
 
+def _file_kind(mode: int) -> str:
+    """What a non-regular file of st_mode mode is, in pdbgen's words
+    (Go's internal/regular): "a directory", "a named pipe", "a socket", "a
+    character device", "a device" or "an irregular file"."""
+    if _stat.S_ISDIR(mode):
+        return "a directory"
+    if _stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if _stat.S_ISSOCK(mode):
+        return "a socket"
+    if _stat.S_ISCHR(mode):
+        return "a character device"
+    if _stat.S_ISBLK(mode):
+        return "a device"
+    return "an irregular file"
+
+
 def read_file(path) -> Table:
     """Reads and verifies the table file at path (memory-mapped). Errors about
     the content name the path ("PATH: tilepdb: ..."); OSError for I/O trouble,
-    and for a path that is not a regular file."""
-    if not _stat.S_ISREG(os.stat(path).st_mode):
-        raise OSError(f"{os.fspath(path)}: not a regular file")
+    and for a path that is not a regular file ("PATH: not a regular file (a
+    directory)", as pdbgen says it)."""
+    mode = os.stat(path).st_mode
+    if not _stat.S_ISREG(mode):
+        raise OSError(f"{os.fspath(path)}: not a regular file ({_file_kind(mode)})")
     with open(path, "rb") as fh:
         st = os.fstat(fh.fileno())
         try:

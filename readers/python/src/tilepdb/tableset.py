@@ -20,7 +20,6 @@ from typing import Callable, Iterator
 import numpy as np
 
 from .errors import BoardError, LimitError, SetError, SetFileError, TilepdbError, UnsolvableError
-from ._json import quote_name
 from .pattern import Pattern, goal_name, positions, validate_board
 from .setfile import (
     MAX_SET_FILE_LEN,
@@ -30,6 +29,7 @@ from .setfile import (
     looks_like_set_file,
     map_pattern,
     parse_set_file,
+    quote_name,
     tile_list_error,
     valid_table_name,
 )
@@ -111,7 +111,10 @@ def _batch_positions(boards, n: int, check: bool) -> Iterator[tuple[int, int, np
             chunk = chunk.astype(np.uint8)
         elif chunk.size and int(chunk.max()) >= n:
             _raise_bad_row(chunk, lo, n)
-        keys = np.ascontiguousarray(chunk.T).astype(kdtype, copy=False)
+        # A copy, always: keys is shifted in place below, and chunk.T is already
+        # C-contiguous (a view of the caller's array) for one row or a
+        # Fortran-ordered batch.
+        keys = chunk.T.astype(kdtype, order="C", copy=True)
         keys <<= shift
         keys |= cellcol
         rows = list(keys)
@@ -343,9 +346,9 @@ def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> l
             raise part_err(str(e)) from None
         if sp.symmetry not in SYMMETRIES:
             raise part_err(f"bad symmetry: {quote_name(sp.symmetry)} is not one of {', '.join(SYMMETRIES)}")
-        if not valid_table_name(sp.table):
-            raise part_err(f"table {quote_name(sp.table)} must be a plain file name in the set file's directory")
         name = quote_name(sp.table)
+        if not valid_table_name(sp.table):
+            raise part_err(f"table {name} must be a plain file name in the set file's directory")
         t = read_table(sp.table, where)
         tp = t.pattern
         if tp.w != w or tp.h != h:
@@ -395,8 +398,8 @@ def open_set(paths) -> TableSet:
 
     Errors: the tables' own (FormatError, ChecksumError, ... naming the path),
     SetFileError (bad data) for a set file that is malformed or inconsistent
-    with its tables, SetError for tables that do not form a set (a usage
-    problem), OSError for I/O trouble (worded as Go's, see ``str()``)."""
+    with its tables, SetError for tables that do not form a set (bad data
+    too), OSError for I/O trouble (worded as Go's, see ``str()``)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     paths = [os.fspath(p) for p in paths]

@@ -174,13 +174,44 @@ public final class Boards {
 
     private static boolean isSep(byte c) { return c == ' ' || c == '\t' || c == ',' || c == '\r'; }
 
+    /**
+     * puzzle's emptyCell on b[s..e): the index of the first cell left empty by
+     * a comma (one at the start or end of the line, or two with only spaces,
+     * tabs or '\r' between them: "1,,2"), or -1.
+     */
+    static int emptyCell(byte[] b, int s, int e) {
+        int cells = 0;
+        boolean want = true; // at the start or just after a comma: a cell must come
+        boolean inCell = false, comma = false;
+        for (int i = s; i < e; i++) {
+            byte c = b[i];
+            if (c == ',') {
+                if (want) return cells;
+                want = true;
+                inCell = false;
+                comma = true;
+            } else if (c == ' ' || c == '\t' || c == '\r') {
+                inCell = false;
+            } else {
+                if (!inCell) {
+                    cells++;
+                    inCell = true;
+                }
+                want = false;
+            }
+        }
+        return comma && want ? cells : -1;
+    }
+
     /** Result of {@link #parse}: a board, or the error message. */
     public record Parsed(byte[] board, String error) {}
 
     /**
      * puzzle.ParseBoard(line, n) on the bytes b[s..e), n > 0: fields are split
-     * at spaces, tabs, commas and '\r' only (pdbgen passes the line untrimmed,
-     * the blank-or-comment test aside).
+     * at spaces, tabs, commas and '\r' only, and a comma at either end of the
+     * line or two commas with only separators between them leave a cell
+     * empty, an error (pdbgen passes the line untrimmed, the blank-or-comment
+     * test aside).
      */
     public static Parsed parse(byte[] b, int s, int e, int n) {
         List<int[]> fields = new ArrayList<>();
@@ -191,6 +222,8 @@ public final class Boards {
             if (i > st) fields.add(new int[] {st, i});
         }
         if (fields.isEmpty()) return new Parsed(null, "bad board: empty line");
+        int empty = emptyCell(b, s, e);
+        if (empty >= 0) return new Parsed(null, "bad board: cell " + empty + ": empty (a comma with no tile before it)");
         if (fields.size() != n) return new Parsed(null, "bad board: " + fields.size() + " cells, want " + n);
         byte[] board = new byte[n];
         for (int i = 0; i < n; i++) {

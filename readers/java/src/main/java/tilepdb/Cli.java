@@ -33,7 +33,9 @@ import java.util.List;
  * start are skipped; a bad line, one longer than 4096 bytes included (of any
  * length), gives "line N: problem" and is skipped.
  *
- * Exit status: 0 all good; 1 bad data (some bad lines, a corrupt table); 2
+ * Exit status: 0 all good; 1 bad data (some bad lines, a corrupt table,
+ * tables that do not combine: shared tiles, an exact table in a set, other
+ * boards or goals); 2
  * usage or I/O trouble (a missing file, a write error on stdout); 130/143
  * interrupted by SIGINT/SIGTERM (the JVM's status; "interrupted" is printed).
  */
@@ -138,9 +140,9 @@ public final class Cli {
         TableSet set;
         try {
             set = TableReader.openSet(files);
-        } catch (TilepdbException e) {
-            throw new Exit(1, e.getMessage());
-        } catch (LimitException | TableSet.SetException e) {
+        } catch (TilepdbException | TableSet.SetException e) {
+            throw new Exit(1, e.getMessage()); // tables that do not combine are bad data too (Go: puzzle.ErrNotAdditive)
+        } catch (LimitException e) {
             throw new Exit(2, e.getMessage());
         } catch (IOException e) {
             throw new Exit(2, systemMessage(e));

@@ -66,8 +66,8 @@ public final class TableReader {
 
     /** Reads and verifies the table file at path; errors name the path. */
     public static Table readFile(String path) throws IOException, TilepdbException, LimitException {
-        java.nio.file.Path p = java.nio.file.Path.of(path);
-        if (java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p)) throw new IOException(path + ": not a regular file");
+        String notRegular = notRegular(java.nio.file.Path.of(path));
+        if (notRegular != null) throw new IOException(path + ": not a regular file (" + notRegular + ")");
         try (RandomAccessFile f = new RandomAccessFile(path, "r")) {
             final long size = f.length();
             Source src = new Source() {
@@ -178,14 +178,46 @@ public final class TableReader {
     }
 
     /**
+     * What p names when it exists (symbolic links followed) and is not a
+     * regular file, in the words of pdbgen (Go's internal/regular): "a
+     * directory", "a named pipe", "a socket", "a character device", "a
+     * device" or "an irregular file"; null for a regular file or a path
+     * that cannot be examined (opening it then says why). The kinds other
+     * than a directory come from the "unix:mode" attribute where the
+     * platform has it.
+     */
+    static String notRegular(java.nio.file.Path p) {
+        java.nio.file.attribute.BasicFileAttributes a;
+        try {
+            a = java.nio.file.Files.readAttributes(p, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (IOException e) {
+            return null;
+        }
+        if (a.isRegularFile()) return null;
+        if (a.isDirectory()) return "a directory";
+        try {
+            int mode = (Integer) java.nio.file.Files.getAttribute(p, "unix:mode");
+            switch (mode & 0170000) { // S_IFMT
+                case 0010000: return "a named pipe";
+                case 0140000: return "a socket";
+                case 0020000: return "a character device";
+                case 0060000: return "a device";
+                default: break;
+            }
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            // no unix attribute view: say no more than BasicFileAttributes does
+        }
+        return "an irregular file";
+    }
+
+    /**
      * Whether the file at path is a set file (SPEC.md section 10.3,
      * format.IsSetFile): after an optional byte-order mark and JSON white
      * space, among its first {@link SetFile#MAX_LEN} bytes, comes '{'; false
      * for a non-regular file.
      */
     public static boolean isSetFile(String path) throws IOException {
-        java.nio.file.Path p = java.nio.file.Path.of(path);
-        if (java.nio.file.Files.exists(p) && !java.nio.file.Files.isRegularFile(p)) return false;
+        if (notRegular(java.nio.file.Path.of(path)) != null) return false;
         try (java.io.InputStream in = new java.io.FileInputStream(path)) {
             for (long off = 0; off < SetFile.MAX_LEN; ) {
                 byte[] b = in.readNBytes((int) Math.min(4096, SetFile.MAX_LEN - off));

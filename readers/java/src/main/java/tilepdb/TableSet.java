@@ -14,7 +14,11 @@ import java.util.StringJoiner;
  * section 10), for a pattern that a board symmetry maps onto the table's.
  */
 public final class TableSet {
-    /** Problem grouping tables (not a file problem). */
+    /**
+     * Tables given together that do not form one heuristic (different boards
+     * or goals, an exact table in a set, shared tiles): not a file problem,
+     * but bad data all the same (Go: puzzle.ErrNotAdditive; pdbgen exits 1).
+     */
     public static final class SetException extends Exception {
         SetException(String msg) { super(msg); }
     }

@@ -20,7 +20,8 @@ class BoardsTest {
     @DisplayName("accepted board syntax: separators, signs, blanks, Unicode spaces")
     @ValueSource(strings = {
         "1 2 3 4 5 6 7 8 0",
-        "  1\t2 ,3,,4 5 6 7 8 _\r",
+        "  1\t2 ,3, 4 5 6 7 8 _\r",
+        "1,2,3,4,5,6,7,8,X",
         "+1 02 3 4 5 6 7 8 -0",
         "\u0085 \u3000 1 2 3 4 5 6 7 8 0 \u2029",
     })
@@ -34,6 +35,12 @@ class BoardsTest {
         return Stream.of(
                 Arguments.of(",,,", "bad board: empty line"),
                 Arguments.of("1 2 3", "bad board: 3 cells, want 9"),
+                // a cell left empty by a comma (issue 22), named before the count
+                Arguments.of("  1\t2 ,3,,4 5 6 7 8 _\r", "bad board: cell 3: empty (a comma with no tile before it)"),
+                Arguments.of("1, \t,2", "bad board: cell 1: empty (a comma with no tile before it)"),
+                Arguments.of(",1,2,3,4,5,6,7,8,0", "bad board: cell 0: empty (a comma with no tile before it)"),
+                Arguments.of("1,2,3,4,5,6,7,8,0,", "bad board: cell 9: empty (a comma with no tile before it)"),
+                Arguments.of("1 2 3 4 5 6 7 8 0 ,\t", "bad board: cell 9: empty (a comma with no tile before it)"),
                 Arguments.of("1 2 3 4 5 6 7 8 -1", "bad board: cell 8: tile -1 out of range 0..8"),
                 Arguments.of("1 2 3 4 5 6 7 8 99999999999999999999", "bad board: cell 8: \"99999999999999999999\" is not a tile number or blank (0, x, _)"),
                 Arguments.of("1 2 3 4 5 6 7 8 é\u00a0\u0007", "bad board: cell 8: \"é\\u00a0\\a\" is not a tile number or blank (0, x, _)"),

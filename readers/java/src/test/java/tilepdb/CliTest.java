@@ -116,6 +116,42 @@ class CliTest {
     }
 
     @Test
+    @DisplayName("lookup of a directory or a device is trouble (exit 2), saying what it is as pdbgen does")
+    void lookupNotRegularFile() {
+        String dir = kit.toString();
+        Run r = run("", "lookup", dir);
+        assertEquals(2, r.code(), "exit");
+        assertEquals("tilepdb-java lookup: " + dir + ": not a regular file (a directory)\n", r.err());
+        if (java.nio.file.Files.exists(java.nio.file.Path.of("/dev/null"))) {
+            r = run("", "lookup", "/dev/null");
+            assertEquals(2, r.code(), "exit");
+            assertEquals("tilepdb-java lookup: /dev/null: not a regular file (a character device)\n", r.err());
+        }
+    }
+
+    static Stream<Arguments> lookupTablesThatDoNotCombine() {
+        return Stream.of(
+                Arguments.of(List.of("4x4_2-3-4.pdb", "4x4_3-4-8.pdb"),
+                        "{1} (4x4 blank-last tiles 3,4,8) and {0} (4x4 blank-last tiles 2,3,4) are not disjoint: both hold tile(s) 3,4"),
+                Arguments.of(List.of("3x2.pdb", "3x2_1.pdb"),
+                        "{0} (3x2 blank-last exact (all tiles)) is an exact table and must be used alone, not in a set of 2"),
+                Arguments.of(List.of("3x3_1-2-3.pdb", "4x4_5-9-13.pdb"),
+                        "{1} (4x4 blank-last tiles 5,9,13) is for a 4x4 board, {0} (3x3 blank-last tiles 1,2,3) for 3x3"),
+                Arguments.of(List.of("4x4_5-9-13.pdb", "4x4-bf_1-2-3.pdb"),
+                        "{1} (4x4 blank-first tiles 1,2,3) has goal \"0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15\", {0} has goal \"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\""));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @DisplayName("lookup of tables that do not combine is bad data (exit 1), in pdbgen's words")
+    @MethodSource
+    void lookupTablesThatDoNotCombine(List<String> names, String message) {
+        String a = TestFiles.sets.resolve(names.get(0)).toString(), b = TestFiles.sets.resolve(names.get(1)).toString();
+        Run r = run("", "lookup", a, b);
+        assertEquals(1, r.code(), "exit");
+        assertEquals("tilepdb-java lookup: tilepdb: " + message.replace("{0}", a).replace("{1}", b) + "\n", r.err());
+    }
+
+    @Test
     @DisplayName("lookup of a corrupt file is bad data (exit 1)")
     void lookupCorruptFile() {
         assertEquals(1, run("", "lookup", kit.resolve("bad-magic.pdb").toString()).code());
