@@ -22,6 +22,12 @@ export function ctz32(x: number): number;
 export function lehmerRank(seq: ArrayLike<number>, n: number, k?: number): number;
 /** Colexicographic rank of the cell set mask (bit c = cell c). */
 export function combinationRank(mask: number): number;
+/** Bit mask of the k cells cells[0..k) (each below 32). */
+export function cellMask(cells: ArrayLike<number>, k: number): number;
+/** Lehmer rank (0..k!-1) of the order of cells[0..k) within their cell set mask (SPEC.md 4.1). */
+export function orderRank(cells: ArrayLike<number>, k: number, mask: number): number;
+/** Whether the position vector pos reaches the position vector goalPos on a board of width w (SPEC.md 4.2); perm is scratch space of length n. */
+export function solvableFrom(pos: ArrayLike<number>, goalPos: ArrayLike<number>, w: number, n: number, perm?: Uint8Array): boolean;
 
 /** A malformed board or pattern (the message is puzzle.Board.Validate's). */
 export class BoardError extends Error {}

@@ -81,6 +81,28 @@ export function orderRank(cells, k, mask) {
   return ord;
 }
 
+/**
+ * Whether the state whose position vector is pos (tile t in cell pos[t],
+ * length n) reaches the state whose position vector is goalPos on a board
+ * of width w (SPEC.md 4.2): the parity of the permutation between them
+ * equals the parity of the blank's Manhattan distance. perm (length n) is
+ * scratch space.
+ */
+export function solvableFrom(pos, goalPos, w, n, perm = new Uint8Array(n)) {
+  for (let t = 0; t < n; t++) perm[goalPos[t]] = pos[t];
+  let seen = 0;
+  let cycles = 0;
+  for (let i = 0; i < n; i++) {
+    if (seen & (1 << i)) continue;
+    cycles++;
+    for (let j = i; !(seen & (1 << j)); j = perm[j]) seen |= 1 << j;
+  }
+  const a = pos[0];
+  const b = goalPos[0];
+  const dist = Math.abs(Math.floor(a / w) - Math.floor(b / w)) + Math.abs((a % w) - (b % w));
+  return (n - cycles) % 2 === dist % 2;
+}
+
 export function combinationRank(mask) {
   let m = 0;
   let j = 1;
@@ -209,21 +231,7 @@ export class Pattern {
 
   /** Whether the state pos (length N) can reach the goal (SPEC.md 4.2). */
   solvablePositions(pos) {
-    const n = this.n;
-    const perm = this._cells;
-    for (let t = 0; t < n; t++) perm[this.goalPos[t]] = pos[t];
-    let seen = 0;
-    let cycles = 0;
-    for (let i = 0; i < n; i++) {
-      if (seen & (1 << i)) continue;
-      cycles++;
-      for (let j = i; !(seen & (1 << j)); j = perm[j]) seen |= 1 << j;
-    }
-    const parity = (n - cycles) % 2;
-    const a = pos[0];
-    const b = this.goalPos[0];
-    const dist = Math.abs(Math.floor(a / this.w) - Math.floor(b / this.w)) + Math.abs((a % this.w) - (b % this.w));
-    return parity === dist % 2;
+    return solvableFrom(pos, this.goalPos, this.w, this.n, this._cells);
   }
 }
 

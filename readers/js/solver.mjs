@@ -21,7 +21,7 @@
 // moves the duplicate-path pruning skips), as in Go: the same boards give
 // the same counts.
 
-import { BINOM, popcount32, ctz32, cellMask, orderRank } from './rank.mjs';
+import { BINOM, popcount32, ctz32, cellMask, orderRank, solvableFrom } from './rank.mjs';
 
 const UP = 0, DOWN = 1, LEFT = 2, RIGHT = 3, NO_MOVE = 4;
 const LETTER = 'udlr';
@@ -131,22 +131,9 @@ export class Solver {
 
   /** Whether board (in the tables' convention) can reach the goal. */
   solvable(board) {
-    const n = this.n;
-    const perm = new Uint8Array(n);
-    const pos = new Uint8Array(n);
-    for (let c = 0; c < n; c++) pos[board[c]] = c;
-    for (let t = 0; t < n; t++) perm[this.goalPos[t]] = pos[t];
-    let seen = 0;
-    let cycles = 0;
-    for (let i = 0; i < n; i++) {
-      if (seen & (1 << i)) continue;
-      cycles++;
-      for (let j = i; !(seen & (1 << j)); j = perm[j]) seen |= 1 << j;
-    }
-    const a = pos[0];
-    const b = this.goalPos[0];
-    const d = Math.abs(Math.floor(a / this.w) - Math.floor(b / this.w)) + Math.abs((a % this.w) - (b % this.w));
-    return (n - cycles) % 2 === d % 2;
+    const pos = new Uint8Array(this.n);
+    for (let c = 0; c < this.n; c++) pos[board[c]] = c;
+    return solvableFrom(pos, this.goalPos, this.w, this.n);
   }
 
   /**
