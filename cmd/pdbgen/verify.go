@@ -247,8 +247,9 @@ func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) erro
 		s     *format.Set
 		probs []error
 	}
+	check := checkSetFile // read here: the check may outlive the command
 	c, err := untilDone(ctx, func() (checked, error) {
-		s, probs, err := checkSetFile(ctx, path, verify.Options{Deep: deep})
+		s, probs, err := check(ctx, path, verify.Options{Deep: deep})
 		return checked{s, probs}, err
 	})
 	if err != nil {
