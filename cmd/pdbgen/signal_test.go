@@ -275,25 +275,7 @@ func TestInterruptedWhileLoading(t *testing.T) {
 	}
 	table := fixture(t, fx8) // built before the clock starts
 	for _, cmd := range []string{"lookup", "solve"} {
-		ctx, cancel := context.WithCancel(context.Background())
-		var out, errb bytes.Buffer
-		e := &env{stdin: strings.NewReader(goal8 + "\n"), stdout: &out, stderr: &errb, ctx: ctx}
-		done := make(chan int, 1)
-		go func() { done <- run(e, []string{cmd, table}) }()
-		time.Sleep(50 * time.Millisecond)
-		start := time.Now()
-		cancel()
-		select {
-		case code := <-done:
-			if d := time.Since(start); d > 100*time.Millisecond {
-				t.Errorf("%s: exited %v after Ctrl-C, want within 100 ms", cmd, d)
-			}
-			if code != 130 || !strings.Contains(errb.String(), "interrupted") {
-				t.Errorf("%s: exit %d, stderr %q; want 130 and interrupted", cmd, code, errb.String())
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: still loading 5 s after Ctrl-C", cmd)
-		}
+		wantInterruptedAtOnce(t, goal8+"\n", cmd, table)
 	}
 }
 
@@ -309,24 +291,32 @@ func TestVerifySetInterrupted(t *testing.T) {
 		<-release // a check that never ends during the test
 		return old(ctx, path, opts)
 	}
-	set := filepath.Join("..", "..", "readers", "testdata", "sets", "good-a.set.json")
+	wantInterruptedAtOnce(t, "", "verify", filepath.Join("..", "..", "readers", "testdata", "sets", "good-a.set.json"))
+}
+
+// wantInterruptedAtOnce runs pdbgen args in-process, cancels its context
+// (Ctrl-C) 50 ms in, and fails unless it exits within 100 ms with 130 and
+// "interrupted".
+func wantInterruptedAtOnce(t *testing.T, stdin string, args ...string) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	var out, errb bytes.Buffer
-	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, ctx: ctx}
+	e := &env{stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb, ctx: ctx}
 	done := make(chan int, 1)
-	go func() { done <- run(e, []string{"verify", set}) }()
+	go func() { done <- run(e, args) }()
 	time.Sleep(50 * time.Millisecond)
 	start := time.Now()
 	cancel()
 	select {
 	case code := <-done:
 		if d := time.Since(start); d > 100*time.Millisecond {
-			t.Errorf("exited %v after Ctrl-C, want within 100 ms", d)
+			t.Errorf("%s: exited %v after Ctrl-C, want within 100 ms", args[0], d)
 		}
 		if code != 130 || !strings.Contains(errb.String(), "interrupted") {
-			t.Errorf("exit %d, stderr %q; want 130 and interrupted", code, errb.String())
+			t.Errorf("%s: exit %d, stderr %q; want 130 and interrupted", args[0], code, errb.String())
 		}
 	case <-time.After(5 * time.Second):
-		t.Fatal("still verifying 5 s after Ctrl-C")
+		t.Fatalf("%s: still running 5 s after Ctrl-C", args[0])
 	}
 }
