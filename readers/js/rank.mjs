@@ -4,11 +4,15 @@
 // Conventions (SPEC.md): cells are numbered 0..N-1 in reading order
 // (cell = row*W + col); a board lists the tile in each cell (0 = blank); a
 // position vector pos lists the cell of each tile (pos[0] = the blank's cell).
-// Every rank fits in a JavaScript number: tables have at most 2^36 entries.
+// Boards are 2x2 to 8x8 (N <= 64 cells), so a set of cells does not fit in
+// one 32-bit integer (the width of JavaScript's bitwise operators): these
+// functions work on cell lists, not bit masks. Every rank fits in a
+// JavaScript number (exactly, below 2^53): a table has at most
+// MAX_ENTRIES = 2^36 entries, and Pattern refuses a larger one.
 
 export const MIN_SIDE = 2;
-export const MAX_SIDE = 5;
-export const MAX_CELLS = 25;
+export const MAX_SIDE = 8;
+export const MAX_CELLS = 64;
 /** Largest table a pattern may index (SPEC.md section 2, `entries`). */
 export const MAX_ENTRIES = 2 ** 36;
 
@@ -16,13 +20,20 @@ export const RANKING_CELLSET_ORDER = 'cellset-order';
 export const RANKING_LEHMER_HALF = 'lehmer-half';
 export const RANKING_VERSION = 1;
 
-/** BINOM[n][r] = C(n, r) for 0 <= r <= n <= 25 (exact: below 2^53). */
+/**
+ * BINOM[n][r] = C(n, r) for 0 <= r <= n <= 64 (0 for r > n), as the
+ * nearest JavaScript number: exact up to 2^53, which covers every binomial a
+ * rank uses (C(N, j) for j <= k with C(N, k) <= N!/(N-k)! <= MAX_ENTRIES);
+ * C(64, 32) ~ 1.8e18 and its neighbours are rounded.
+ */
 export const BINOM = (() => {
   const b = [];
+  const big = [];
   for (let i = 0; i <= MAX_CELLS; i++) {
-    b.push(new Array(MAX_CELLS + 2).fill(0));
-    b[i][0] = 1;
-    for (let j = 1; j <= i; j++) b[i][j] = b[i - 1][j - 1] + b[i - 1][j];
+    big.push(new Array(MAX_CELLS + 2).fill(0n));
+    big[i][0] = 1n;
+    for (let j = 1; j <= i; j++) big[i][j] = big[i - 1][j - 1] + big[i - 1][j];
+    b.push(big[i].map(Number));
   }
   return b;
 })();
@@ -42,40 +53,60 @@ export function ctz32(x) {
 
 /**
  * Lehmer (lexicographic) rank of the k-permutation seq of 0..n-1
- * (k = seq.length <= n): sum_i d_i * (n-1-i)!/(n-k)!, with d_i the number of
- * values below seq[i] not used by seq[0..i-1]. Range [0, n!/(n-k)!).
+ * (k = seq.length <= n <= 64): sum_i d_i * (n-1-i)!/(n-k)!, with d_i the
+ * number of values below seq[i] not used by seq[0..i-1]. Range
+ * [0, n!/(n-k)!); exact while that is at most 2^53 (the caller keeps it so:
+ * an exact table has at most MAX_ENTRIES entries, so n <= 14).
  */
 export function lehmerRank(seq, n, k = seq.length) {
-  let used = 0;
   let r = 0;
+  if (n <= 32) {
+    let used = 0;
+    for (let i = 0; i < k; i++) {
+      const c = seq[i];
+      const d = c - popcount32(used & ((1 << c) - 1));
+      used |= 1 << c;
+      r = r * (n - i) + d;
+    }
+    return r;
+  }
   for (let i = 0; i < k; i++) {
     const c = seq[i];
-    const d = c - popcount32(used & ((1 << c) - 1));
-    used |= 1 << c;
+    let d = c;
+    for (let j = 0; j < i; j++) if (seq[j] < c) d--;
     r = r * (n - i) + d;
   }
   return r;
 }
 
-/** Colexicographic rank of a set of cells given as a bit mask: sum_j C(s_j, j+1). */
-/** Bit mask of the k cells cells[0..k) (each below 32). */
-export function cellMask(cells, k) {
-  let mask = 0;
-  for (let i = 0; i < k; i++) mask |= 1 << cells[i];
-  return mask;
+/**
+ * Colexicographic rank of the set of the k distinct cells cells[0..k) (in
+ * any order; cells 0..63): sum_j C(s_j, j+1) over the cells sorted,
+ * s_0 < s_1 < ... (the combinatorial number system). Range [0, C(N, k)).
+ */
+export function cellSetRank(cells, k) {
+  let m = 0;
+  for (let i = 0; i < k; i++) {
+    const c = cells[i];
+    let j = 1; // 1 + the number of cells below c
+    for (let q = 0; q < k; q++) if (cells[q] < c) j++;
+    m += BINOM[c][j];
+  }
+  return m;
 }
 
 /**
- * Lehmer rank (0..k!-1) of the order of cells[0..k) within their cell set
- * mask: the order part of the cellset-order rank (SPEC.md section 4.1).
+ * Lehmer rank (0..k!-1) of the order of the k distinct cells cells[0..k)
+ * within their cell set: the order part of the cellset-order rank (SPEC.md
+ * section 4.1). Digit i is the number of cells after position i that are
+ * below cells[i].
  */
-export function orderRank(cells, k, mask) {
-  let used = 0;
+export function orderRank(cells, k) {
   let ord = 0;
   for (let i = 0; i < k; i++) {
-    const o = popcount32(mask & ((1 << cells[i]) - 1));
-    const d = o - popcount32(used & ((1 << o) - 1));
-    used |= 1 << o;
+    const c = cells[i];
+    let d = 0;
+    for (let q = i + 1; q < k; q++) if (cells[q] < c) d++;
     ord = ord * (k - i) + d;
   }
   return ord;
@@ -83,34 +114,28 @@ export function orderRank(cells, k, mask) {
 
 /**
  * Whether the state whose position vector is pos (tile t in cell pos[t],
- * length n) reaches the state whose position vector is goalPos on a board
- * of width w (SPEC.md 4.2): the parity of the permutation between them
- * equals the parity of the blank's Manhattan distance. perm (length n) is
- * scratch space.
+ * length n <= 64) reaches the state whose position vector is goalPos on a
+ * board of width w (SPEC.md 4.2): the parity of the permutation between
+ * them equals the parity of the blank's Manhattan distance. perm (a
+ * Uint8Array of length >= n) is scratch space, overwritten.
  */
 export function solvableFrom(pos, goalPos, w, n, perm = new Uint8Array(n)) {
+  const SEEN = 0xff;
   for (let t = 0; t < n; t++) perm[goalPos[t]] = pos[t];
-  let seen = 0;
   let cycles = 0;
   for (let i = 0; i < n; i++) {
-    if (seen & (1 << i)) continue;
+    if (perm[i] === SEEN) continue;
     cycles++;
-    for (let j = i; !(seen & (1 << j)); j = perm[j]) seen |= 1 << j;
+    for (let j = i; perm[j] !== SEEN;) {
+      const next = perm[j];
+      perm[j] = SEEN;
+      j = next;
+    }
   }
   const a = pos[0];
   const b = goalPos[0];
   const dist = Math.abs(Math.floor(a / w) - Math.floor(b / w)) + Math.abs((a % w) - (b % w));
   return (n - cycles) % 2 === dist % 2;
-}
-
-export function combinationRank(mask) {
-  let m = 0;
-  let j = 1;
-  for (let mm = mask; mm !== 0; mm &= mm - 1) {
-    m += BINOM[ctz32(mm)][j];
-    j++;
-  }
-  return m;
 }
 
 /** Error about a board or pattern; `message` is the text pdbgen prints. */
@@ -225,8 +250,20 @@ export class Pattern {
 
   /** cellset-order rank of cells[0..k) (cell of each pattern tile, tiles ascending). */
   rankCells(cells, k = this.k) {
-    const mask = cellMask(cells, k);
-    return orderRank(cells, k, mask) * this.comb + combinationRank(mask);
+    // one pass over the pairs: the order digit counts the later cells below
+    // cells[i], the colexicographic term all of them
+    let ord = 0;
+    let m = 0;
+    for (let i = 0; i < k; i++) {
+      const c = cells[i];
+      let before = 0;
+      let after = 0;
+      for (let q = 0; q < i; q++) if (cells[q] < c) before++;
+      for (let q = i + 1; q < k; q++) if (cells[q] < c) after++;
+      ord = ord * (k - i) + after;
+      m += BINOM[c][before + after + 1];
+    }
+    return ord * this.comb + m;
   }
 
   /** Whether the state pos (length N) can reach the goal (SPEC.md 4.2). */

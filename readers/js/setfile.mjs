@@ -81,15 +81,17 @@ export function symmetryCell(name, w, h, cell) {
 }
 
 /**
- * The blank's goal region of pattern p (a rank.mjs Pattern) as a bit mask
- * of cells: the cells reachable from the goal's blank cell through cells
- * that hold none of p's tiles at the goal (4-neighbour moves).
+ * The blank's goal region of pattern p (a rank.mjs Pattern): a Uint8Array
+ * of N flags, region[c] = 1 for the cells reachable from the goal's blank
+ * cell through cells that hold none of p's tiles at the goal (4-neighbour
+ * moves), else 0.
  */
 export function goalBlankRegion(p) {
-  let occupied = 0;
-  for (const t of p.tiles) occupied |= 1 << p.goalPos[t];
+  const occupied = new Uint8Array(p.n);
+  for (const t of p.tiles) occupied[p.goalPos[t]] = 1;
   const start = p.goalPos[0];
-  let region = 1 << start;
+  const region = new Uint8Array(p.n);
+  region[start] = 1;
   const stack = [start];
   while (stack.length > 0) {
     const c = stack.pop();
@@ -101,12 +103,12 @@ export function goalBlankRegion(p) {
     if (col > 0) next.push(c - 1);
     if (col < p.w - 1) next.push(c + 1);
     for (const nb of next) {
-      if (occupied & (1 << nb) || region & (1 << nb)) continue;
-      region |= 1 << nb;
+      if (occupied[nb] || region[nb]) continue;
+      region[nb] = 1;
       stack.push(nb);
     }
   }
-  return region >>> 0;
+  return region;
 }
 
 const quote = (goal) => JSON.stringify(Array.from(goal).join(' '));
@@ -144,9 +146,10 @@ export function mapPattern(from, to, sym) {
     src[j] = t;
   }
   const fromRegion = goalBlankRegion(from);
-  let img = 0;
-  for (let c = 0; c < n; c++) if (fromRegion & (1 << c)) img |= 1 << cell[c];
-  if (img >>> 0 !== goalBlankRegion(to)) {
+  const toRegion = goalBlankRegion(to);
+  let sameImage = true;
+  for (let c = 0; c < n; c++) if (fromRegion[c] !== toRegion[cell[c]]) sameImage = false;
+  if (!sameImage) {
     return bad(`${sym} maps the blank's goal region of ${from} (the free cells around goal cell ${from.goalPos[0]}) onto another region than that of ${to}`);
   }
   return { map: { cell, tile, src } };

@@ -21,7 +21,15 @@
 // moves the duplicate-path pruning skips), as in Go: the same boards give
 // the same counts.
 
-import { BINOM, popcount32, ctz32, cellMask, orderRank, solvableFrom } from './rank.mjs';
+import { BINOM, popcount32, cellSetRank, orderRank, solvableFrom } from './rank.mjs';
+
+// A set of cells of a board of up to 64 cells is kept as two 32-bit words
+// (JavaScript's bitwise operators are 32-bit): lo holds cells 0..31 (bit c),
+// hi cells 32..63 (bit c-32). bitsBelow(lo, hi, c) is the number of cells
+// of the set below cell c (0..64).
+function bitsBelow(lo, hi, c) {
+  return c < 32 ? popcount32(lo & ((1 << c) - 1)) : popcount32(lo) + popcount32(hi & ((1 << (c - 32)) - 1));
+}
 
 const UP = 0, DOWN = 1, LEFT = 2, RIGHT = 3, NO_MOVE = 4;
 const LETTER = 'udlr';
@@ -197,17 +205,21 @@ export class Solver {
     return { path, nodes };
   }
 
-  // rank of table ti for cells (cell of each of its tiles): into out[0..2] = mask, m, ord
+  // rank of table ti for cells (cell of each of its tiles): into out's
+  // arrays at o: the cell set (words lo, hi), its colexicographic rank m
+  // and the order rank ord
   _rank(ti, cells, out, o) {
     const k = this.tabs[ti].k;
-    const mask = cellMask(cells, k);
-    let m = 0;
-    let j = 1;
-    for (let mm = mask; mm !== 0; mm &= mm - 1) m += BINOM[ctz32(mm)][j++];
-    const r = orderRank(cells, k, mask);
-    out.mask[o] = mask;
-    out.m[o] = m;
-    out.ord[o] = r;
+    let lo = 0;
+    let hi = 0;
+    for (let i = 0; i < k; i++) {
+      if (cells[i] < 32) lo |= 1 << cells[i];
+      else hi |= 1 << (cells[i] - 32);
+    }
+    out.lo[o] = lo;
+    out.hi[o] = hi;
+    out.m[o] = cellSetRank(cells, k);
+    out.ord[o] = orderRank(cells, k);
   }
 
   _start(b) {
@@ -216,10 +228,11 @@ export class Solver {
     const x = {
       board: Uint8Array.from(b),
       blank: 0,
-      cells: this.tabs.map(() => new Uint8Array(25)),
-      cellsR: this.tabs.map(() => new Uint8Array(25)),
-      st: { mask: new Int32Array(T), m: new Int32Array(T), ord: new Int32Array(T) },
-      stR: { mask: new Int32Array(T), m: new Int32Array(T), ord: new Int32Array(T) },
+      cells: this.tabs.map(() => new Uint8Array(n)),
+      cellsR: this.tabs.map(() => new Uint8Array(n)),
+      // m < C(N,k) and ord < k! fit in 31 bits for every table (<= 2^36 entries)
+      st: { lo: new Int32Array(T), hi: new Int32Array(T), m: new Int32Array(T), ord: new Int32Array(T) },
+      stR: { lo: new Int32Array(T), hi: new Int32Array(T), m: new Int32Array(T), ord: new Int32Array(T) },
       h: new Uint8Array(T),
       hR: new Uint8Array(T),
       sum: 0,
@@ -253,7 +266,8 @@ export class Solver {
   // IDA* over the parts (and, with reflection, the parts looked up for
   // the reflected state): lookup q < P is part q on the board, q >= P part
   // q - P on the reflected board. Each lookup keeps the cells of its
-  // table's tiles, the cell set (mask), its colexicographic rank m and the
+  // table's tiles, the cell set (two words, maskLo and maskHi), its
+  // colexicographic rank m and the
   // order rank ord, updated when one of its tiles moves: a move that does
   // not jump over another of its tiles keeps ord and changes m by two
   // binomials; otherwise m and ord are recomputed. All state sits in typed
@@ -270,11 +284,12 @@ export class Solver {
     const P = this.tabs.length;
     const reflect = this.reflect;
     const Q = reflect ? 2 * P : P;
-    const S = 32; // stride of the per-lookup rows below
+    const S = 64; // stride of the per-lookup rows below (>= N)
     const vals = [];
     const comb = new Int32Array(Q);
     const kk = new Int32Array(Q);
-    const mask = new Int32Array(Q);
+    const maskLo = new Int32Array(Q);
+    const maskHi = new Int32Array(Q);
     const mm = new Int32Array(Q);
     const ord = new Int32Array(Q);
     const hv = new Int32Array(Q);
@@ -288,7 +303,8 @@ export class Solver {
       comb[q] = tab.comb;
       kk[q] = tab.k;
       const st = refl ? x.stR : x.st;
-      mask[q] = st.mask[p];
+      maskLo[q] = st.lo[p];
+      maskHi[q] = st.hi[p];
       mm[q] = st.m[p];
       ord[q] = st.ord[p];
       hv[q] = refl ? x.hR[p] : x.h[p];
@@ -315,8 +331,18 @@ export class Solver {
         }
       }
     }
-    const binom = new Int32Array(S * S);
-    for (let c = 0; c <= n; c++) for (let j = 0; j <= n; j++) binom[c * S + j] = BINOM[c][j];
+    // binom[c*S + j] = C(c, j) for c <= N and j <= the largest k of the
+    // tables (below 2^31 then: C(c, j) <= C(N, k) < 2^31 for any table of
+    // at most 2^36 entries); the entries never read are left 0
+    let kMax = 0;
+    for (let q = 0; q < Q; q++) kMax = Math.max(kMax, kk[q]);
+    const binom = new Int32Array((n + 1) * S);
+    for (let c = 0; c <= n; c++) {
+      for (let j = 0; j <= kMax; j++) {
+        if (BINOM[c][j] > 0x7fffffff) throw new Error(`solver: C(${c}, ${j}) does not fit in 31 bits`);
+        binom[c * S + j] = BINOM[c][j];
+      }
+    }
     // neighbours of each cell, flattened: nbrDir/nbrTo[nbrStart[c]..nbrStart[c+1])
     const nbrStart = new Int32Array(n + 1);
     const nd = [];
@@ -331,11 +357,14 @@ export class Solver {
     const nbrTo = Uint8Array.from(nt);
     const undo = Uint8Array.from(UNDO);
 
-    const tmp = new Int32Array(3);
+    const tmp = new Int32Array(4);
     // evalMove: lookup q after one of its tiles moved from cell a to cell c
-    // (cells[] already updated): the new mask, m, ord into tmp; returns the value.
-    const evalMove = (q, a, c) => {
-      const msk = mask[q];
+    // (cells[] already updated): the new cell set (lo, hi words), m, ord
+    // into tmp; returns the value.
+    // evalMove32: the same on boards of at most 32 cells (one word; the hi
+    // words stay 0), as fast as before boards grew past 5x5
+    const evalMove32 = (q, a, c) => {
+      const msk = maskLo[q];
       const nm = (msk & ~(1 << a)) | (1 << c);
       const lo = a < c ? a : c;
       const hi = a < c ? c : a;
@@ -350,8 +379,7 @@ export class Solver {
         let used = 0;
         o = 0;
         for (let i = 0; i < k; i++) {
-          const cc = cells[base + i];
-          const oo = popcount32(nm & ((1 << cc) - 1));
+          const oo = popcount32(nm & ((1 << cells[base + i]) - 1));
           const d = oo - popcount32(used & ((1 << oo) - 1));
           used |= 1 << oo;
           o = o * (k - i) + d;
@@ -362,10 +390,52 @@ export class Solver {
         o = ord[q];
       }
       tmp[0] = nm;
-      tmp[1] = m;
-      tmp[2] = o;
+      tmp[1] = 0;
+      tmp[2] = m;
+      tmp[3] = o;
       return vals[q][o * comb[q] + m];
     };
+    const evalMove64 = (q, a, c) => {
+      const oLo = maskLo[q];
+      const oHi = maskHi[q];
+      let nLo = oLo;
+      let nHi = oHi;
+      if (a < 32) nLo &= ~(1 << a);
+      else nHi &= ~(1 << (a - 32));
+      if (c < 32) nLo |= 1 << c;
+      else nHi |= 1 << (c - 32);
+      const lo = a < c ? a : c;
+      const hi = a < c ? c : a;
+      let m;
+      let o;
+      if (bitsBelow(oLo, oHi, hi) !== bitsBelow(oLo, oHi, lo + 1)) {
+        // the tile jumped over another of this lookup's tiles
+        m = 0;
+        let j = 1;
+        for (let r = nLo; r !== 0; r &= r - 1) m += binom[(31 - Math.clz32(r & -r)) * S + j++];
+        for (let r = nHi; r !== 0; r &= r - 1) m += binom[(63 - Math.clz32(r & -r)) * S + j++];
+        const k = kk[q];
+        const base = q * S;
+        let used = 0; // slots 0..k-1 (k < 32)
+        o = 0;
+        for (let i = 0; i < k; i++) {
+          const oo = bitsBelow(nLo, nHi, cells[base + i]);
+          const d = oo - popcount32(used & ((1 << oo) - 1));
+          used |= 1 << oo;
+          o = o * (k - i) + d;
+        }
+      } else {
+        const j = bitsBelow(oLo, oHi, a) + 1;
+        m = mm[q] - binom[a * S + j] + binom[c * S + j];
+        o = ord[q];
+      }
+      tmp[0] = nLo;
+      tmp[1] = nHi;
+      tmp[2] = m;
+      tmp[3] = o;
+      return vals[q][o * comb[q] + m];
+    };
+    const evalMove = n <= 32 ? evalMove32 : evalMove64;
 
     const NONE = 1 << 30;
     const shouldStop = opts.shouldStop;
@@ -391,15 +461,16 @@ export class Solver {
         nodes++;
         const qa = qA[tile];
         let sA = sumA;
-        let hA = 0, aMask = 0, aM = 0, aOrd = 0, ca = 0, cma = 0;
+        let hA = 0, aLo = 0, aHi = 0, aM = 0, aOrd = 0, ca = 0, cma = 0;
         if (qa >= 0) {
           ca = qa * S + jA[tile];
           cma = qa * S;
           cells[ca] = cmap[cma + bl];
           hA = evalMove(qa, cmap[cma + to], cmap[cma + bl]);
-          aMask = tmp[0];
-          aM = tmp[1];
-          aOrd = tmp[2];
+          aLo = tmp[0];
+          aHi = tmp[1];
+          aM = tmp[2];
+          aOrd = tmp[3];
           sA += hA - hv[qa];
         }
         if (g + 1 + sA > bound) {
@@ -412,15 +483,16 @@ export class Solver {
         }
         let sB = sumB;
         const qb = qB[tile];
-        let hB = 0, bMask = 0, bM = 0, bOrd = 0, cb = 0, cmb = 0;
+        let hB = 0, bLo = 0, bHi = 0, bM = 0, bOrd = 0, cb = 0, cmb = 0;
         if (qb >= 0) {
           cb = qb * S + jB[tile];
           cmb = qb * S;
           cells[cb] = cmap[cmb + bl];
           hB = evalMove(qb, cmap[cmb + to], cmap[cmb + bl]);
-          bMask = tmp[0];
-          bM = tmp[1];
-          bOrd = tmp[2];
+          bLo = tmp[0];
+          bHi = tmp[1];
+          bM = tmp[2];
+          bOrd = tmp[3];
           sB += hB - hv[qb];
         }
         const h = sA > sB ? sA : sB;
@@ -433,15 +505,15 @@ export class Solver {
         // make the move
         const oldA = sumA;
         const oldB = sumB;
-        let oH = 0, oMask = 0, oM = 0, oOrd = 0;
+        let oH = 0, oLo = 0, oHi = 0, oM = 0, oOrd = 0;
         if (qa >= 0) {
-          oH = hv[qa]; oMask = mask[qa]; oM = mm[qa]; oOrd = ord[qa];
-          hv[qa] = hA; mask[qa] = aMask; mm[qa] = aM; ord[qa] = aOrd;
+          oH = hv[qa]; oLo = maskLo[qa]; oHi = maskHi[qa]; oM = mm[qa]; oOrd = ord[qa];
+          hv[qa] = hA; maskLo[qa] = aLo; maskHi[qa] = aHi; mm[qa] = aM; ord[qa] = aOrd;
         }
-        let rH = 0, rMask = 0, rM = 0, rOrd = 0;
+        let rH = 0, rLo = 0, rHi = 0, rM = 0, rOrd = 0;
         if (qb >= 0) {
-          rH = hv[qb]; rMask = mask[qb]; rM = mm[qb]; rOrd = ord[qb];
-          hv[qb] = hB; mask[qb] = bMask; mm[qb] = bM; ord[qb] = bOrd;
+          rH = hv[qb]; rLo = maskLo[qb]; rHi = maskHi[qb]; rM = mm[qb]; rOrd = ord[qb];
+          hv[qb] = hB; maskLo[qb] = bLo; maskHi[qb] = bHi; mm[qb] = bM; ord[qb] = bOrd;
         }
         sumA = sA;
         sumB = sB;
@@ -467,11 +539,11 @@ export class Solver {
         sumA = oldA;
         sumB = oldB;
         if (qa >= 0) {
-          hv[qa] = oH; mask[qa] = oMask; mm[qa] = oM; ord[qa] = oOrd;
+          hv[qa] = oH; maskLo[qa] = oLo; maskHi[qa] = oHi; mm[qa] = oM; ord[qa] = oOrd;
           cells[ca] = cmap[cma + to];
         }
         if (qb >= 0) {
-          hv[qb] = rH; mask[qb] = rMask; mm[qb] = rM; ord[qb] = rOrd;
+          hv[qb] = rH; maskLo[qb] = rLo; maskHi[qb] = rHi; mm[qb] = rM; ord[qb] = rOrd;
           cells[cb] = cmap[cmb + to];
         }
       }

@@ -32,7 +32,7 @@
 // that is malformed or does not hold together with its tables.
 
 import { Decompress } from 'fzstd';
-import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION } from './rank.mjs';
+import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION, MIN_SIDE, MAX_SIDE } from './rank.mjs';
 import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField, quoteName } from './json.mjs';
 import { xxh64Low32 } from './xxh64.mjs';
 import { codecFor, SUPPORTED_MAJORS } from './values.mjs';
@@ -445,7 +445,7 @@ function checkHeader(h, major) {
   const bad = (msg) => new FormatError(OFF_HEADER, `header: ${msg}`);
   const unsupported = (msg) => new UnsupportedError(OFF_HEADER, `header: ${msg}`);
   const { width: w, height: ht } = h;
-  if (w < 2n || w > 5n || ht < 2n || ht > 5n) throw bad(`board ${w}x${ht}: each side must be between 2 and 5`);
+  if (w < BigInt(MIN_SIDE) || w > BigInt(MAX_SIDE) || ht < BigInt(MIN_SIDE) || ht > BigInt(MAX_SIDE)) throw bad(`board ${w}x${ht}: each side must be between ${MIN_SIDE} and ${MAX_SIDE}`);
   const W = Number(w);
   const H = Number(ht);
   const n = W * H;
@@ -775,7 +775,7 @@ export class TableSet {
 async function setFileParts(file, sf, readTable) {
   const bad = (msg, part) => new SetFileError(`${file}: tilepdb: invalid set: ${msg}`, file, part);
   const { width: w, height: h } = sf;
-  if (typeof w !== 'number' || typeof h !== 'number' || w < 2 || w > 5 || h < 2 || h > 5) throw bad(`board ${w}x${h}: each side must be between 2 and 5`);
+  if (typeof w !== 'number' || typeof h !== 'number' || w < MIN_SIDE || w > MAX_SIDE || h < MIN_SIDE || h > MAX_SIDE) throw bad(`board ${w}x${h}: each side must be between ${MIN_SIDE} and ${MAX_SIDE}`);
   const n = w * h;
   if (sf.goal.length !== n) throw bad(`goal has ${sf.goal.length} cells, want ${n}`);
   sf.goal.forEach((t, c) => {
