@@ -106,7 +106,7 @@ func builtValueTables(t *testing.T) []valueTable {
 func fullBoard(p *puzzle.Pattern, cells []uint8) puzzle.Board {
 	n := p.Geom.N()
 	pos := make([]uint8, n)
-	var used uint32
+	var used uint64
 	for i, t := range p.Tiles {
 		pos[t] = cells[i]
 		used |= 1 << cells[i]
