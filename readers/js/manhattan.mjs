@@ -26,6 +26,8 @@ export function forEachManhattan(p, visit) {
   if (p.exact) {
     // (N-2)-permutations pos[0..N-3] in lexicographic order; the last two
     // tiles take the free cells a < b as (a, b) when that state is solvable.
+    // An exact table has N!/2 <= 2^36 entries, so N <= 14: one 32-bit mask
+    // holds the used cells.
     const depthMax = n - 2;
     let goalParity = 0;
     for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (p.goalPos[j] < p.goalPos[i]) goalParity ^= 1;

@@ -87,6 +87,7 @@ final class Manhattan {
             for (int s = j; s < hi && !stop; s++) additive(j - 1, s, partial + dist[base + s]);
         }
 
+        // exact tables have at most 2^36 entries, so N!/2 <= 2^36: N <= 14 cells, and an int mask holds them
         void exact(int d, int used, int partial, int parity, int blank) {
             if (d == n - 2) {
                 int free = ~used & ((1 << n) - 1);

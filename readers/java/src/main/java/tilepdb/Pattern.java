@@ -3,21 +3,22 @@ package tilepdb;
 import java.util.Arrays;
 
 /**
- * A pattern: board geometry (w x h, 2..5 each), goal board and pattern
+ * A pattern: board geometry (w x h, 2..8 each), goal board and pattern
  * tiles, with the ranking functions of format/SPEC.md section 4. With all
  * tiles 1..N-1 the pattern is exact (ranking lehmer-half, N!/2 entries),
  * else an additive pattern database (ranking cellset-order, N!/(N-k)!
  * entries). Cells are numbered 0..N-1 in reading order; a position vector
- * pos lists the cell of each tile (pos[0] = the blank's cell). Ranks are
+ * pos lists the cell of each tile (pos[0] = the blank's cell). A set of
+ * cells (at most 64) is a {@code long} bit mask, bit c for cell c. Ranks are
  * below 2^36. Instances are immutable; {@link #rank} does not allocate.
  */
 public final class Pattern {
-    public static final int MIN_SIDE = 2, MAX_SIDE = 5, MAX_CELLS = 25;
+    public static final int MIN_SIDE = 2, MAX_SIDE = 8, MAX_CELLS = MAX_SIDE * MAX_SIDE;
     public static final long MAX_ENTRIES = 1L << 36;
     public static final String CELLSET_ORDER = "cellset-order", LEHMER_HALF = "lehmer-half";
     public static final int RANKING_VERSION = 1;
 
-    /** BINOM[n][r] = C(n, r) for 0 <= r <= n <= 25. */
+    /** BINOM[n][r] = C(n, r) for 0 <= r <= n <= 64 (0 for r > n); C(64, 32) < 2^61 is the largest, so no entry overflows. */
     static final long[][] BINOM = new long[MAX_CELLS + 1][MAX_CELLS + 2];
     static {
         for (int i = 0; i <= MAX_CELLS; i++) {
@@ -39,7 +40,7 @@ public final class Pattern {
     /** Validates like puzzle.NewPattern; throws BoardException. Tiles in any order. */
     public Pattern(int w, int h, int[] goal, int[] tiles) throws BoardException {
         if (w < MIN_SIDE || w > MAX_SIDE || h < MIN_SIDE || h > MAX_SIDE)
-            throw new BoardException("board " + w + "x" + h + ": each side must be between 2 and 5");
+            throw new BoardException("board " + w + "x" + h + ": each side must be between " + MIN_SIDE + " and " + MAX_SIDE);
         int n = w * h;
         String err = Boards.validate(goal, n);
         if (err != null) throw new BoardException("goal: " + err);
@@ -98,14 +99,14 @@ public final class Pattern {
      */
     public long rank(byte[] pos) {
         if (exact) return lehmerRank(pos, n, n - 2);
-        int mask = 0;
-        for (int i = 0; i < k; i++) mask |= 1 << pos[tiles[i]];
+        long mask = 0;
+        for (int i = 0; i < k; i++) mask |= 1L << pos[tiles[i]];
         int used = 0;
         long ord = 0;
         for (int i = 0; i < k; i++) {
             int c = pos[tiles[i]];
-            int o = Integer.bitCount(mask & ((1 << c) - 1));
-            int d = o - Integer.bitCount(used & ((1 << o) - 1));
+            int o = Long.bitCount(mask & ((1L << c) - 1));
+            int d = o - Integer.bitCount(used & ((1 << o) - 1)); // o < k < 32
             used |= 1 << o;
             ord = ord * (k - i) + d;
         }
@@ -119,14 +120,14 @@ public final class Pattern {
      * SetFile.Mapping}). Not checked; no allocation, no shared state.
      */
     public long rankMapped(byte[] pos, byte[] src, byte[] cell) {
-        int mask = 0;
-        for (int i = 0; i < k; i++) mask |= 1 << cell[pos[src[i]]];
+        long mask = 0;
+        for (int i = 0; i < k; i++) mask |= 1L << cell[pos[src[i]]];
         int used = 0;
         long ord = 0;
         for (int i = 0; i < k; i++) {
             int c = cell[pos[src[i]]];
-            int o = Integer.bitCount(mask & ((1 << c) - 1));
-            int d = o - Integer.bitCount(used & ((1 << o) - 1));
+            int o = Long.bitCount(mask & ((1L << c) - 1));
+            int d = o - Integer.bitCount(used & ((1 << o) - 1)); // o < k < 32
             used |= 1 << o;
             ord = ord * (k - i) + d;
         }
@@ -135,38 +136,38 @@ public final class Pattern {
 
     /** cellset-order rank (additive) of cells[0..k): the cell of each pattern tile, tiles ascending. Not checked. */
     public long rankCells(byte[] cells, int k) {
-        int mask = 0;
-        for (int i = 0; i < k; i++) mask |= 1 << cells[i];
+        long mask = 0;
+        for (int i = 0; i < k; i++) mask |= 1L << cells[i];
         int used = 0;
         long ord = 0;
         for (int i = 0; i < k; i++) {
             int c = cells[i];
-            int o = Integer.bitCount(mask & ((1 << c) - 1));
-            int d = o - Integer.bitCount(used & ((1 << o) - 1));
+            int o = Long.bitCount(mask & ((1L << c) - 1));
+            int d = o - Integer.bitCount(used & ((1 << o) - 1)); // o < k < 32
             used |= 1 << o;
             ord = ord * (k - i) + d;
         }
         return ord * comb + combinationRank(mask);
     }
 
-    /** Lehmer rank of the k-permutation seq[0..k) of 0..n-1. */
+    /** Lehmer rank of the k-permutation seq[0..k) of 0..n-1 (n <= 64), in [0, n!/(n-k)!); the caller keeps that below 2^63. */
     public static long lehmerRank(byte[] seq, int n, int k) {
-        int used = 0;
+        long used = 0;
         long r = 0;
         for (int i = 0; i < k; i++) {
             int c = seq[i];
-            int d = c - Integer.bitCount(used & ((1 << c) - 1));
-            used |= 1 << c;
+            int d = c - Long.bitCount(used & ((1L << c) - 1));
+            used |= 1L << c;
             r = r * (n - i) + d;
         }
         return r;
     }
 
-    /** Colex rank of a set of cells as a bit mask: sum_j C(s_j, j+1). */
-    public static long combinationRank(int mask) {
+    /** Colex rank of a set of cells as a bit mask (bit c = cell c, cells 0..63): sum_j C(s_j, j+1). */
+    public static long combinationRank(long mask) {
         long m = 0;
         int j = 1;
-        for (int mm = mask; mm != 0; mm &= mm - 1) m += BINOM[Integer.numberOfTrailingZeros(mm)][j++];
+        for (long mm = mask; mm != 0; mm &= mm - 1) m += BINOM[Long.numberOfTrailingZeros(mm)][j++];
         return m;
     }
 
@@ -174,11 +175,12 @@ public final class Pattern {
     public boolean solvablePositions(byte[] pos) {
         int[] perm = new int[n];
         for (int t = 0; t < n; t++) perm[goalPos[t]] = pos[t];
-        int seen = 0, cycles = 0;
+        long seen = 0;
+        int cycles = 0;
         for (int i = 0; i < n; i++) {
-            if ((seen & (1 << i)) != 0) continue;
+            if ((seen & (1L << i)) != 0) continue;
             cycles++;
-            for (int j = i; (seen & (1 << j)) == 0; j = perm[j]) seen |= 1 << j;
+            for (int j = i; (seen & (1L << j)) == 0; j = perm[j]) seen |= 1L << j;
         }
         int parity = (n - cycles) % 2;
         int a = pos[0], b = goalPos[0];

@@ -247,12 +247,12 @@ public final class SetFile {
         return rc[0] * w + rc[1];
     }
 
-    /** The blank's goal region of p as a bit mask: cells reachable from the goal's blank cell through cells holding none of p's tiles at the goal. */
-    static int goalBlankRegion(Pattern p) {
-        int occupied = 0;
-        for (byte t : p.tiles) occupied |= 1 << p.goalPos[t];
+    /** The blank's goal region of p as a bit mask (bit c = cell c, up to 64 cells): cells reachable from the goal's blank cell through cells holding none of p's tiles at the goal. */
+    static long goalBlankRegion(Pattern p) {
+        long occupied = 0;
+        for (byte t : p.tiles) occupied |= 1L << p.goalPos[t];
         int start = p.goalPos[0];
-        int region = 1 << start;
+        long region = 1L << start;
         int[] stack = new int[p.n];
         int sp = 0;
         stack[sp++] = start;
@@ -261,8 +261,8 @@ public final class SetFile {
             int r = c / p.w, col = c % p.w;
             int[] next = {r > 0 ? c - p.w : -1, r < p.h - 1 ? c + p.w : -1, col > 0 ? c - 1 : -1, col < p.w - 1 ? c + 1 : -1};
             for (int nb : next) {
-                if (nb < 0 || (occupied & (1 << nb)) != 0 || (region & (1 << nb)) != 0) continue;
-                region |= 1 << nb;
+                if (nb < 0 || (occupied & (1L << nb)) != 0 || (region & (1L << nb)) != 0) continue;
+                region |= 1L << nb;
                 stack[sp++] = nb;
             }
         }
@@ -303,8 +303,8 @@ public final class SetFile {
             }
             src[j] = t;
         }
-        int fromRegion = goalBlankRegion(from), img = 0;
-        for (int c = 0; c < n; c++) if ((fromRegion & (1 << c)) != 0) img |= 1 << cell[c];
+        long fromRegion = goalBlankRegion(from), img = 0;
+        for (int c = 0; c < n; c++) if ((fromRegion & (1L << c)) != 0) img |= 1L << cell[c];
         if (img != goalBlankRegion(to))
             throw new Problem("bad symmetry: " + sym + " maps the blank's goal region of " + from + " (the free cells around goal cell " + from.goalPos[0] + ") onto another region than that of " + to);
         return new Mapping(cell, tile, src);
@@ -320,7 +320,8 @@ public final class SetFile {
      * with tables, with every MUST of SPEC.md section 10, and returns its parts.
      */
     List<TableSet.Part> parts(String file, Tables tables) throws java.io.IOException, TilepdbException, LimitException {
-        if (width < 2 || width > 5 || height < 2 || height > 5) throw bad(file, 0, "board " + width + "x" + height + ": each side must be between 2 and 5");
+        if (width < Pattern.MIN_SIDE || width > Pattern.MAX_SIDE || height < Pattern.MIN_SIDE || height > Pattern.MAX_SIDE)
+            throw bad(file, 0, "board " + width + "x" + height + ": each side must be between " + Pattern.MIN_SIDE + " and " + Pattern.MAX_SIDE);
         int w = (int) width, h = (int) height, n = w * h;
         if (goal.length != n) throw bad(file, 0, "goal has " + goal.length + " cells, want " + n);
         int[] g = new int[n];

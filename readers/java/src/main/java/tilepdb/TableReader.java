@@ -452,7 +452,8 @@ public final class TableReader {
 
     /** SPEC.md 3.4, in the reference reader's order; returns the pattern. */
     private static Pattern checkHeader(Raw h, int major) throws TilepdbException {
-        if (!in(h.width, 2, 5) || !in(h.height, 2, 5)) throw bad("board " + h.width + "x" + h.height + ": each side must be between 2 and 5");
+        if (!in(h.width, Pattern.MIN_SIDE, Pattern.MAX_SIDE) || !in(h.height, Pattern.MIN_SIDE, Pattern.MAX_SIDE))
+            throw bad("board " + h.width + "x" + h.height + ": each side must be between " + Pattern.MIN_SIDE + " and " + Pattern.MAX_SIDE);
         int w = h.width.intValue(), ht = h.height.intValue(), n = w * ht;
         if (h.goal.size() != n) throw bad("goal has " + h.goal.size() + " cells, want " + n + " for a " + w + "x" + ht + " board");
         int[] goal = new int[n];
