@@ -57,10 +57,16 @@ function convention() {
   return document.querySelector('input[name=conv]:checked').value;
 }
 
+// Tile size in CSS pixels by board width: a 4x4 board is 64 px a tile, an
+// 8x8 one 38 px, so that boards of 2x2 to 8x8 stay within about 340 px.
+const TILE_PX = [64, 64, 64, 64, 64, 54, 48, 42, 38];
+
 function drawBoard(b) {
   const el = $('board');
+  const tile = TILE_PX[Math.min(W, TILE_PX.length - 1)];
   el.style.gridTemplateColumns = `repeat(${W}, var(--tile))`;
-  el.style.setProperty('--tile', `${W <= 4 ? 64 : 54}px`);
+  el.style.setProperty('--tile', `${tile}px`);
+  el.style.setProperty('--tile-font', `${Math.round(tile * 0.4)}px`);
   el.replaceChildren();
   const goal = goalFor(tablesGoal === 'other' ? 'other' : convention());
   b.forEach((t, c) => {
@@ -127,7 +133,8 @@ function drawHistogram(canvas, hist) {
   ctx.fillText(compact(max), left - 6, top + 14);
   ctx.fillText('0', left - 6, Hc - bottom);
   ctx.textAlign = 'center';
-  for (let v = 0; v < hist.length; v += 5) ctx.fillText(String(v), left + (v + 0.5) * bw, Hc - 10);
+  const step = hist.length > 60 ? 10 : 5; // value labels (tables of big boards reach past 100)
+  for (let v = 0; v < hist.length; v += step) ctx.fillText(String(v), left + (v + 0.5) * bw, Hc - 10);
   ctx.strokeStyle = '#999';
   ctx.beginPath();
   ctx.moveTo(left, top);
@@ -328,11 +335,15 @@ function animate() {
   }, speed);
 }
 
+// Random blank moves of a scramble: 80 up to 5x5; fewer on bigger boards,
+// whose boards take IDA* much longer at the same distance.
+const scrambleMoves = () => (N <= 25 ? 80 : 40);
+
 function scramble() {
   const b = goalFor(tablesGoal === 'other' ? 'other' : convention()).slice();
   let blank = b.indexOf(0);
   let prev = -1;
-  for (let k = 0; k < 80; k++) {
+  for (let k = scrambleMoves(); k > 0; k--) {
     const opts = [blank - W, blank + W, blank % W ? blank - 1 : -1, blank % W !== W - 1 ? blank + 1 : -1].filter((t) => t >= 0 && t < N && t !== prev);
     const t = opts[Math.floor(Math.random() * opts.length)];
     [b[blank], b[t]] = [b[t], b[blank]];

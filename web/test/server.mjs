@@ -20,9 +20,10 @@ const types = {
 
 /**
  * Starts the server; resolves to { url, close }. dataDir (optional) serves
- * the URL path /data/ from another directory (tables built elsewhere).
+ * the URL path /data/ from another directory (tables built elsewhere);
+ * mounts (optional) maps more URL path prefixes ("/big/") to directories.
  */
-export function serve(port = 0, dataDir = null) {
+export function serve(port = 0, dataDir = null, mounts = {}) {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405).end();
@@ -36,9 +37,13 @@ export function serve(port = 0, dataDir = null) {
       return;
     }
     let base = root;
-    if (dataDir && rel.startsWith('/data/')) {
-      base = path.resolve(dataDir);
-      rel = rel.slice('/data'.length);
+    const all = dataDir ? { '/data/': dataDir, ...mounts } : mounts;
+    for (const [prefix, dir] of Object.entries(all)) {
+      if (rel.startsWith(prefix)) {
+        base = path.resolve(dir);
+        rel = rel.slice(prefix.length - 1);
+        break;
+      }
     }
     let file = path.join(base, rel);
     if (file !== base && !file.startsWith(base + path.sep)) {
