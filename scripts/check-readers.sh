@@ -23,6 +23,9 @@
 #  4. set, usage and I/O errors (tables that do not combine, a directory, a
 #     named pipe, a device where a table is read): same exit status and final
 #     error line;
+#  1b. boards past 5x5: small 6x6, 7x7 and 8x8 tables built here (their
+#     cell sets reach past cell 31), alone, as sets and through a 6x6 set
+#     file (transpose, flip-tb), random and unsolvable boards;
 #  5. set files (format/SPEC.md section 10): lookup through the set kit's good
 #     files (readers/testdata/sets), through a set file of the default 6-6-3
 #     tables used by transpose (every part symmetric) written here, alone and
@@ -180,6 +183,45 @@ for len in 1048575 1048576; do
 done
 printf '1 2 3 4 5 6 7 0 8' >"$tmp/nonl.txt"
 compare "no newline at the end" "$tmp/nonl.txt" "$DATA/8puzzle.pdb"
+
+echo "== lookup: boards past 5x5 (6x6, 7x7, 8x8; cells 32..63 in the cell sets)"
+# Small tables (2-3 tiles, a second each) built here: single tables, sets of
+# tables given directly, and a 6x6 set file whose parts are looked up
+# through transpose and flip-tb.
+big="$tmp/big"
+for spec in "6x6 1,2,3 blank-last" "6x6 2,3,4 blank-last" "6x6 4,5,6 blank-last" "6x6 29,35,34 blank-first" \
+	"7x7 1,2,8 blank-first" "7x7 3,4,5 blank-first" "7x7 40,47,48 blank-first" "7x7 1,2,8 blank-last" \
+	"8x8 55,62,63 blank-last" "8x8 1,2,9 blank-last" "8x8 31,32,33 blank-last"; do
+	read -r size tiles goal <<<"$spec"
+	"$PDBGEN" build --quiet -o "$big" --board "$size" --tiles "$tiles" --goal "$goal" >/dev/null
+done
+for f in "$big"/*.pdb; do
+	case $(basename "$f") in 6x6*) n=36 ;; 7x7*) n=49 ;; 8x8*) n=64 ;; esac
+	compare "big/$(basename "$f")" "$(boards $n)" "$f"
+done
+compare "set 6x6 1-2-3 4-5-6" "$(boards 36)" "$big"/6x6_1-2-3.pdb "$big"/6x6_4-5-6.pdb
+compare "set 7x7 blank-first 1-2-8 3-4-5 40-47-48" "$(boards 49)" "$big"/7x7-bf_*.pdb
+compare "set 8x8 1-2-9 31-32-33 55-62-63" "$(boards 64)" "$big"/8x8_*.pdb
+bsha() { "$PDBGEN" info --json "$big/$1" | sed -e 's/.*"raw_sha256":"\([0-9a-f]*\)".*/\1/'; }
+cat >"$big/6x6-sym.set.json" <<JSON
+{"tilepdb_set": 1, "width": 6, "height": 6, "goal": [$(seq -s, 1 35),0], "parts": [
+ {"tiles":[1,2,3],"table":"6x6_1-2-3.pdb","table_tiles":[1,2,3],"symmetry":"identity","tile_map":[1,2,3],"table_raw_sha256":"$(bsha 6x6_1-2-3.pdb)"},
+ {"tiles":[7,13,19],"table":"6x6_2-3-4.pdb","table_tiles":[2,3,4],"symmetry":"transpose","tile_map":[2,3,4],"table_raw_sha256":"$(bsha 6x6_2-3-4.pdb)"},
+ {"tiles":[31,32,33],"table":"6x6_1-2-3.pdb","table_tiles":[1,2,3],"symmetry":"flip-tb","tile_map":[1,2,3],"table_raw_sha256":"$(bsha 6x6_1-2-3.pdb)"},
+ {"tiles":[4,5,6],"table":"6x6_4-5-6.pdb","table_tiles":[4,5,6],"symmetry":"identity","tile_map":[4,5,6],"table_raw_sha256":"$(bsha 6x6_4-5-6.pdb)"}]}
+JSON
+if ! "$PDBGEN" lookup "$big/6x6-sym.set.json" </dev/null >/dev/null 2>&1; then
+	echo "FAIL pdbgen refuses $big/6x6-sym.set.json"; fail=$((fail + 1))
+fi
+compare "set file 6x6 (transpose, flip-tb)" "$(boards 36)" "$big/6x6-sym.set.json"
+WANT_UNSOLVABLE=1
+compare "unsolvable boards, set file 6x6" "$(boards 36 unsolvable)" "$big/6x6-sym.set.json"
+compare "unsolvable boards, 7x7 table" "$(boards 49 unsolvable)" "$big"/7x7_1-2-8.pdb
+compare "unsolvable boards, 8x8 set" "$(boards 64 unsolvable)" "$big"/8x8_*.pdb
+WANT_UNSOLVABLE=
+printf '%s 0\n' "$(seq -s ' ' 1 35)" >"$tmp/one36.txt"
+compare "tables of two board sizes (6x6 and 7x7)" "$tmp/one36.txt" "$big"/6x6_1-2-3.pdb "$big"/7x7_1-2-8.pdb
+compare "boards of 25 cells for a 6x6 table" "$(boards 25)" "$big"/6x6_1-2-3.pdb
 
 echo "== lookup: input rules (unsolvable boards, long lines, BOM, lines after a bad line)"
 WANT_UNSOLVABLE=1
