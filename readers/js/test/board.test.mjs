@@ -61,3 +61,27 @@ test('decodeRune rejects overlong and out-of-range sequences', () => {
   assert.deepEqual(decodeRune(Uint8Array.from([0xf4, 0x90, 0x80, 0x80]), 0), [0xfffd, 1]);
   assert.deepEqual(decodeRune(Uint8Array.from([0xe2, 0x82, 0xac]), 0), [0x20ac, 3]);
 });
+
+test('parseBoard round trip on boards up to 8x8 (36, 49, 64 cells): every syntax reads back the same board', () => {
+  let s = 12345;
+  const rnd = (m) => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return Math.floor((s / 2 ** 32) * m);
+  };
+  for (const n of [36, 42, 49, 56, 64]) {
+    for (let trial = 0; trial < 200; trial++) {
+      const b = Array.from({ length: n }, (_, i) => i);
+      for (let i = n - 1; i > 0; i--) {
+        const j = rnd(i + 1);
+        [b[i], b[j]] = [b[j], b[i]];
+      }
+      const seps = [' ', '\t', ',', ', ', ' ,\t'];
+      const text = b.map((t) => (t === 0 ? ['0', 'x', 'X', '_'][rnd(4)] : (rnd(10) === 0 ? '+' : '') + String(t))).join(seps[rnd(seps.length)]);
+      const r = parseBoard(text, n);
+      assert.equal(r.error, undefined, text);
+      assert.deepEqual(Array.from(r.board), b, text);
+    }
+    assert.equal(parseBoard(Array.from({ length: n }, (_, i) => i).join(' '), n + 1).error, `bad board: ${n} cells, want ${n + 1}`);
+    assert.equal(parseBoard(Array.from({ length: n }, (_, i) => (i === 1 ? n : i)).join(' '), n).error, `bad board: cell 1: tile ${n} out of range 0..${n - 1}`);
+  }
+});

@@ -9,11 +9,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { readBytes } from '../tilepdb.mjs';
-import { kitDir } from './helpers.mjs';
+import { kitDir, conformanceDir } from './helpers.mjs';
 import { classOf } from './conformance.mjs';
 
 const sha = (b) => createHash('sha256').update(b).digest();
-const goodFiles = ['good-additive.pdb', 'good-exact.pdb', 'good-v2-additive.pdb', 'good-v2-exact.pdb', 'good-multiframe.pdb'];
+const goodFiles = ['good-additive.pdb', 'good-exact.pdb', 'good-v2-additive.pdb', 'good-v2-exact.pdb', 'good-multiframe.pdb'].map((f) => path.join(kitDir, f));
+// boards past 5x5 (cell sets past cell 31), from the conformance kit when it is there
+for (const f of ['v2-additive-6x6.pdb', 'v2-additive-7x7-frames.pdb']) {
+  if (fs.existsSync(path.join(conformanceDir, f))) goodFiles.push(path.join(conformanceDir, f));
+}
 
 function rng(seed) {
   let s = seed >>> 0;
@@ -51,9 +55,10 @@ async function outcome(bytes, good) {
 
 const classes = new Set(['format', 'checksum', 'unsupported', 'unsupported-version']);
 
-for (const name of goodFiles) {
+for (const file of goodFiles) {
+  const name = path.basename(file);
   test(`fuzz ${name}: truncations, bit flips, re-signed header and payload mutations`, async () => {
-    const bytes = new Uint8Array(fs.readFileSync(path.join(kitDir, name)));
+    const bytes = new Uint8Array(fs.readFileSync(file));
     const good = await readBytes(bytes);
     for (let n = 0; n < bytes.length; n += Math.max(1, Math.floor(bytes.length / 300))) {
       assert.equal(await outcome(bytes.subarray(0, n), good), 'format', `truncated to ${n}`);
@@ -100,5 +105,5 @@ for (const name of goodFiles) {
 }
 
 function pickNumber(rnd) {
-  return ['0', '-1', '18446744073709551616', '9223372036854775808', '99999999999', '1', '255', '2'][Math.floor(rnd() * 8)];
+  return ['0', '-1', '18446744073709551616', '9223372036854775808', '99999999999', '1', '255', '2', '8', '9', '64'][Math.floor(rnd() * 11)];
 }
