@@ -274,11 +274,11 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 	// Boards past 5x5: cell sets of more than 32 bits, Manhattan
 	// distances on 6 and 7 columns.
 	add66 := pdbtest.Pattern(t, 6, 6, "blank-last", 1, 2, 3)
-	add77 := pdbtest.Pattern(t, 7, 7, "blank-first", 1, 7, 48)
+	add77 := pdbtest.Pattern(t, 7, 7, "blank-last", 1, 2, 8)
 	tbAdd66, tbAdd77 := builtTable(t, add66), builtTable(t, add77)
 	goods = append(goods,
-		kitGood{"v2-additive-6x6.pdb", "format 2.0, additive 6x6 tiles 1,2,3 (blank-last), 42840 entries, one frame", tbAdd66, encodeAs(t, tbAdd66, MajorVersion, 0)},
-		kitGood{"v2-additive-7x7-frames.pdb", "format 2.0, additive 7x7 tiles 1,7,48 (blank-first), 110544 entries in 2 frames of 65536", tbAdd77, encodeAs(t, tbAdd77, MajorVersion, 65536)},
+		kitGood{"v2-additive-6x6.pdb", "format 2.0, additive 6x6 tiles 1,2,3 (blank-last; the table 6x6_1-2-3 of the value vectors), 42840 entries, one frame", tbAdd66, encodeAs(t, tbAdd66, MajorVersion, 0)},
+		kitGood{"v2-additive-7x7-frames.pdb", "format 2.0, additive 7x7 tiles 1,2,8 (blank-last; the table 7x7_1-2-8 of the value vectors), 110544 entries in 2 frames of 65536", tbAdd77, encodeAs(t, tbAdd77, MajorVersion, 65536)},
 	)
 	goods = append(goods, kitGood{"v2-reordered-unknown-keys.pdb",
 		"format 2.0, the table of v2-additive-3x3.pdb with header keys in reverse order, whitespace and newlines, and unknown keys (\"WIDTH\" and \"future_key\") that a reader must ignore",
