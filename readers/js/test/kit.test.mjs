@@ -56,10 +56,11 @@ test('conformance kit (format/testdata/conformance)', {
 });
 
 // bigTable builds (in memory) a well-formed format 1.0 file whose table is
-// too large to hold: 5x5, `tiles` tiles, frames of 2^26 entries whose zstd
-// frame headers are valid (the rest of each frame is never reached).
-export function bigTable(tiles, sha256hex) {
-  const n = 25;
+// too large to hold: side x side (default 5x5), `tiles` tiles, frames of
+// 2^26 entries whose zstd frame headers are valid (the rest of each frame
+// is never reached).
+export function bigTable(tiles, sha256hex, side = 5) {
+  const n = side * side;
   let entries = 1n;
   for (let i = 0; i < tiles; i++) entries *= BigInt(n - i);
   const S = 1n << 26n;
@@ -75,7 +76,7 @@ export function bigTable(tiles, sha256hex) {
     frames.push(f);
     sizes.push(len);
   }
-  const json = `{"width":5,"height":5,"goal":[${Array.from({ length: n }, (_, i) => (i + 1) % n)}],"goal_name":"blank-last","tiles":[${Array.from({ length: tiles }, (_, i) => i + 1)}],"kind":"additive","ranking":"cellset-order","ranking_version":1,"entries":${entries},"bits_per_entry":8,"max_value":0,"histogram":[${entries}],"raw_sha256":"${'0'.repeat(64)}","generator":"test","frame_size":${S},"frames":[${sizes}]}`;
+  const json = `{"width":${side},"height":${side},"goal":[${Array.from({ length: n }, (_, i) => (i + 1) % n)}],"goal_name":"blank-last","tiles":[${Array.from({ length: tiles }, (_, i) => i + 1)}],"kind":"additive","ranking":"cellset-order","ranking_version":1,"entries":${entries},"bits_per_entry":8,"max_value":0,"histogram":[${entries}],"raw_sha256":"${'0'.repeat(64)}","generator":"test","frame_size":${S},"frames":[${sizes}]}`;
   const hb = new TextEncoder().encode(json);
   const pre = new Uint8Array(16 + hb.length);
   pre.set(new TextEncoder().encode('TILEPDB\x1a'));
@@ -100,6 +101,13 @@ test('a table larger than one typed array is refused with a LimitError naming th
   const { LimitError, MAX_TABLE_BYTES } = await import('../tilepdb.mjs');
   const file = bigTable(8, (b) => createHash('sha256').update(b).digest());
   await assert.rejects(readBytes(file), (e) => e instanceof LimitError && e.message.includes(String(MAX_TABLE_BYTES)) && e.message.includes('43609104000'));
+});
+
+test('a 6-tile table of the 48-puzzle (7x7: 10,068,347,520 entries) is refused with a LimitError, not an allocation', async () => {
+  const { createHash } = await import('node:crypto');
+  const { LimitError } = await import('../tilepdb.mjs');
+  const file = bigTable(6, (b) => createHash('sha256').update(b).digest(), 7);
+  await assert.rejects(readBytes(file), (e) => e instanceof LimitError && e.message.includes('10068347520'));
 });
 
 test('a header nested 100,000 deep in an unknown key is one format error, not a crash', async () => {

@@ -221,6 +221,14 @@ class TableReaderTest {
         assertTrue(e.getMessage().contains("2422728000") && e.getMessage().contains(Long.toString(TableReader.MAX_TABLE_BYTES)), e.getMessage());
     }
 
+    @Test
+    @DisplayName("a 6-tile table of the 48-puzzle (7x7: 10,068,347,520 entries) is refused with a LimitException, not an allocation")
+    void table7x7SixTilesIsRefused() throws Exception {
+        byte[] file = bigTable(6, 7);
+        LimitException e = assertThrows(LimitException.class, () -> TableReader.read(TableReader.bytes(file)));
+        assertTrue(e.getMessage().contains("10068347520"), e.getMessage());
+    }
+
     /** "same" when c reads to good's values, "changed" when to others, else its class or "other: ...". */
     static String sameOrClass(Table good, byte[] c) {
         try {
@@ -261,8 +269,14 @@ class TableReaderTest {
 
     /** A well-formed format 1.0 file of a 5x5 table of `tiles` tiles with valid zstd frame headers (frames never decoded). */
     static byte[] bigTable(int tiles) throws Exception {
+        return bigTable(tiles, 5);
+    }
+
+    /** The same on a side x side board. */
+    static byte[] bigTable(int tiles, int side) throws Exception {
+        int n = side * side;
         long entries = 1;
-        for (int i = 0; i < tiles; i++) entries *= 25 - i;
+        for (int i = 0; i < tiles; i++) entries *= n - i;
         long s = 1L << 26;
         int nf = (int) ((entries + s - 1) / s);
         ByteArrayOutputStream frames = new ByteArrayOutputStream();
@@ -276,9 +290,9 @@ class TableReaderTest {
             sizes.append(i > 0 ? "," : "").append(len);
         }
         StringBuilder goal = new StringBuilder(), ts = new StringBuilder();
-        for (int i = 0; i < 25; i++) goal.append(i > 0 ? "," : "").append((i + 1) % 25);
+        for (int i = 0; i < n; i++) goal.append(i > 0 ? "," : "").append((i + 1) % n);
         for (int i = 1; i <= tiles; i++) ts.append(i > 1 ? "," : "").append(i);
-        String json = "{\"width\":5,\"height\":5,\"goal\":[" + goal + "],\"goal_name\":\"blank-last\",\"tiles\":[" + ts
+        String json = "{\"width\":" + side + ",\"height\":" + side + ",\"goal\":[" + goal + "],\"goal_name\":\"blank-last\",\"tiles\":[" + ts
                 + "],\"kind\":\"additive\",\"ranking\":\"cellset-order\",\"ranking_version\":1,\"entries\":" + entries
                 + ",\"bits_per_entry\":8,\"max_value\":0,\"histogram\":[" + entries + "],\"raw_sha256\":\"" + "0".repeat(64)
                 + "\",\"generator\":\"test\",\"frame_size\":" + s + ",\"frames\":[" + sizes + "]}";
