@@ -115,6 +115,9 @@ func TestMapPatternValues(t *testing.T) {
 		{3, 3, puzzle.GoalBlankFirst, [][]uint8{{1, 3}, {4, 8, 2}}},
 		{3, 2, puzzle.GoalBlankLast, [][]uint8{{1, 2}, {2, 4}, {1, 3}}},
 		{4, 4, puzzle.GoalBlankLast, [][]uint8{{1, 2, 5}, {11, 14, 15}}},
+		// Past 32 cells: the 8 symmetries of 6x6 and the 4 of 8x2.
+		{6, 6, puzzle.GoalBlankLast, [][]uint8{{1, 7}, {29, 34}}},
+		{8, 2, puzzle.GoalBlankFirst, [][]uint8{{1, 8}, {7, 15}}},
 	}
 	refused := 0
 	for _, tc := range cases {
