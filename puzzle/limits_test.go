@@ -24,6 +24,9 @@ func TestIndexLimits(t *testing.T) {
 		{"5x5 7 tiles", g5, []uint8{1, 2, 3, 4, 5, 6, 7}, 25 * 24 * 23 * 22 * 21 * 20 * 19},
 		{"5x5 8 tiles", g5, []uint8{1, 2, 3, 4, 5, 6, 7, 8}, 25 * 24 * 23 * 22 * 21 * 20 * 19 * 18},
 		{"5x5 8 other tiles", g5, []uint8{17, 18, 19, 20, 21, 22, 23, 24}, 25 * 24 * 23 * 22 * 21 * 20 * 19 * 18},
+		{"8x8 6 tiles", Geometry{W: 8, H: 8}, []uint8{1, 2, 3, 4, 5, 6}, 64 * 63 * 62 * 61 * 60 * 59},
+		{"8x8 6 tiles at cell 63", Geometry{W: 8, H: 8}, []uint8{55, 56, 59, 61, 62, 63}, 64 * 63 * 62 * 61 * 60 * 59},
+		{"6x6 7 tiles", Geometry{W: 6, H: 6}, []uint8{1, 2, 3, 4, 5, 6, 7}, 36 * 35 * 34 * 33 * 32 * 31 * 30},
 	}
 	rng := rand.New(rand.NewPCG(7, 36))
 	for _, tt := range tests {
@@ -69,5 +72,9 @@ func TestIndexLimits(t *testing.T) {
 	// More than MaxEntries is refused on every platform.
 	if _, err := NewPattern(g5, BlankLastGoal(g5), []uint8{1, 2, 3, 4, 5, 6, 7, 8, 9}); !errors.Is(err, ErrPattern) {
 		t.Errorf("9 tiles on 5x5 (> 2^36 entries): err = %v, want ErrPattern", err)
+	}
+	g8 := Geometry{W: 8, H: 8}
+	if _, err := NewPattern(g8, BlankLastGoal(g8), []uint8{1, 2, 3, 4, 5, 6, 7}); !errors.Is(err, ErrPattern) {
+		t.Errorf("7 tiles on 8x8 (> 2^36 entries): err = %v, want ErrPattern", err)
 	}
 }

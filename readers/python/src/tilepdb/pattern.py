@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 MIN_SIDE = 2
-MAX_SIDE = 5
+MAX_SIDE = 8
 MAX_CELLS = MAX_SIDE * MAX_SIDE
 #: Largest table a pattern may index (SPEC.md section 2, ``entries``).
 MAX_ENTRIES = 1 << 36
@@ -105,14 +105,16 @@ def _popcount16() -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
-def _colex16(nbits: int, offset_bits: int) -> np.ndarray:
-    """lut[m, j0] = sum over set bits s of m (cell offset_bits+s) of C(cell, j0 + index + 1)."""
+def _colex16(nbits: int, offset_bits: int, rows: int | None = None) -> np.ndarray:
+    """lut[j0, m] = sum over set bits s of m (cell offset_bits+s) of C(cell, j0 + index + 1),
+    for j0 < rows (default offset_bits + 1: every count of lower set bits)."""
     binom = _binom_table()
     size = 1 << nbits
     m = np.arange(size, dtype=np.uint32)
     pc = _popcount16()
-    out = np.zeros((offset_bits + 1, size), dtype=np.int64)
-    for j0 in range(offset_bits + 1):
+    rows = offset_bits + 1 if rows is None else min(rows, offset_bits + 1)
+    out = np.zeros((rows, size), dtype=np.int64)
+    for j0 in range(rows):
         acc = np.zeros(size, dtype=np.int64)
         for s in range(nbits):
             has = ((m >> s) & 1).astype(bool)
@@ -197,6 +199,7 @@ class Pattern:
 
     def rank_cells(self, cells) -> int:
         """cellset-order rank of cells (the cell of each pattern tile, tiles ascending)."""
+        cells = [int(c) for c in cells]  # Python ints: masks of up to 64 cells, numpy ints would wrap
         k = len(cells)
         mask = 0
         for c in cells:
@@ -280,7 +283,7 @@ def _exact_rank(pos, n: int) -> int:
     used = 0
     r = 0
     for i in range(n - 2):
-        c = pos[i]
+        c = int(pos[i])
         d = c - (used & ((1 << c) - 1)).bit_count()
         used |= 1 << c
         r = r * (n - i) + d
@@ -307,26 +310,35 @@ def _cellset_ranks_t(cells_t: np.ndarray, n: int) -> np.ndarray:
         order += d
     if n <= 16:
         bits = np.left_shift(np.uint16(1), cells_t, dtype=np.uint16)
-    else:
+    elif n <= 32:
         bits = np.left_shift(np.uint32(1), cells_t, dtype=np.uint32)
+    else:
+        bits = np.left_shift(np.uint64(1), cells_t.astype(np.uint64), dtype=np.uint64)
     mask = np.bitwise_or.reduce(bits, axis=0)
     comb = math.comb(n, k)
     size = math.factorial(n) // math.factorial(n - k)
     wide = np.int32 if size < 1 << 31 else np.int64
     rank = order.astype(wide)
     rank *= comb
-    rank += _colex(mask, n)
+    rank += _colex(mask, n, k)
     return rank
 
 
-def _colex(mask: np.ndarray, n: int) -> np.ndarray:
-    """Colex rank of each cell mask (int32 for n <= 16, else int64)."""
+def _colex(mask: np.ndarray, n: int, k: int) -> np.ndarray:
+    """Colex rank of each cell mask of k cells (int32 for n <= 16, else
+    int64): the mask is read 16 bits at a time (cells off..off+15), each
+    chunk looked up in the table of its offset by the number of set bits
+    below it (at most k, so the tables have k+1 rows)."""
     if n <= 16:
         return _colex_lut(n).take(mask)
-    lo = mask & 0xFFFF
-    hi = mask >> 16
-    nlo = _popcount16().take(lo).astype(np.intp)
-    return _colex16(16, 0)[0].take(lo) + _colex16(n - 16, 16)[nlo, hi]
+    total = np.zeros(mask.shape, dtype=np.int64)
+    below = np.zeros(mask.shape, dtype=np.intp)
+    pc = _popcount16()
+    for off in range(0, n, 16):
+        chunk = ((mask >> mask.dtype.type(off)) & mask.dtype.type(0xFFFF)).astype(np.intp)
+        total += _colex16(min(16, n - off), off, k + 1)[below, chunk]
+        below += pc.take(chunk)
+    return total
 
 
 @lru_cache(maxsize=None)
@@ -395,11 +407,9 @@ class ManhattanWalker:
             self.bd = np.asarray(p._blank_parity, dtype=np.uint8)
             self.sel = _select_table(n)
         else:
-            k = p.k
-            combs = _colex_combinations(p.n, k)
-            # per[i][M, s] = distance of tile i from the s-th smallest cell of set M
-            self.per = [self.dist[t][combs] for t in p.tiles]
-            self.comb = len(combs)
+            # combs[M, s] = the s-th smallest cell of cell set M (C(N,k) x k bytes)
+            self.combs = _colex_combinations(p.n, p.k)
+            self.comb = len(self.combs)
 
     def manhattan(self, lo: int, hi: int) -> np.ndarray:
         """m(r) for r in [lo, hi), uint8 array of hi-lo values."""
@@ -410,9 +420,23 @@ class ManhattanWalker:
         p0, p1 = lo // c, (hi - 1) // c
         orders = np.arange(p0, p1 + 1, dtype=np.int64)
         slots = _unrank_orders(orders, k)  # (nP, k): slot of tile i
+        if len(orders) <= 2:
+            # Large cell-set ranges (big boards): only the cell sets of
+            # [lo, hi) in each order, not whole blocks of C(N,k).
+            out = np.empty(hi - lo, dtype=np.uint8)
+            r = lo
+            for j, o in enumerate(orders.tolist()):
+                m0, m1 = r - o * c, min(c, hi - o * c)
+                seg = np.zeros(m1 - m0, dtype=np.uint8)
+                for i, t in enumerate(self.p.tiles):
+                    seg += self.dist[t][self.combs[m0:m1, slots[j, i]]]
+                out[r - lo : r - lo + m1 - m0] = seg
+                r += m1 - m0
+            return out
         block = np.zeros((len(orders), c), dtype=np.uint8)
-        for i in range(k):
-            block += self.per[i][:, slots[:, i]].T
+        for i, t in enumerate(self.p.tiles):
+            # dist of tile i from its cell in set M under each order: (C, nP)
+            block += self.dist[t][self.combs[:, slots[:, i]]].T
         flat = block.reshape(-1)
         return flat[lo - p0 * c : hi - p0 * c]
 

@@ -38,7 +38,7 @@ from .errors import (
     UnsupportedError,
     UnsupportedVersionError,
 )
-from .pattern import RANKING_VERSION, ManhattanWalker, Pattern, positions, validate_board
+from .pattern import MAX_SIDE, MIN_SIDE, RANKING_VERSION, ManhattanWalker, Pattern, positions, validate_board
 
 __all__ = ["Table", "read_bytes", "read_file", "MAGIC", "MAJOR_VERSIONS"]
 
@@ -334,8 +334,8 @@ def _check_header(h: dict, major: int) -> Pattern:
         return UnsupportedError(_OFF_HEADER, f"header: {msg}")
 
     w, ht = h["width"], h["height"]
-    if not (2 <= w <= 5 and 2 <= ht <= 5):
-        raise bad(f"board {w}x{ht}: each side must be between 2 and 5")
+    if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= ht <= MAX_SIDE):
+        raise bad(f"board {w}x{ht}: each side must be between {MIN_SIDE} and {MAX_SIDE}")
     n = w * ht
     goal = h["goal"]
     if len(goal) != n:

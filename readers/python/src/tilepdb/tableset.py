@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 import numpy as np
 
 from .errors import BoardError, LimitError, SetError, SetFileError, TilepdbError, UnsolvableError
-from .pattern import Pattern, goal_name, positions, validate_board
+from .pattern import MAX_SIDE, MIN_SIDE, Pattern, goal_name, positions, validate_board
 from .setfile import (
     MAX_SET_FILE_LEN,
     SYMMETRIES,
@@ -98,7 +98,7 @@ def _batch_positions(boards, n: int, check: bool) -> Iterator[tuple[int, int, np
     a = check_boards_array(boards, n)
     total = len(a)
     step = BATCH_CHUNK
-    shift = 4 if n <= 16 else 5
+    shift = 4 if n <= 16 else 5 if n <= 32 else 6  # bits of a cell number
     kdtype = np.uint8 if n <= 16 else np.uint16
     cellcol = np.arange(n, dtype=kdtype)[:, None]
     network = _sorting_network(n)
@@ -311,8 +311,8 @@ def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> l
         return SetFileError(f"{file}: tilepdb: invalid set: {msg}", file, part)
 
     w, h = sf.width, sf.height
-    if not (2 <= w <= 5 and 2 <= h <= 5):
-        raise bad(f"board {w}x{h}: each side must be between 2 and 5")
+    if not (MIN_SIDE <= w <= MAX_SIDE and MIN_SIDE <= h <= MAX_SIDE):
+        raise bad(f"board {w}x{h}: each side must be between {MIN_SIDE} and {MAX_SIDE}")
     n = w * h
     if len(sf.goal) != n:
         raise bad(f"goal has {len(sf.goal)} cells, want {n}")
