@@ -99,20 +99,23 @@ func newSpace(p *puzzle.Pattern) (*space, error) {
 	g := p.Geom
 	n, k := g.N(), p.K()
 	sp := &space{k: k, cellSets: int(p.Combinations()), orders: int(p.Factorial(k))}
-	if k*k > 256 {
-		return nil, fmt.Errorf("builder: %s: %d pattern tiles is more than the builder supports (15)", p, k)
+	if err := CheckLimits(p); err != nil {
+		return nil, err
 	}
 	sp.slotStart = make([]uint32, sp.cellSets+1)
 	// regionOfCell[M*n+c] is the region label of cell c in cell set M.
 	regionOfCell := make([]uint8, sp.cellSets*n)
 	neighbors := g.Neighbors()
-	// Pass 1: the regions, hence the slots, of every cell set.
+	// Pass 1: the regions, hence the slots, of every cell set, and the
+	// number of moves.
+	totalMoves := 0
 	for m := 0; m < sp.cellSets; m++ {
 		mask := p.CombinationUnrank(uint64(m), k)
-		regions := labelRegions(neighbors, mask, regionOfCell[m*n:(m+1)*n])
+		regions, moves := cellSetSlots(neighbors, mask, regionOfCell[m*n:(m+1)*n])
+		totalMoves += moves
 		sp.slotStart[m+1] = sp.slotStart[m] + uint32(regions)
 		if sp.slotStart[m+1] >= maxSlotsPerBlock {
-			return nil, fmt.Errorf("builder: %s: too many tiles for this board", p)
+			return nil, fmt.Errorf("builder: %s: more than 2^24 (cell set, blank region) slots per block, the builder's limit; use fewer tiles", p)
 		}
 	}
 	sp.slotsPerBlock = uint64(sp.slotStart[sp.cellSets])
@@ -126,12 +129,12 @@ func newSpace(p *puzzle.Pattern) (*space, error) {
 	// region steps into it; the blank ends in the cell the tile left, so
 	// the successor's region is the one of that cell in the new cell set.
 	sp.moveStart = make([]uint32, sp.slotsPerBlock+1)
-	sp.moves = make([]packedMove, 0, sp.slotsPerBlock*4)
+	sp.moves = make([]packedMove, 0, totalMoves)
 	var sortedCells [puzzle.MaxCells]uint8
 	for m := 0; m < sp.cellSets; m++ {
 		mask := p.CombinationUnrank(uint64(m), k)
 		for j, rest := 0, mask; rest != 0; j++ {
-			sortedCells[j] = uint8(bits.TrailingZeros32(rest))
+			sortedCells[j] = uint8(bits.TrailingZeros64(rest))
 			rest &= rest - 1
 		}
 		regionOf := regionOfCell[m*n : (m+1)*n]
@@ -145,7 +148,7 @@ func newSpace(p *puzzle.Pattern) (*space, error) {
 						continue
 					}
 					nextMask := mask&^(1<<from) | 1<<to
-					j2 := bits.OnesCount32(nextMask & (1<<to - 1))
+					j2 := bits.OnesCount64(nextMask & (1<<to - 1))
 					nextSet := p.CombinationRank(nextMask)
 					nextSlot := sp.slotStart[nextSet] + uint32(regionOfCell[int(nextSet)*n+from])
 					sp.moves = append(sp.moves, newPackedMove(nextSlot, j*k+j2))
@@ -169,8 +172,11 @@ func (sp *space) indexBytes() uint64 {
 // tile at sorted position j moves to sorted position j2: next[j·k+j2], for
 // all j, j2 < k.
 type orderSuccessors struct {
-	next [puzzle.MaxCells * puzzle.MaxCells]uint32
+	next [maxOrderSteps]uint32
 }
+
+// maxOrderSteps bounds j·k + j2 (8 bits in a packedMove): k <= 16.
+const maxOrderSteps = 256
 
 // init fills the table for order P = order of a k-tile pattern.
 func (t *orderSuccessors) init(k int, order uint64) {
@@ -327,7 +333,7 @@ func newAdditiveSearch(p *puzzle.Pattern, opt Options) (*additiveSearch, error) 
 		s.values[i] = puzzle.Unreached
 	}
 	goalCells := p.GoalCells()
-	var goalMask uint32
+	var goalMask uint64
 	for _, c := range goalCells {
 		goalMask |= 1 << c
 	}
@@ -591,11 +597,71 @@ func (b *blockLevel) pull() uint64 {
 	return added
 }
 
+// CheckLimits returns an error when the builder cannot build the additive
+// pattern p whatever the memory: more than 15 tiles (an order step j·k+j2
+// would not fit the 8 bits of a packed move), or 2^24 cell sets C(N,k) or
+// more (a slot would not fit its 24 bits; every cell set has at least one
+// slot), for example 6 tiles on 8x8 (C(64,6) = 74,974,368). It does not
+// allocate. newSpace also refuses the rare pattern with fewer cell sets
+// but 2^24 slots or more. Exact patterns are always within its limits.
+func CheckLimits(p *puzzle.Pattern) error {
+	if p.Exact {
+		return nil
+	}
+	n, k := p.Geom.N(), p.K()
+	if k*k > maxOrderSteps {
+		return fmt.Errorf("builder: %s: %d pattern tiles is more than the builder supports (15)", p, k)
+	}
+	if p.Combinations() >= maxSlotsPerBlock {
+		return fmt.Errorf("builder: %s: %d cell sets (C(%d,%d)), more than the builder's limit of 2^24 per block; use fewer tiles", p, p.Combinations(), n, k)
+	}
+	return nil
+}
+
+// cellSetSlots labels the regions of the cell set mask into regionOf (see
+// labelRegions) and returns their number, which is the cell set's number
+// of slots, and the number of packed moves of those slots together: one
+// per pattern tile and empty neighbouring cell (the move into the region
+// of that cell).
+func cellSetSlots(neighbors [][]uint8, mask uint64, regionOf []uint8) (regions uint8, moves int) {
+	regions = labelRegions(neighbors, mask, regionOf)
+	for rest := mask; rest != 0; rest &= rest - 1 {
+		for _, to := range neighbors[bits.TrailingZeros64(rest)] {
+			if regionOf[to] != occupiedCell {
+				moves++
+			}
+		}
+	}
+	return regions, moves
+}
+
+// spaceSize returns S (space.slotsPerBlock) and the number of packed
+// moves of p's space, and newSpace's error for a pattern it refuses,
+// without building the space: it labels one cell set at a time, so it
+// allocates N bytes instead of C(N,k)·N plus the moves.
+func spaceSize(p *puzzle.Pattern) (slots, moves uint64, err error) {
+	n, k := p.Geom.N(), p.K()
+	if err := CheckLimits(p); err != nil {
+		return 0, 0, err
+	}
+	neighbors := p.Geom.Neighbors()
+	regionOf := make([]uint8, n)
+	for m := uint64(0); m < p.Combinations(); m++ {
+		r, mv := cellSetSlots(neighbors, p.CombinationUnrank(m, k), regionOf)
+		slots += uint64(r)
+		moves += uint64(mv)
+	}
+	if slots >= maxSlotsPerBlock {
+		return 0, 0, fmt.Errorf("builder: %s: more than 2^24 (cell set, blank region) slots per block, the builder's limit; use fewer tiles", p)
+	}
+	return slots, moves, nil
+}
+
 // labelRegions labels the connected regions of the cells not in mask,
 // numbering them in order of their smallest cell so that the labelling is
 // canonical; occupied cells get occupiedCell. It returns the number of
 // regions.
-func labelRegions(neighbors [][]uint8, mask uint32, regionOf []uint8) uint8 {
+func labelRegions(neighbors [][]uint8, mask uint64, regionOf []uint8) uint8 {
 	var stack [puzzle.MaxCells]uint8
 	for c := range regionOf {
 		regionOf[c] = occupiedCell
@@ -627,7 +693,7 @@ func labelRegions(neighbors [][]uint8, mask uint32, regionOf []uint8) uint8 {
 
 // goalRegion is the region label of cell blank among the empty cells of
 // mask.
-func goalRegion(p *puzzle.Pattern, mask uint32, blank uint8) uint8 {
+func goalRegion(p *puzzle.Pattern, mask uint64, blank uint8) uint8 {
 	regionOf := make([]uint8, p.Geom.N())
 	labelRegions(p.Geom.Neighbors(), mask, regionOf)
 	return regionOf[blank]

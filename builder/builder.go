@@ -105,8 +105,9 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error)
 // runtime. The ratio 1.25 is peak RSS over those arrays measured on the
 // 15-78 preset (1000 MiB for 836 MiB: the arrays, then the table and its
 // compressed frames, plus garbage-collector headroom). For an additive
-// pattern it sets up the region maps of p, which takes about as long as a
-// small build: call it once per table.
+// pattern it labels the blank regions of every cell set of p (C(N,k) of
+// them; N bytes of memory), which takes a fraction of the build's time:
+// call it once per table.
 func MemoryEstimate(p *puzzle.Pattern) uint64 {
 	return searchBytes(p)*5/4 + runtimeBytes
 }
@@ -120,11 +121,15 @@ func searchBytes(p *puzzle.Pattern) uint64 {
 	if p.Exact {
 		return p.Size()
 	}
-	sp, err := newSpace(p)
+	slots, moves, err := spaceSize(p)
 	if err != nil {
 		return p.Size()
 	}
-	return p.Size() + sp.stateCount()/4 + sp.indexBytes()
+	// The table, 2 bits per state (k!·S states), and the per-slot
+	// indexes of space.indexBytes: slotStart, slotCellSet, moveStart and
+	// moves, 4 bytes per element.
+	states := p.Factorial(p.K()) * slots
+	return p.Size() + states/4 + (p.Combinations()+1+slots+slots+1+moves)*4
 }
 
 // atomicBytes is a byte table shared by the workers of a level, stored in

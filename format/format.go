@@ -114,8 +114,8 @@ type Header struct {
 	// MajorVersion (2) and MajorVersion1 writes format 1.0.
 	Major, Minor uint16 `json:"-"`
 
-	Width          int      `json:"width"`           // columns, 2..5
-	Height         int      `json:"height"`          // rows, 2..5
+	Width          int      `json:"width"`           // columns, 2..8 (puzzle.MinSide..MaxSide)
+	Height         int      `json:"height"`          // rows, 2..8
 	Goal           []int    `json:"goal"`            // tile in each cell (reading order), 0 = blank; len Width*Height
 	GoalName       string   `json:"goal_name"`       // "blank-last", "blank-first" or "custom"
 	Tiles          []int    `json:"tiles"`           // pattern tiles, strictly ascending, in 1..N-1; all of them for an exact table

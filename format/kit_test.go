@@ -271,6 +271,15 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 	}
 	sb.WriteString("\n}\n")
 	_, payload2 := split(t, base2)
+	// Boards past 5x5: cell sets of more than 32 bits, Manhattan
+	// distances on 6 and 7 columns.
+	add66 := pdbtest.Pattern(t, 6, 6, "blank-last", 1, 2, 3)
+	add77 := pdbtest.Pattern(t, 7, 7, "blank-first", 1, 7, 48)
+	tbAdd66, tbAdd77 := builtTable(t, add66), builtTable(t, add77)
+	goods = append(goods,
+		kitGood{"v2-additive-6x6.pdb", "format 2.0, additive 6x6 tiles 1,2,3 (blank-last), 42840 entries, one frame", tbAdd66, encodeAs(t, tbAdd66, MajorVersion, 0)},
+		kitGood{"v2-additive-7x7-frames.pdb", "format 2.0, additive 7x7 tiles 1,7,48 (blank-first), 110544 entries in 2 frames of 65536", tbAdd77, encodeAs(t, tbAdd77, MajorVersion, 65536)},
+	)
 	goods = append(goods, kitGood{"v2-reordered-unknown-keys.pdb",
 		"format 2.0, the table of v2-additive-3x3.pdb with header keys in reverse order, whitespace and newlines, and unknown keys (\"WIDTH\" and \"future_key\") that a reader must ignore",
 		tbAdd3, append(assemble(MajorVersion, MinorVersion, []byte(sb.String())), payload2...)})
@@ -406,6 +415,20 @@ func kitFiles(t *testing.T) (map[string][]byte, []byte) {
 			h.Width, h.Height, h.Tiles, h.Entries, h.MaxValue, h.Histogram = 5, 5, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}, 741354768000, 0, []uint64{741354768000}
 			h.Goal = make([]int, 25)
 			for i := range 24 {
+				h.Goal[i] = i + 1
+			}
+		})},
+		{"bad-width-9.pdb", "width 9 (sides are 2..8), goal of 27 cells", classFormat, 4, hdr2(func(h *Header) {
+			h.Width, h.Height = 9, 3
+			h.Goal = make([]int, 27)
+			for i := range 26 {
+				h.Goal[i] = i + 1
+			}
+		})},
+		{"bad-entries-over-2-36-8x8.pdb", "8x8 with tiles 1..7: 64!/57! = 3379030566912 entries, above the limit of 2^36", classFormat, 4, hdr2(func(h *Header) {
+			h.Width, h.Height, h.Tiles, h.Entries, h.MaxValue, h.Histogram = 8, 8, []int{1, 2, 3, 4, 5, 6, 7}, 3379030566912, 0, []uint64{3379030566912}
+			h.Goal = make([]int, 64)
+			for i := range 63 {
 				h.Goal[i] = i + 1
 			}
 		})},

@@ -103,8 +103,7 @@ func (m *manhattan) block(ord uint64, row []uint8) {
 		// (colexicographic order lists the subsets of {0..L-1} first):
 		// compute that row once per block and copy it with the outer sum
 		// added.
-		var tri [2300]uint8 // C(25,3)
-		t := colexWriter{row: tri[:m.p.Binomial(m.n, 3)], slot: slot[:3]}
+		t := colexWriter{row: make([]uint8, m.p.Binomial(m.n, 3)), slot: slot[:3]}
 		t.level(2, m.n, 0)
 		w.tri = t.row
 		w.p = m.p
@@ -174,19 +173,19 @@ func (w *colexWriter) level(j, limit int, sum uint8) {
 // the goal's, equals the parity of the blank's distance to its goal cell.
 func (m *manhattan) fillExact(lo uint64, dst []uint8) {
 	n, k := m.n, m.k
-	full := uint32(1)<<uint(n) - 1
+	full := puzzle.FullMask(n)
 	var pos [puzzle.MaxCells]uint8
 	puzzle.LehmerUnrank(lo, n, k, pos[:])
 	// State before depth i: used cells, Manhattan sum and digit parity of
 	// pos[0..i-1].
-	var used [puzzle.MaxCells + 1]uint32
+	var used [puzzle.MaxCells + 1]uint64
 	var sum [puzzle.MaxCells + 1]uint8
 	var par [puzzle.MaxCells + 1]uint8
 	enter := func(i int) { // computes the state before depth i+1 from depth i
 		c := pos[i]
 		used[i+1] = used[i] | 1<<c
 		sum[i+1] = sum[i] + m.dist[i][c]
-		below := uint8(bits.OnesCount32(^used[i] & (1<<c - 1)))
+		below := uint8(bits.OnesCount64(^used[i] & (1<<c - 1)))
 		par[i+1] = par[i] ^ below&1
 	}
 	for i := 0; i < k; i++ {
@@ -200,8 +199,8 @@ func (m *manhattan) fillExact(lo uint64, dst []uint8) {
 	ta, tb := &m.dist[n-2], &m.dist[n-1]
 	for idx := range dst {
 		free := full &^ used[k]
-		a := bits.TrailingZeros32(free)
-		b := bits.TrailingZeros32(free &^ (1 << uint(a)))
+		a := bits.TrailingZeros64(free)
+		b := bits.TrailingZeros64(free &^ (1 << uint(a)))
 		if par[k]^m.goalPar == dBlank[pos[0]] {
 			dst[idx] = sum[k] + ta[a] + tb[b]
 		} else {
@@ -212,9 +211,9 @@ func (m *manhattan) fillExact(lo uint64, dst []uint8) {
 		}
 		i := k - 1
 		for ; i >= 0; i-- {
-			next := full &^ used[i] &^ (uint32(2)<<pos[i] - 1)
+			next := full &^ used[i] &^ (uint64(2)<<pos[i] - 1)
 			if next != 0 {
-				pos[i] = uint8(bits.TrailingZeros32(next))
+				pos[i] = uint8(bits.TrailingZeros64(next))
 				break
 			}
 		}
@@ -223,7 +222,7 @@ func (m *manhattan) fillExact(lo uint64, dst []uint8) {
 		}
 		enter(i)
 		for j := i + 1; j < k; j++ {
-			pos[j] = uint8(bits.TrailingZeros32(full &^ used[j]))
+			pos[j] = uint8(bits.TrailingZeros64(full &^ used[j]))
 			enter(j)
 		}
 	}

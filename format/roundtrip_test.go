@@ -27,6 +27,9 @@ func TestRoundTrip(t *testing.T) {
 		{"4x4 3 tiles, exact multiple", pdbtest.Pattern(t, 4, 4, "blank-first", 5, 9, 13), 1120, 3},
 		{"3x3 exact, many frames", pdbtest.Pattern(t, 3, 3, "blank-last"), 4096, 45},
 		{"5x5 2 tiles default frame", pdbtest.Pattern(t, 5, 5, "blank-last", 24, 3), 0, 1},
+		{"6x6 3 tiles, 42840 entries", pdbtest.Pattern(t, 6, 6, "blank-last", 1, 2, 3), 16384, 3},
+		{"7x7 2 tiles", pdbtest.Pattern(t, 7, 7, "blank-first", 48, 1), 1024, 3},
+		{"8x8 2 tiles", pdbtest.Pattern(t, 8, 8, "blank-last", 63, 62), 0, 1},
 	}
 	for _, major := range []uint16{MajorVersion1, MajorVersion} {
 		for _, c := range cases {

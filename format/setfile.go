@@ -26,7 +26,7 @@ var ErrSet = errors.New("tilepdb: invalid set")
 const SetVersion = 1
 
 // MaxSetFileLen bounds the size of a set file read (1 MiB; a set file for
-// a 5x5 board is under 4 KiB).
+// an 8x8 board is under 16 KiB).
 const MaxSetFileLen = 1 << 20
 
 // SetFileExt is the conventional extension of a set file.
@@ -37,8 +37,8 @@ const SetFileExt = ".set.json"
 // part of an additive heuristic is looked up through. See SPEC.md section 10.
 type SetFile struct {
 	Version int       `json:"tilepdb_set"` // SetVersion
-	Width   int       `json:"width"`       // columns, 2..5
-	Height  int       `json:"height"`      // rows, 2..5
+	Width   int       `json:"width"`       // columns, 2..8 (puzzle.MinSide..MaxSide)
+	Height  int       `json:"height"`      // rows, 2..8
 	Goal    []int     `json:"goal"`        // tile in each cell, 0 = blank; len Width*Height
 	Parts   []SetPart `json:"parts"`       // at least one; tile sets pairwise disjoint
 }

@@ -30,12 +30,13 @@ const (
 )
 
 // valueTables are the tables of the value vectors: one table of a builder
-// preset (blank-last goal), named by its conventional file name without
-// ".pdb", with boards that must appear.
+// preset, or a custom pattern on a board WxH (preset "WxH", as pdbgen
+// build --board WxH --tiles names it), blank-last goal, named by its
+// conventional file name without ".pdb", with boards that must appear.
 var valueTables = []struct {
 	preset string
 	index  int      // which table of the preset's partition
-	tiles  []uint8  // expected tiles, a guard against preset changes
+	tiles  []uint8  // expected tiles, a guard against preset changes (the tiles of a custom pattern)
 	boards []string // boards that must appear besides the generated ones
 }{
 	// The worked example of SPEC.md 4.2 and the two 8-puzzle states at
@@ -43,6 +44,9 @@ var valueTables = []struct {
 	{"8puzzle", 0, []uint8{1, 2, 3, 4, 5, 6, 7, 8}, []string{"4 1 0 3 2 5 6 7 8", "8 6 7 2 5 4 3 0 1", "6 4 7 8 5 0 3 2 1"}},
 	{"15-663", 2, []uint8{2, 3, 4}, nil},
 	{"15-555", 0, []uint8{1, 2, 3, 4, 7}, nil},
+	// Boards past 5x5 (cell sets of more than 32 bits from 6x6 on).
+	{"6x6", 0, []uint8{1, 2, 3}, nil},
+	{"7x7", 0, []uint8{1, 2, 8}, nil},
 }
 
 // valueTable is one built table of the value vectors.
@@ -64,17 +68,25 @@ func builtValueTables(t *testing.T) []valueTable {
 	t.Helper()
 	valueTablesOnce.Do(func() {
 		for _, vt := range valueTables {
-			pr, err := preset.Find(vt.preset)
-			if err != nil {
-				valueTablesErr = err
-				return
+			var p *puzzle.Pattern
+			if g, err := puzzle.ParseGeometry(vt.preset); err == nil {
+				if p, err = puzzle.NewPattern(g, puzzle.BlankLastGoal(g), vt.tiles); err != nil {
+					valueTablesErr = err
+					return
+				}
+			} else {
+				pr, err := preset.Find(vt.preset)
+				if err != nil {
+					valueTablesErr = err
+					return
+				}
+				ps, err := pr.Patterns(puzzle.GoalBlankLast)
+				if err != nil {
+					valueTablesErr = err
+					return
+				}
+				p = ps[vt.index]
 			}
-			ps, err := pr.Patterns(puzzle.GoalBlankLast)
-			if err != nil {
-				valueTablesErr = err
-				return
-			}
-			p := ps[vt.index]
 			if !slices.Equal(p.Tiles, vt.tiles) {
 				valueTablesErr = fmt.Errorf("preset %s table %d has tiles %v, want %v", vt.preset, vt.index, p.Tiles, vt.tiles)
 				return
@@ -106,7 +118,7 @@ func builtValueTables(t *testing.T) []valueTable {
 func fullBoard(p *puzzle.Pattern, cells []uint8) puzzle.Board {
 	n := p.Geom.N()
 	pos := make([]uint8, n)
-	var used uint32
+	var used uint64
 	for i, t := range p.Tiles {
 		pos[t] = cells[i]
 		used |= 1 << cells[i]
@@ -332,7 +344,7 @@ func TestValueVectors(t *testing.T) {
 // the two published states, and the goal at value 0.
 func TestValueVectorTables(t *testing.T) {
 	tables := builtValueTables(t)
-	wantSize := map[string]uint64{"8puzzle": 181440, "15-663_2-3-4": 3360, "15-555_1-2-3-4-7": 524160}
+	wantSize := map[string]uint64{"8puzzle": 181440, "15-663_2-3-4": 3360, "15-555_1-2-3-4-7": 524160, "6x6_1-2-3": 36 * 35 * 34, "7x7_1-2-8": 49 * 48 * 47}
 	for _, vt := range tables {
 		if uint64(len(vt.tb.Values)) != wantSize[vt.name] {
 			t.Errorf("%s: %d entries, want %d", vt.name, len(vt.tb.Values), wantSize[vt.name])

@@ -39,6 +39,12 @@ var vectorPatterns = []struct {
 	{4, 4, "blank-last", []uint8{1, 2, 3, 4, 5, 6}, nil},
 	{4, 4, "blank-first", []uint8{1, 4, 5, 8, 9, 12}, nil},
 	{5, 5, "blank-last", []uint8{1, 2, 5, 6, 7, 12}, nil},
+	{6, 6, "blank-last", []uint8{1, 2, 3, 7, 8, 9}, nil},
+	{7, 7, "blank-first", []uint8{1, 2, 8, 9}, nil},
+	{8, 8, "blank-last", []uint8{1, 2, 3, 4, 5, 6}, nil},
+	{8, 8, "blank-first", []uint8{55, 62, 63}, nil},
+	{2, 8, "blank-last", []uint8{1, 2, 3, 4, 5, 6, 7}, nil},
+	{8, 2, "blank-first", []uint8{8, 9, 15}, nil},
 }
 
 func vectorPattern(t testing.TB, i int) *puzzle.Pattern {

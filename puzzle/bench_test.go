@@ -76,7 +76,7 @@ func BenchmarkCombinationRank(b *testing.B) {
 	p := pdbtest.Pattern(b, 4, 4, "blank-last", 1, 5, 6, 9, 10, 13)
 	states := benchStates(p)
 	cells := make([][]uint8, len(states))
-	masks := make([]uint32, len(states))
+	masks := make([]uint64, len(states))
 	for i, pos := range states {
 		for _, t := range p.Tiles {
 			cells[i] = append(cells[i], pos[t])

@@ -256,7 +256,7 @@ func solvablePositions(g Geometry, pos, goalPos []uint8) bool {
 // permutationParity returns 0 for an even permutation and 1 for an odd one,
 // counting cycles: parity = (n - cycles) mod 2.
 func permutationParity(perm []uint8) int {
-	var seen uint32
+	var seen uint64
 	cycles := 0
 	for i := range perm {
 		if seen&(1<<uint(i)) != 0 {

@@ -16,13 +16,24 @@ import (
 	"strings"
 )
 
-// Board size limits. Boards from 2×2 to 5×5 are supported, so a cell or
-// tile number always fits in a uint8 and a set of cells in a uint32.
+// Board size limits. Boards from 2×2 to 8×8 are supported (any W×H with
+// both sides in [MinSide, MaxSide], so at most MaxCells = 64 cells): a cell
+// or tile number always fits in a uint8 and a set of cells in a uint64 bit
+// mask (bit c set = cell c in the set; see FullMask).
 const (
 	MinSide  = 2
-	MaxSide  = 5
+	MaxSide  = 8
 	MaxCells = MaxSide * MaxSide
 )
+
+// FullMask is the cell set of all n cells, bits 0..n-1, for 0 <= n <=
+// MaxCells (all 64 bits for n = 64).
+func FullMask(n int) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(n) - 1
+}
 
 // Geometry is a rectangular board of W columns and H rows.
 type Geometry struct {

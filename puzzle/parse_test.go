@@ -11,7 +11,7 @@ import (
 )
 
 func TestParseBoard(t *testing.T) {
-	long := strings.Repeat("1 ", 26)
+	long := strings.Repeat("1 ", 65)
 	cases := []struct {
 		line    string
 		n       int
@@ -42,8 +42,8 @@ func TestParseBoard(t *testing.T) {
 		{"1 2 3", 4, "", "3 cells, want 4"},
 		{"1 2 3 4 0", 4, "", "5 cells, want 4"},
 		{"1 2 3 4 5 6 7 8 0", 16, "", "9 cells, want 16"},
-		{"1 2 0", 0, "", "3 cells, want between 4 and 25"},
-		{long, 0, "", "26 cells, want between 4 and 25"},
+		{"1 2 0", 0, "", "3 cells, want between 4 and 64"},
+		{long, 0, "", "65 cells, want between 4 and 64"},
 		{"1;2;3;0", 4, "", "1 cells, want 4"}, // ';' is not a separator
 		// empty
 		{"", 4, "", "empty line"},
@@ -199,8 +199,15 @@ func TestParseGeometry(t *testing.T) {
 		{"2x2", 2, 2},
 		{"1x4", 0, 0},
 		{"4x1", 0, 0},
-		{"6x6", 0, 0},
-		{"5x6", 0, 0},
+		{"6x6", 6, 6},
+		{"5x6", 5, 6},
+		{"8x8", 8, 8},
+		{"2x8", 2, 8},
+		{"7X3", 7, 3},
+		{"9x9", 0, 0},
+		{"8x9", 0, 0},
+		{"9x2", 0, 0},
+		{"1x64", 0, 0},
 		{"0x0", 0, 0},
 		{"-3x3", 0, 0},
 		{"abc", 0, 0},
@@ -252,8 +259,8 @@ func TestParseTiles(t *testing.T) {
 		{"-", ""},
 		{"3-1", ""},
 		{"1-2-3", ""},
-		{"25", ""},
-		{"1-25", ""},
+		{"64", ""},
+		{"1-64", ""},
 		{"1;2", ""},
 	}
 	for _, c := range cases {
@@ -299,7 +306,11 @@ func TestNewPatternErrors(t *testing.T) {
 		{g4, nil, tileRange(1, 11), puzzle.ErrPattern, "more than 2^36 entries"}, // 16!/5!
 		// geometry and goal
 		{puzzle.Geometry{W: 1, H: 4}, puzzle.Board{1, 2, 3, 0}, []uint8{1}, puzzle.ErrPattern, "1x4"},
-		{puzzle.Geometry{W: 6, H: 6}, nil, []uint8{1}, puzzle.ErrPattern, "6x6"},
+		{puzzle.Geometry{W: 9, H: 9}, nil, []uint8{1}, puzzle.ErrPattern, "9x9"},
+		{puzzle.Geometry{W: 8, H: 9}, nil, []uint8{1}, puzzle.ErrPattern, "8x9"},
+		// 8x8 with 7 tiles is 64!/57! = 3,379,030,566,912 > 2^36
+		{pdbtest.Geometry(t, 8, 8), nil, tileRange(1, 7), puzzle.ErrPattern, "more than 2^36 entries"},
+		{pdbtest.Geometry(t, 7, 7), nil, tileRange(40, 46), puzzle.ErrPattern, "more than 2^36 entries"},
 		{g3, puzzle.Board{1, 2, 3, 0}, []uint8{1}, puzzle.ErrBoard, "4 cells, want 9"},
 		{g3, puzzle.Board{1, 2, 3, 4, 5, 6, 7, 8, 8}, []uint8{1}, puzzle.ErrBoard, "tile 8 appears twice"},
 	}
@@ -319,9 +330,11 @@ func TestNewPatternErrors(t *testing.T) {
 		tiles []uint8
 		size  uint64
 	}{
-		{g5, tileRange(1, 8), 43609104000},                       // 25!/17!
-		{g4, tileRange(1, 10), 29059430400},                      // 16!/6!
-		{pdbtest.Geometry(t, 4, 3), tileRange(1, 11), 239500800}, // 12!/2
+		{g5, tileRange(1, 8), 43609104000},                          // 25!/17!
+		{g4, tileRange(1, 10), 29059430400},                         // 16!/6!
+		{pdbtest.Geometry(t, 4, 3), tileRange(1, 11), 239500800},    // 12!/2
+		{pdbtest.Geometry(t, 8, 8), tileRange(58, 63), 53981544960}, // 64!/58!
+		{pdbtest.Geometry(t, 6, 6), tileRange(1, 7), 42072307200},   // 36!/29!
 	} {
 		p, err := puzzle.NewPattern(c.g, puzzle.BlankLastGoal(c.g), c.tiles)
 		if err != nil {
@@ -428,7 +441,7 @@ func TestGeometry(t *testing.T) {
 	if letters != "uddulrrl" {
 		t.Errorf("directions and opposites %q", letters)
 	}
-	for _, bad := range [][2]int{{1, 3}, {3, 1}, {6, 2}, {2, 6}, {0, 0}} {
+	for _, bad := range [][2]int{{1, 3}, {3, 1}, {9, 2}, {2, 9}, {9, 9}, {0, 0}, {8, 1}} {
 		if _, err := puzzle.NewGeometry(bad[0], bad[1]); err == nil {
 			t.Errorf("NewGeometry(%d, %d) accepted", bad[0], bad[1])
 		}

@@ -44,8 +44,9 @@ const MaxEntries = 1 << 36
 const Unreached = 255
 
 // binomial[n][r] = C(n, r) for 0 <= r <= n <= MaxCells (0 for r > n), by
-// Pascal's rule; built once when the package is initialised. C(25, 12) =
-// 5,200,300 is the largest entry.
+// Pascal's rule; built once when the package is initialised. C(64, 32) =
+// 1,832,624,140,942,590,534 (below 2^61) is the largest entry, so no sum
+// overflows a uint64.
 var binomial = func() (b [MaxCells + 1][MaxCells + 1]uint64) {
 	for n := range b {
 		b[n][0] = 1
@@ -277,7 +278,7 @@ func (p *Pattern) RankCells(cells []uint8) uint64 {
 // cellsetOrder implements RankingCellsetOrder.
 // builder/additive.go relies on P being major: order P's placements fill [P·C(N,k), (P+1)·C(N,k)).
 func (p *Pattern) cellsetOrder(cells []uint8) uint64 {
-	var mask uint32
+	var mask uint64
 	for _, c := range cells {
 		mask |= 1 << c
 	}
@@ -289,11 +290,11 @@ func (p *Pattern) cellsetOrder(cells []uint8) uint64 {
 // Σ_j C(s_j, j+1) over the occupied cells s_0 < s_1 < ... (combinatorial
 // number system). The range is [0, C(N,k)) on a board of N cells. It does
 // not allocate.
-func CombinationRank(mask uint32) uint64 {
+func CombinationRank(mask uint64) uint64 {
 	var m uint64
 	j := 1
 	for mask != 0 {
-		s := bits.TrailingZeros32(mask)
+		s := bits.TrailingZeros64(mask)
 		m += binomial[s][j]
 		j++
 		mask &= mask - 1
@@ -304,8 +305,8 @@ func CombinationRank(mask uint32) uint64 {
 // CombinationUnrank returns, as a bit mask, the set of k cells of a board
 // of n cells (0 <= k <= n <= MaxCells) whose colexicographic rank is m, the
 // inverse of CombinationRank; m must be below C(n,k).
-func CombinationUnrank(m uint64, n, k int) uint32 {
-	var mask uint32
+func CombinationUnrank(m uint64, n, k int) uint64 {
+	var mask uint64
 	s := n - 1
 	for j := k; j >= 1; j-- {
 		for binomial[s][j] > m {
@@ -322,13 +323,13 @@ func CombinationUnrank(m uint64, n, k int) uint32 {
 // their occupied cells: cells[i] is the cell of the i-th tile (k =
 // len(cells)) and mask must be the set of those cells. The range is
 // [0, k!). It does not allocate.
-func OrderRank(mask uint32, cells []uint8) uint64 {
-	var used uint32
+func OrderRank(mask uint64, cells []uint8) uint64 {
+	var used uint64
 	var r uint64
 	k := len(cells)
 	for i, c := range cells {
-		o := uint32(bits.OnesCount32(mask & (1<<c - 1)))
-		d := o - uint32(bits.OnesCount32(used&(1<<o-1)))
+		o := uint(bits.OnesCount64(mask & (1<<c - 1)))
+		d := o - uint(bits.OnesCount64(used&(1<<o-1)))
 		used |= 1 << o
 		r = r*uint64(k-i) + uint64(d)
 	}
@@ -336,15 +337,15 @@ func OrderRank(mask uint32, cells []uint8) uint64 {
 }
 
 // CombinationRank is the package function CombinationRank.
-func (p *Pattern) CombinationRank(mask uint32) uint64 { return CombinationRank(mask) }
+func (p *Pattern) CombinationRank(mask uint64) uint64 { return CombinationRank(mask) }
 
 // CombinationUnrank is the package function CombinationUnrank on this
 // pattern's board: the set of k cells with colexicographic rank m, as a
 // bit mask; m must be below C(N,k).
-func (p *Pattern) CombinationUnrank(m uint64, k int) uint32 { return CombinationUnrank(m, p.n, k) }
+func (p *Pattern) CombinationUnrank(m uint64, k int) uint64 { return CombinationUnrank(m, p.n, k) }
 
 // OrderRank is the package function OrderRank.
-func (p *Pattern) OrderRank(mask uint32, cells []uint8) uint64 { return OrderRank(mask, cells) }
+func (p *Pattern) OrderRank(mask uint64, cells []uint8) uint64 { return OrderRank(mask, cells) }
 
 // lehmerHalf implements RankingLehmerHalf: the Lehmer rank of the first
 // N-2 entries of pos as an (N-2)-permutation of N, which equals floor(L/2).
@@ -365,7 +366,7 @@ func (p *Pattern) Unrank(idx uint64, cells []uint8) {
 	mask := CombinationUnrank(m, p.n, p.k)
 	var sorted [MaxCells]uint8
 	for j := 0; mask != 0; j++ {
-		sorted[j] = uint8(bits.TrailingZeros32(mask))
+		sorted[j] = uint8(bits.TrailingZeros64(mask))
 		mask &= mask - 1
 	}
 	LehmerUnrank(ord, p.k, p.k, cells)
@@ -377,12 +378,14 @@ func (p *Pattern) Unrank(idx uint64, cells []uint8) {
 // LehmerRank is the lexicographic (Lehmer-code) rank of the k-permutation
 // seq of 0..n-1 (k = len(seq) <= n, distinct values below n <= MaxCells):
 // Σ_i d_i · (n-1-i)!/(n-k)!, where d_i counts the values below seq[i] not
-// used by seq[0..i-1]. The range is [0, n!/(n-k)!).
+// used by seq[0..i-1]. The range is [0, n!/(n-k)!), which the caller must
+// keep within a uint64 (NewPattern keeps every table within MaxEntries;
+// 64!/(64-k)! fits for k <= 10).
 func LehmerRank(seq []uint8, n int) uint64 {
-	var used uint32
+	var used uint64
 	var r uint64
 	for i, c := range seq {
-		d := uint64(c) - uint64(bits.OnesCount32(used&(1<<c-1)))
+		d := uint64(c) - uint64(bits.OnesCount64(used&(1<<c-1)))
 		used |= 1 << c
 		r = r*uint64(n-i) + d
 	}
@@ -399,14 +402,14 @@ func LehmerUnrank(r uint64, n, k int, out []uint8) {
 		digits[i] = uint8(r % radix)
 		r /= radix
 	}
-	var used uint32
+	var used uint64
 	for i := 0; i < k; i++ {
 		// the digits[i]-th unused value
 		free := ^used
 		for d := digits[i]; d > 0; d-- {
 			free &= free - 1
 		}
-		v := uint8(bits.TrailingZeros32(free))
+		v := uint8(bits.TrailingZeros64(free))
 		out[i] = v
 		used |= 1 << v
 	}
@@ -415,14 +418,14 @@ func LehmerUnrank(r uint64, n, k int, out []uint8) {
 func (p *Pattern) unrankLehmerHalf(idx uint64, pos []uint8) {
 	n := p.n
 	LehmerUnrank(idx, n, n-2, pos)
-	var used uint32
+	var used uint64
 	for _, c := range pos[:n-2] {
 		used |= 1 << c
 	}
-	free := ^used & (1<<uint(n) - 1)
-	a := uint8(bits.TrailingZeros32(free))
+	free := ^used & FullMask(n)
+	a := uint8(bits.TrailingZeros64(free))
 	free &= free - 1
-	b := uint8(bits.TrailingZeros32(free))
+	b := uint8(bits.TrailingZeros64(free))
 	pos[n-2], pos[n-1] = a, b
 	if !p.SolvablePositions(pos) {
 		pos[n-2], pos[n-1] = b, a

@@ -77,7 +77,7 @@ func TestUnrankRoundTrip(t *testing.T) {
 			for i := uint64(0); i < p.Size() && errs == 0; i++ {
 				clear(cells)
 				p.Unrank(i, cells)
-				var used uint32
+				var used uint64
 				for _, c := range cells {
 					if int(c) >= n || used&(1<<c) != 0 {
 						fail("Unrank(%d) = %v: cells repeated or off the board", i, cells)
@@ -100,7 +100,7 @@ func TestUnrankRoundTrip(t *testing.T) {
 						if j, ok := slices.BinarySearch(p.Tiles, uint8(t)); ok {
 							pos[t] = cells[j]
 						} else {
-							pos[t] = uint8(bits.TrailingZeros32(free))
+							pos[t] = uint8(bits.TrailingZeros64(free))
 							free &= free - 1
 						}
 					}
@@ -353,8 +353,8 @@ func TestCombinationRank(t *testing.T) {
 	for k := 0; k <= n; k++ {
 		hit[k] = make([]bool, pdbtest.RefBinomial(n, k))
 	}
-	for mask := uint32(0); mask < 1<<n; mask++ {
-		k := bits.OnesCount32(mask)
+	for mask := uint64(0); mask < 1<<n; mask++ {
+		k := bits.OnesCount64(mask)
 		var ref uint64
 		j := 1
 		for s := 0; s < n; s++ {

@@ -92,8 +92,8 @@ func TestSolvableBFS(t *testing.T) {
 	}
 }
 
-// TestSolvableParityRule checks Solvable on the 4x4 and 5x5 boards, too
-// big to search, against the textbook inversion rules (for blank-last and
+// TestSolvableParityRule checks Solvable on the boards from 4x3 to 8x8,
+// too big to search, against the textbook inversion rules (for blank-last and
 // blank-first goals): with inversions counted over the tiles in reading
 // order, ignoring the blank, an odd-width board is solvable iff the count
 // is even; on an even width the count plus the blank's row (counted from
@@ -102,7 +102,8 @@ func TestSolvableParityRule(t *testing.T) {
 	for _, c := range []struct {
 		w, h int
 		goal string
-	}{{4, 4, "blank-last"}, {4, 4, "blank-first"}, {5, 5, "blank-last"}, {5, 5, "blank-first"}, {4, 3, "blank-last"}, {5, 4, "blank-first"}} {
+	}{{4, 4, "blank-last"}, {4, 4, "blank-first"}, {5, 5, "blank-last"}, {5, 5, "blank-first"}, {4, 3, "blank-last"}, {5, 4, "blank-first"},
+		{6, 6, "blank-last"}, {7, 7, "blank-first"}, {8, 8, "blank-last"}, {8, 8, "blank-first"}, {2, 8, "blank-last"}, {8, 2, "blank-first"}, {7, 6, "blank-last"}} {
 		g := pdbtest.Geometry(t, c.w, c.h)
 		goal, _ := puzzle.ParseGoal(c.goal, g)
 		n := g.N()

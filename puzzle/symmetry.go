@@ -185,7 +185,7 @@ func MapPattern(from, to *Pattern, s Symmetry) (*Mapping, error) {
 		m.src[j] = t
 	}
 	fromRegion := goalBlankRegion(from)
-	var img uint32
+	var img uint64
 	for c := 0; c < g.N(); c++ {
 		if fromRegion&(1<<c) != 0 {
 			img |= 1 << m.Cell[c]
@@ -245,14 +245,14 @@ func (m *Mapping) Sources() []uint8 { return append([]uint8(nil), m.src...) }
 
 // goalBlankRegion is the set of cells (bit mask) connected to the goal's
 // blank cell through cells that hold no pattern tile in the goal.
-func goalBlankRegion(p *Pattern) uint32 {
+func goalBlankRegion(p *Pattern) uint64 {
 	g := p.Geom
-	var occupied uint32
+	var occupied uint64
 	for _, t := range p.Tiles {
 		occupied |= 1 << p.goalPos[t]
 	}
 	start := int(p.goalPos[0])
-	region := uint32(1) << start
+	region := uint64(1) << start
 	stack := []int{start}
 	for len(stack) > 0 {
 		c := stack[len(stack)-1]

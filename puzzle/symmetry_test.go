@@ -18,7 +18,7 @@ import (
 // their own inverse, the quarter turn is clockwise (top-left corner to
 // top-right) and names round-trip.
 func TestSymmetryGroup(t *testing.T) {
-	for _, wh := range [][2]int{{2, 2}, {2, 3}, {3, 2}, {3, 3}, {4, 4}, {5, 3}, {5, 5}} {
+	for _, wh := range [][2]int{{2, 2}, {2, 3}, {3, 2}, {3, 3}, {4, 4}, {5, 3}, {5, 5}, {6, 6}, {7, 7}, {8, 8}, {2, 8}, {8, 7}} {
 		g := pdbtest.Geometry(t, wh[0], wh[1])
 		n := g.N()
 		syms := puzzle.Symmetries(g)
@@ -32,7 +32,7 @@ func TestSymmetryGroup(t *testing.T) {
 		seen := map[string]puzzle.Symmetry{}
 		for _, s := range syms {
 			img := make([]int, n)
-			var hit uint32
+			var hit uint64
 			for c := 0; c < n; c++ {
 				img[c] = s.Cell(g, c)
 				if img[c] < 0 || img[c] >= n || hit&(1<<img[c]) != 0 {

@@ -71,11 +71,12 @@ func newDirectIndex(ctx context.Context, t *format.Table) (*directIndex, error) 
 	adviseHugePages(d.values)
 	kf := int(puzzle.Factorial(k))
 	comb := p.Combinations()
-	sorted := make([][puzzle.MaxCells]uint8, comb)
-	for m := range sorted {
-		mask := puzzle.CombinationUnrank(uint64(m), n, k)
-		for j := 0; mask != 0; j++ {
-			sorted[m][j] = uint8(bits.TrailingZeros32(mask))
+	// sorted[m*k+j] is the j-th smallest cell of combination m.
+	sorted := make([]uint8, comb*uint64(k))
+	for m := uint64(0); m < comb; m++ {
+		mask := puzzle.CombinationUnrank(m, n, k)
+		for j := uint64(0); mask != 0; j++ {
+			sorted[m*uint64(k)+j] = uint8(bits.TrailingZeros64(mask))
 			mask &= mask - 1
 		}
 	}
@@ -95,7 +96,7 @@ func newDirectIndex(ctx context.Context, t *format.Table) (*directIndex, error) 
 				}
 				src := t.Values[uint64(ord)*comb : uint64(ord+1)*comb]
 				for m, v := range src {
-					sc := &sorted[m]
+					sc := sorted[m*k : m*k+k]
 					var idx uint64
 					for j := 0; j < k; j++ {
 						idx += uint64(sc[j]) * weight[j]

@@ -23,6 +23,13 @@ func TestDirectSize(t *testing.T) {
 		{16, 8, 0}, // 2^32: over maxDirectEntries
 		{25, 7, 0},
 		{25, 24, 0}, // overflows uint64 on the way
+		{36, 5, 60466176},
+		{49, 4, 5764801},
+		{49, 5, 0}, // 282,475,249 > 2^28: the ranked lookup
+		{64, 4, 1 << 24},
+		{64, 5, 0},
+		{64, 6, 0},
+		{64, 63, 0},
 	} {
 		if got := directSize(c.n, c.k); got != c.want {
 			t.Errorf("directSize(%d, %d) = %d, want %d", c.n, c.k, got, c.want)

@@ -39,7 +39,7 @@ func newTableInfo(t *format.Table) tableInfo {
 // colexicographic rank m, and the order rank ord of the tiles within the
 // occupied cells. The table index is ord*C(N,k) + m.
 type rankState struct {
-	mask uint32
+	mask uint64
 	m    uint64
 	ord  uint64
 	d    uint64 // the directIndex index, when the table has one
@@ -51,7 +51,7 @@ type rankState struct {
 // Pattern.Rank, without allocating.
 func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
 	c := cells[:ti.k]
-	var mask uint32
+	var mask uint64
 	for _, cell := range c {
 		mask |= 1 << cell
 	}
@@ -83,7 +83,7 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 		lo, hi = hi, lo
 	}
 	between := st.mask & (1<<hi - 1) &^ (1<<(lo+1) - 1)
-	ra := bits.OnesCount32(st.mask&(1<<a-1)) + 1
+	ra := bits.OnesCount64(st.mask&(1<<a-1)) + 1
 	mask := st.mask&^(1<<a) | 1<<b
 	if between == 0 {
 		return rankState{
@@ -92,7 +92,7 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 			ord:  st.ord,
 		}
 	}
-	n := bits.OnesCount32(between)
+	n := bits.OnesCount64(between)
 	m := st.m - puzzle.Binomial(int(a), ra)
 	ord := st.ord
 	if b < a {
@@ -101,7 +101,7 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 		m += puzzle.Binomial(int(b), rb)
 		r := rb
 		for j := between; j != 0; j &= j - 1 {
-			c := bits.TrailingZeros32(j)
+			c := bits.TrailingZeros64(j)
 			m += puzzle.Binomial(c, r+1) - puzzle.Binomial(c, r)
 			r++
 		}
@@ -121,7 +121,7 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 		m += puzzle.Binomial(int(b), rb)
 		r := ra + 1
 		for j := between; j != 0; j &= j - 1 {
-			c := bits.TrailingZeros32(j)
+			c := bits.TrailingZeros64(j)
 			m += puzzle.Binomial(c, r-1) - puzzle.Binomial(c, r)
 			r++
 		}

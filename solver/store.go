@@ -160,8 +160,13 @@ func growFor[T any](b *budget, s []T, extra int, elem int64) ([]T, error) {
 
 // key is a packed board: the tiles of cells 0..N-2 (the last cell's tile
 // follows from the others), 4 bits per cell for up to 16 cells (one word),
-// 5 bits for more (two words, 12 cells per word).
-type key [2]uint64
+// 5 bits for up to 32 cells (12 cells per word: two words for the
+// 24-puzzle), 6 bits for up to 64 (10 cells per word: 4 words for 6x6, 5
+// for 7x7, 7 for 8x8). Words past packer.words are 0.
+type key [maxKeyWords]uint64
+
+// maxKeyWords is the words of the key of a board of puzzle.MaxCells cells.
+const maxKeyWords = (puzzle.MaxCells - 1 + 9) / 10
 
 // packer packs and unpacks boards of one geometry.
 type packer struct {
@@ -175,7 +180,10 @@ type packer struct {
 
 func newPacker(n int) packer {
 	p := packer{n: n, bits: 4, per: 16}
-	if n > 16 {
+	switch {
+	case n > 32:
+		p.bits, p.per = 6, 10
+	case n > 16:
 		p.bits, p.per = 5, 12
 	}
 	p.words = (n - 1 + p.per - 1) / p.per
@@ -246,6 +254,12 @@ func (s *stateStore) key(id uint32) key {
 
 func hashKey(k key) uint64 {
 	h := k[0] ^ k[1]*0x9e3779b97f4a7c15
+	if k[2]|k[3]|k[4]|k[5]|k[6] != 0 { // boards of more than 24 cells
+		for _, w := range k[2:] {
+			h ^= h >> 31
+			h = h*0xbf58476d1ce4e5b9 ^ w
+		}
+	}
 	h ^= h >> 31
 	h *= 0xbf58476d1ce4e5b9
 	h ^= h >> 29
@@ -265,11 +279,22 @@ func (s *stateStore) find(k key) (id int64, slot uint64) {
 			return -1, i
 		}
 		o := int(v-1) * s.words
-		if s.keys[o] == k[0] && (s.words == 1 || s.keys[o+1] == k[1]) {
+		if s.keys[o] == k[0] && s.sameTail(o, &k) {
 			return int64(v - 1), i
 		}
 		i = (i + 1) & mask
 	}
+}
+
+// sameTail reports whether the stored key at offset o equals k in the
+// words after the first.
+func (s *stateStore) sameTail(o int, k *key) bool {
+	for j := 1; j < s.words; j++ {
+		if s.keys[o+j] != k[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // reserve makes room for one more state within b. It reports whether the

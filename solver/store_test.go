@@ -20,14 +20,23 @@ func randomBoard(rng *rand.Rand, n int) puzzle.Board {
 }
 
 // TestPacker: pack/unpack round-trips and slide equals packing the moved
-// board, on every supported width of key (1 and 2 words).
+// board, on every supported width of key (1 to 7 words), and two random
+// boards share a key only when they are equal.
 func TestPacker(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for _, g := range []puzzle.Geometry{{W: 2, H: 2}, {W: 3, H: 2}, {W: 3, H: 3}, {W: 4, H: 4}, {W: 5, H: 4}, {W: 5, H: 5}} {
+	for _, c := range []struct {
+		g     puzzle.Geometry
+		words int
+	}{
+		{puzzle.Geometry{W: 2, H: 2}, 1}, {puzzle.Geometry{W: 3, H: 2}, 1}, {puzzle.Geometry{W: 3, H: 3}, 1}, {puzzle.Geometry{W: 4, H: 4}, 1},
+		{puzzle.Geometry{W: 5, H: 4}, 2}, {puzzle.Geometry{W: 5, H: 5}, 2}, {puzzle.Geometry{W: 8, H: 4}, 3},
+		{puzzle.Geometry{W: 6, H: 6}, 4}, {puzzle.Geometry{W: 7, H: 7}, 5}, {puzzle.Geometry{W: 8, H: 7}, 6}, {puzzle.Geometry{W: 8, H: 8}, 7},
+	} {
+		g := c.g
 		n := g.N()
 		p := newPacker(n)
-		if want := 1 + btoi(n > 16); p.words != want {
-			t.Fatalf("%s: %d words, want %d", g, p.words, want)
+		if p.words != c.words {
+			t.Fatalf("%s: %d words, want %d", g, p.words, c.words)
 		}
 		seen := map[key]string{}
 		for range 3000 {
@@ -58,26 +67,21 @@ func TestPacker(t *testing.T) {
 	}
 }
 
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // TestStateStore checks the hash table against a map: ids are dense in
 // insertion order, every key is found, absent keys are not, and a budget
 // too small fails with ErrMemoryLimit instead of growing.
 func TestStateStore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	for _, words := range []int{1, 2} {
+	for _, words := range []int{1, 2, 4, maxKeyWords} {
 		s := newStateStore(words)
 		bud := budget{max: 1 << 30}
 		ref := map[key]uint32{}
 		for range 50000 {
-			k := key{rng.Uint64() & 0xFFFF, 0}
-			if words == 2 {
-				k[1] = rng.Uint64() & 0xFF
+			k := key{rng.Uint64() & 0xFFFF}
+			for j := 1; j < words; j++ {
+				// Few values per word, so that keys differing in one
+				// late word only are common.
+				k[j] = rng.Uint64() & 0x3
 			}
 			id, slot := s.find(k)
 			if want, ok := ref[k]; ok != (id >= 0) || ok && uint32(id) != want {
@@ -112,7 +116,7 @@ func TestStateStore(t *testing.T) {
 	var err error
 	for i := uint64(0); err == nil; i++ {
 		var rebuilt bool
-		k := key{i, 0}
+		k := key{i}
 		_, slot := s.find(k)
 		if rebuilt, err = s.reserve(&bud); err == nil {
 			if rebuilt {

@@ -258,7 +258,7 @@ func (c *checker) additiveEntries(lo, hi uint64, tl *tally) {
 // distinctCells reports whether cells are distinct cells of a board of n
 // cells.
 func distinctCells(cells []uint8, n int) bool {
-	var seen uint32
+	var seen uint64
 	for _, x := range cells {
 		if int(x) >= n || seen&(1<<x) != 0 {
 			return false
@@ -276,13 +276,13 @@ func validPositions(pos []uint8, n int) bool {
 // connectedCells reports whether the set of cells (a bit mask) is
 // connected on the board, by flooding from its lowest cell. The empty set
 // counts as connected.
-func connectedCells(g puzzle.Geometry, set uint32) bool {
+func connectedCells(g puzzle.Geometry, set uint64) bool {
 	if set == 0 {
 		return true
 	}
 	n := g.N()
-	full := uint32(1)<<n - 1
-	var notFirstCol, notLastCol uint32
+	full := puzzle.FullMask(n)
+	var notFirstCol, notLastCol uint64
 	for cell := 0; cell < n; cell++ {
 		if g.Col(cell) != 0 {
 			notFirstCol |= 1 << cell

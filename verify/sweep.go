@@ -30,7 +30,7 @@ import (
 // tile goes to cell to, the cell set becomes set, and the tile's sorted
 // position becomes q2.
 type cellMove struct {
-	set uint32
+	set uint32 // the rank of the new cell set: below C(N,k), which is below 2^32 for every table within puzzle.MaxEntries
 	to  uint8
 	q2  uint8
 }
@@ -56,13 +56,13 @@ func cellSetsBytes(n, k int) uint64 {
 func newCellSets(p *puzzle.Pattern) *cellSets {
 	g := p.Geom
 	n, k := g.N(), p.K()
-	full := uint32(1)<<n - 1
+	full := puzzle.FullMask(n)
 	nbrs := g.Neighbors()
 	cs := &cellSets{count: p.Combinations(), k: k}
 	cs.moveStart = make([]uint32, 0, cs.count*uint64(k)+1)
 	cs.moves = make([]cellMove, 0, cs.count*uint64(k)*2)
 	cs.connected = make([]bool, cs.count)
-	mask := uint32(1)<<k - 1
+	mask := puzzle.FullMask(k)
 	var sorted [puzzle.MaxCells]uint8
 	for m := uint64(0); m < cs.count; m, mask = m+1, nextCellSet(mask) {
 		cs.connected[m] = connectedCells(g, full&^mask)
@@ -78,7 +78,7 @@ func newCellSets(p *puzzle.Pattern) *cellSets {
 				cs.moves = append(cs.moves, cellMove{
 					set: uint32(puzzle.CombinationRank(next)),
 					to:  y,
-					q2:  uint8(bits.OnesCount32(next & (1<<y - 1))),
+					q2:  uint8(bits.OnesCount64(next & (1<<y - 1))),
 				})
 			}
 		}
@@ -95,16 +95,16 @@ func (cs *cellSets) movesOf(m uint64, q int) []cellMove {
 
 // nextCellSet is the bit mask after mask with as many bits set, in numeric
 // (= colexicographic) order: Gosper's hack. mask must not be 0.
-func nextCellSet(mask uint32) uint32 {
+func nextCellSet(mask uint64) uint64 {
 	low := mask & -mask
 	ripple := mask + low
 	return ripple | ((ripple^mask)>>2)/low
 }
 
 // sortCells writes the cells of mask in increasing order into sorted.
-func sortCells(mask uint32, sorted *[puzzle.MaxCells]uint8) {
+func sortCells(mask uint64, sorted *[puzzle.MaxCells]uint8) {
 	for j := 0; mask != 0; j++ {
-		sorted[j] = uint8(bits.TrailingZeros32(mask))
+		sorted[j] = uint8(bits.TrailingZeros64(mask))
 		mask &= mask - 1
 	}
 }
@@ -119,7 +119,7 @@ type walk struct {
 	count     uint64 // C(N,k)
 	k         int
 	order, m  uint64
-	mask      uint32
+	mask      uint64
 	pos       [puzzle.MaxCells]uint8 // pos[j]: sorted position of tile j under order
 	sorted    [puzzle.MaxCells]uint8
 	cells     []uint8                                   // cells[j]: cell of tile j, len k
@@ -179,7 +179,7 @@ func (w *walk) advance() {
 	w.m++
 	if w.m == w.count {
 		w.m = 0
-		w.mask = uint32(1)<<w.k - 1
+		w.mask = puzzle.FullMask(w.k)
 		w.order++
 		w.setOrder()
 	} else {
@@ -206,18 +206,18 @@ func newSymmetryImage(p *puzzle.Pattern, s *symmetry) symmetryImage {
 	k := p.K()
 	count := p.Combinations()
 	im := symmetryImage{set: make([]uint32, count), pos: make([]uint8, count*uint64(k))}
-	mask := uint32(1)<<k - 1
+	mask := puzzle.FullMask(k)
 	var sorted [puzzle.MaxCells]uint8
 	for m := uint64(0); m < count; m, mask = m+1, nextCellSet(mask) {
 		sortCells(mask, &sorted)
-		var img uint32
+		var img uint64
 		for q := 0; q < k; q++ {
 			img |= 1 << s.cell[sorted[q]]
 		}
 		im.set[m] = uint32(puzzle.CombinationRank(img))
 		for q := 0; q < k; q++ {
 			y := s.cell[sorted[q]]
-			im.pos[m*uint64(k)+uint64(q)] = uint8(bits.OnesCount32(img & (1<<y - 1)))
+			im.pos[m*uint64(k)+uint64(q)] = uint8(bits.OnesCount64(img & (1<<y - 1)))
 		}
 	}
 	return im

@@ -102,11 +102,11 @@ func TestCorrectTablesPass(t *testing.T) {
 func connectedIndex(t *testing.T, p *puzzle.Pattern, values []uint8, minValue uint8) uint64 {
 	t.Helper()
 	g := p.Geom
-	full := uint32(1)<<g.N() - 1
+	full := puzzle.FullMask(g.N())
 	nbrs := g.Neighbors()
 	cells := make([]uint8, p.K())
 	conn := func(cells []uint8) bool {
-		var occ uint32
+		var occ uint64
 		for _, x := range cells {
 			occ |= 1 << x
 		}
@@ -325,7 +325,7 @@ func TestConnectedCells(t *testing.T) {
 	for _, wh := range [][2]int{{2, 2}, {3, 3}, {4, 3}, {3, 4}, {4, 4}} {
 		g, _ := puzzle.NewGeometry(wh[0], wh[1])
 		nbrs := g.Neighbors()
-		for set := uint32(0); set < 1<<g.N(); set++ {
+		for set := uint64(0); set < 1<<g.N(); set++ {
 			want := true
 			if set != 0 {
 				seen := set & -set

@@ -21,11 +21,11 @@ func (c *checker) perEntryAdditiveEntries(lo, hi uint64, tl *tally) {
 	k := p.K()
 	nbrs := g.Neighbors()
 	goalPos := p.GoalPositions()
-	full := uint32(1)<<n - 1
+	full := puzzle.FullMask(n)
 	cells := make([]uint8, k)
 	for i := lo; i < hi; i++ {
 		p.Unrank(i, cells)
-		var occ uint32
+		var occ uint64
 		for _, x := range cells {
 			occ |= 1 << x
 		}
@@ -159,12 +159,12 @@ func TestWalkMatchesPerEntry(t *testing.T) {
 func TestNextCellSet(t *testing.T) {
 	for _, nk := range [][2]int{{9, 1}, {9, 4}, {16, 7}, {25, 3}} {
 		n, k := nk[0], nk[1]
-		mask := uint32(1)<<k - 1
+		mask := puzzle.FullMask(k)
 		for m := uint64(0); m < puzzle.Binomial(n, k); m++ {
 			if want := puzzle.CombinationUnrank(m, n, k); mask != want {
 				t.Fatalf("n=%d k=%d: cell set %d is %#x, want %#x", n, k, m, mask, want)
 			}
-			if bits.OnesCount32(mask) != k {
+			if bits.OnesCount64(mask) != k {
 				t.Fatalf("bad mask %#x", mask)
 			}
 			mask = nextCellSet(mask)

@@ -162,7 +162,7 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.StringVar(&cfg.out, "o", "data", "output directory (created if missing)")
 	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress output")
 	fs.StringVar(&cfg.presets, "preset", "", "comma-separated preset names (see 'pdbgen presets'); default: the tables --manifest lists, else "+strings.Join(preset.Defaults(), ","))
-	fs.StringVar(&cfg.board, "board", "", "board size WxH for a custom pattern, 2x2 to 5x5")
+	fs.StringVar(&cfg.board, "board", "", "board size WxH for a custom pattern, 2x2 to 8x8 (at most 64 cells)")
 	fs.Var((*stringList)(&cfg.tiles), "tiles", "pattern tiles for --board, e.g. 1,2,3 or 1-8; repeat for a disjoint set; all tiles = the exact table")
 	fs.StringVar(&cfg.goal, "goal", puzzle.GoalBlankLast, "goal: blank-last, blank-first, or a board such as '1,2,3,4,5,6,7,8,0'")
 	fs.StringVar(&cfg.manifest, "manifest", "", "check every table against this manifest (name, entries, max, raw SHA-256); a mismatch is written nowhere and exits 1; without --preset or --board, build the tables it lists")
@@ -211,6 +211,9 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 	}
 	for i := range plan.tables {
 		pt := &plan.tables[i]
+		if err := builder.CheckLimits(pt.pattern); err != nil {
+			return nil, &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
+		}
 		pt.memory = builder.MemoryEstimate(pt.pattern)
 		if !cfg.ifNeeded {
 			if err := plan.checkMemory(cfg, *pt); err != nil {

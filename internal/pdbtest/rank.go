@@ -1,6 +1,11 @@
 package pdbtest
 
-import "github.com/tilepdb/tilepdb/puzzle"
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
 
 // The reference ranking below is written straight from the definitions in
 // format/SPEC.md and the doc comments of puzzle, without the bit tricks or
@@ -17,17 +22,18 @@ func RefFactorial(n int) uint64 {
 	return f
 }
 
-// RefBinomial is C(n, r) by the multiplicative formula, 0 when r < 0 or
-// r > n.
+// RefBinomial is C(n, r) by math/big's Binomial (exact at any size, so
+// also for C(64, 32)), 0 when r < 0 or r > n. It panics when the result
+// does not fit a uint64 (n > 67 or so).
 func RefBinomial(n, r int) uint64 {
 	if r < 0 || r > n {
 		return 0
 	}
-	c := uint64(1)
-	for i := 1; i <= r; i++ {
-		c = c * uint64(n-r+i) / uint64(i)
+	c := new(big.Int).Binomial(int64(n), int64(r))
+	if !c.IsUint64() {
+		panic(fmt.Sprintf("RefBinomial(%d, %d) = %v does not fit a uint64", n, r, c))
 	}
-	return c
+	return c.Uint64()
 }
 
 // RefLehmer is the Lehmer (lexicographic) rank of a permutation a of

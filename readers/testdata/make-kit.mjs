@@ -135,7 +135,7 @@ emit('bad-json-array.pdb', 'format', 'header is a JSON array', assemble({ json: 
 emit('bad-json-type.pdb', 'format', 'width is a string', withHeader((h) => (h.width = '3')));
 emit('bad-json-fraction.pdb', 'format', 'entries is 504.0', assemble({ json: P.json.replace('"entries":504', '"entries":504.0'), frames: P.frames }));
 // Broken: header sanity.
-emit('bad-width.pdb', 'format', 'width 6', withHeader((h) => (h.width = 6)));
+emit('bad-width.pdb', 'format', 'width 9', withHeader((h) => (h.width = 9)));
 emit('bad-goal.pdb', 'format', 'goal holds tile 1 twice', withHeader((h) => (h.goal[1] = 1)));
 emit('bad-tiles-order.pdb', 'format', 'tiles not ascending', withHeader((h) => (h.tiles = [2, 1, 3])));
 emit('bad-kind.pdb', 'format', 'kind exact for 3 tiles', withHeader((h) => (h.kind = 'exact')));

@@ -144,7 +144,7 @@ const cases = [
   }],
   ['bad-version.set.json', 'go', 'tilepdb_set 2', edit(goodA, (s) => (s.tilepdb_set = 2))],
   ['bad-version-missing.set.json', 'go', 'no tilepdb_set key', edit(goodA, (s) => delete s.tilepdb_set)],
-  ['bad-board.set.json', 'go', 'width 6', edit(goodA, (s) => (s.width = 6))],
+  ['bad-board.set.json', 'go', 'width 9', edit(goodA, (s) => (s.width = 9))],
   ['bad-goal-length.set.json', 'go', 'goal of 15 cells on 4x4', edit(goodA, (s) => s.goal.pop())],
   ['bad-goal-range.set.json', 'go', 'goal cell holding 16', edit(goodA, (s) => (s.goal[15] = 16))],
   ['bad-goal-duplicate.set.json', 'go', 'goal with tile 1 twice, no blank', edit(goodA, (s) => (s.goal[15] = 1))],
