@@ -9,28 +9,34 @@
 # the branching factor (Korf & Felner 2002).
 #
 # Usage: scripts/partition-means.sh [-n COUNT] [-f DEEPCUBEA_TSV] [-s SEED] SET...
+#   SET  a set file, or tables separated by commas (their sum)
 #   -n  random boards (default 1000000)
 #   -f  also the boards of this DeepCubeA test set (../shared/reference/deepcubea-*.tsv)
 #   -s  seed of the random boards (default 1)
-# Every SET must be a set file of the same board with the
-# blank-last goal. Needs python3.
+# Every SET is a set file or comma-separated tables, all of the same board
+# with the blank-last goal. Needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=1000000 tsv="" seed=1
 while getopts "n:f:s:" o; do
   case $o in
     n) count=$OPTARG ;; f) tsv=$OPTARG ;; s) seed=$OPTARG ;;
-    *) sed -n '11,16p' "$0" >&2; exit 2 ;;
+    *) sed -n '11,17p' "$0" >&2; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
-[ $# -gt 0 ] || { sed -n '11,16p' "$0" >&2; exit 2; }
+[ $# -gt 0 ] || { sed -n '11,17p' "$0" >&2; exit 2; }
 [[ $count =~ ^[1-9][0-9]*$ ]] || { echo "partition-means.sh: -n takes a positive integer, not '$count'" >&2; exit 2; }
 go build -o bin/pdbgen ./cmd/pdbgen
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-read -r w h < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["width"], d["height"])' "$1" 2>/dev/null) ||
-  { echo "partition-means.sh: $1: not a set file (the board size is read from its width and height)" >&2; exit 2; }
+first=${1%%,*}
+if [[ $first == *.set.json ]]; then
+  read -r w h < <(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["width"], d["height"])' "$first") || w=""
+else
+  read -r w h < <(bin/pdbgen info "$first" | awk '$1 == "board" {split($2, a, "[x,]"); print a[1], a[2]; exit}') || w=""
+fi
+[ -n "$w" ] || { echo "partition-means.sh: $first: cannot read its board size" >&2; exit 2; }
 python3 - "$w" "$h" "$count" "$seed" >"$tmp/random" <<'PY'
 import random, sys
 w, h, count, seed = map(int, sys.argv[1:5])
@@ -82,8 +88,10 @@ while IFS=$'\t' read -r name cnt mean; do
   printf '| Manhattan distance | %s %s | %s |\n' "$cnt" "$name" "$mean"
 done <"$tmp/manhattan"
 for set in "$@"; do
+  label=$set
+  [[ $set == *,* ]] && label="$(dirname "${set%%,*}")/ ($(tr ',' '\n' <<<"$set" | wc -l) tables)"
   for in in "${inputs[@]}"; do
-    bin/pdbgen lookup "$set" <"$tmp/$in" | awk -F'\t' -v s="$set" -v n="$in" \
+    bin/pdbgen lookup ${set//,/ } <"$tmp/$in" | awk -F'\t' -v s="$label" -v n="$in" \
       '$2 != "unsolvable" {t += $2; c++} END {printf "| %s | %d %s | %.3f |\n", s, c, n, t / c}'
   done
 done
