@@ -59,7 +59,7 @@ awk -F'\t' '{print $NF}' "$tmp/instances" >"$tmp/boards"
 echo "pdbgen solve --anytime --time-limit ${secs}s -j $jobs --max-memory $mem ${files[*]}: $(wc -l <"$tmp/boards") instances of $tsv" >&2
 /usr/bin/time -f '%e %U %S %M' -o "$tmp/t" bin/pdbgen solve --anytime --time-limit "${secs}s" -j "$jobs" \
   --max-memory "$mem" --json "${files[@]}" <"$tmp/boards" >"$tmp/answers" || true
-read -r wall user sys rss <"$tmp/t"
+read -r wall user sys rss < <(tail -n 1 "$tmp/t")
 python3 - "$tmp/instances" "$tmp/answers" "$out" "$n" "$secs" "$wall" "$user" "$sys" "$rss" <<'PY'
 import json, sys
 inst_path, ans_path, out, n, secs = sys.argv[1:6]
