@@ -12,7 +12,8 @@ import (
 // TestBuildBigBoards compares the builder entry by entry with
 // verify.Reference (a plain 0-1 BFS over (placement, blank cell)) on
 // boards of 6x6 to 8x8 and the long 2x8 and 8x2, where cell sets need
-// more than 32 bits, with small patterns (2 or 3 tiles) so that the test stays quick:
+// more than 32 bits, with small patterns so that the test stays quick
+// (2 or 3 tiles; the 3-tile pattern on 6x6 takes most of its time):
 // corner and edge tiles, tiles next to cell 63, both goal conventions.
 func TestBuildBigBoards(t *testing.T) {
 	cases := []struct {
@@ -21,14 +22,14 @@ func TestBuildBigBoards(t *testing.T) {
 		tiles []uint8
 	}{
 		{6, 6, "blank-last", []uint8{1, 2, 3}},
-		{6, 6, "blank-first", []uint8{28, 34, 35}},
+		{6, 6, "blank-first", []uint8{34, 35}},
 		{7, 7, "blank-last", []uint8{1, 2}},
 		{7, 7, "blank-first", []uint8{47, 48}},
 		{8, 8, "blank-last", []uint8{1, 9}},
 		{8, 8, "blank-last", []uint8{62, 63}},
 		{8, 8, "blank-first", []uint8{63, 7}},
-		{2, 8, "blank-last", []uint8{1, 2, 3, 4}},
-		{8, 2, "blank-first", []uint8{1, 2, 9, 10}},
+		{2, 8, "blank-last", []uint8{1, 2, 3}},
+		{8, 2, "blank-first", []uint8{1, 9, 10}},
 	}
 	if testing.Short() {
 		cases = cases[:3]

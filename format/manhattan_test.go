@@ -51,7 +51,7 @@ func TestManhattanFill(t *testing.T) {
 		{6, 6, "blank-last", []uint8{1, 2, 36 - 1}},
 		{7, 7, "blank-first", []uint8{1, 48}},
 		{8, 8, "blank-last", []uint8{1, 62, 63}},     // cells up to 63, more than 3 levels: the C(N,3) row
-		{6, 6, "blank-first", []uint8{5, 30, 35, 9}}, // 4 tiles: the C(36,3) row (more than the 2300 of 5x5) copied per block
+		{6, 5, "blank-first", []uint8{5, 25, 29, 9}}, // 4 tiles: the C(30,3) row (more than the 2300 of 5x5) copied per block
 		{2, 8, "blank-last", []uint8{1, 15, 8, 9}},
 	}
 	for _, c := range cases {

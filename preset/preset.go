@@ -49,6 +49,11 @@ var All = []Preset{
 		W: 5, H: 5, Partition: [][]uint8{{13, 18, 19, 20, 23, 24}, {11, 12, 16, 17, 21, 22}, {4, 5, 9, 10, 14, 15}, {1, 2, 3, 6, 7, 8}}},
 	{Name: "24-6666-reinefeld", Description: "24-puzzle additive PDBs 6-6-6-6, the partition a public C research codebase credits to Reinefeld et al. (2 tables)",
 		W: 5, H: 5, Partition: [][]uint8{{1, 2, 6, 7, 11, 12}, {3, 4, 5, 8, 9, 10}, {13, 14, 15, 19, 20, 24}, {16, 17, 18, 21, 22, 23}}},
+	{Name: "35-puzzle", Description: "35-puzzle (6x6) additive PDBs 6-6-6-6-6-5: the board's six 2x3 blocks (3 tables: three corner blocks share one, the two middle blocks another; the blank's corner block has 5 tiles)",
+		W: 6, H: 6, Partition: [][]uint8{{1, 2, 3, 7, 8, 9}, {4, 5, 6, 10, 11, 12}, {13, 14, 15, 19, 20, 21}, {16, 17, 18, 22, 23, 24}, {25, 26, 27, 31, 32, 33}, {28, 29, 30, 34, 35}}},
+	{Name: "48-puzzle", Description: "48-puzzle (7x7) additive PDBs 5-5-4 on each pair of rows and 3-3 on the last row",
+		W: 7, H: 7, Partition: [][]uint8{{1, 2, 3, 8, 9}, {4, 5, 10, 11, 12}, {6, 7, 13, 14}, {15, 16, 17, 22, 23}, {18, 19, 24, 25, 26}, {20, 21, 27, 28},
+			{29, 30, 31, 36, 37}, {32, 33, 38, 39, 40}, {34, 35, 41, 42}, {43, 44, 45}, {46, 47, 48}}},
 }
 
 // Defaults are the names of the presets built by default, in the order of

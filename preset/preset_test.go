@@ -20,6 +20,8 @@ func TestPresets(t *testing.T) {
 		"15-78":             518918400 + 57657600,
 		"24-6666":           2 * 127512000,
 		"24-6666-reinefeld": 2 * 127512000,
+		"35-puzzle":         2*(36*35*34*33*32*31) + 36*35*34*33*32,
+		"48-puzzle":         6*(49*48*47*46*45) + 3*(49*48*47*46) + 2*(49*48*47),
 	}
 	for _, pr := range preset.All {
 		for _, goal := range []string{"blank-last", "blank-first"} {
@@ -46,7 +48,7 @@ func TestPresets(t *testing.T) {
 			for _, p := range tables {
 				entries += p.Size()
 			}
-			var used uint32
+			var used uint64
 			for _, p := range ps {
 				for _, tile := range p.Tiles {
 					if used&(1<<tile) != 0 {
@@ -55,7 +57,7 @@ func TestPresets(t *testing.T) {
 					used |= 1 << tile
 				}
 			}
-			if all := uint32(1)<<(pr.W*pr.H) - 2; used != all {
+			if all := puzzle.FullMask(pr.W*pr.H) &^ 1; used != all {
 				t.Errorf("%s %s: tiles %b do not cover the board", pr.Name, goal, used)
 			}
 			if entries != wantEntries[pr.Name] {

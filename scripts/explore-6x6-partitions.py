@@ -18,6 +18,19 @@ Usage (from the repository root, after make build):
 PARTITION is one of: pent, rows, band2, band3 (default: all). Each 5-tile table of
 6x6 has 36*35*34*33*32 = 45,239,040 entries and takes about 20 CPU-seconds
 and 150 MiB to build. Needs only the Python standard library.
+
+Measured (scripts/explore-6x6-partitions.py pent rows band3, default seed and
+10^5 states; 20 tables, about 6 minutes on 2 loaded cores):
+
+    heuristic  exact mean sample mean   > MD
+    manhattan                 135.036
+    pent          137.049     137.087  64.7%
+    rows          136.344     136.375  48.5%
+    band3         138.282     138.316  91.4%
+
+("> MD": share of the states where the partition's sum exceeds the Manhattan
+distance.) Seven 5-tile tables add only 1 to 3.3 moves (0.9% to 2.4%) to
+the Manhattan distance of a random 35-puzzle state.
 """
 
 from __future__ import annotations
@@ -70,7 +83,7 @@ def build(out, groups, workers):
         if not os.path.exists(table_path(out, g)):
             subprocess.run([PDBGEN, "build", "-j", str(workers), "--board", f"{W}x{H}",
                             "--tiles", ",".join(map(str, g)), "-o", out], check=True,
-                           stderr=subprocess.DEVNULL)
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def table_mean(path):
