@@ -22,6 +22,12 @@ const PRESETS = {
   '15-555': { tables: ['15-555_1-2-3-4-7', '15-555_5-6-9-10-13', '15-555_8-11-12-14-15'].map((n) => `../data/${n}.pdb`) },
   '8puzzle': { tables: ['../data/8puzzle.pdb'] },
   '24-6666': { set: '../data/24-6666.set.json' },
+  // boards past 5x5: big downloads, and tables of 1.4 GB each (35-puzzle) that a browser may refuse
+  '35-puzzle': { set: '../data/35-puzzle.set.json' },
+  '48-puzzle': {
+    tables: ['1-2-3-8-9', '4-5-10-11-12', '6-7-13-14', '15-16-17-22-23', '18-19-24-25-26', '20-21-27-28', '29-30-31-36-37', '32-33-38-39-40', '34-35-41-42', '43-44-45', '46-47-48']
+      .map((t) => `../data/48-puzzle_${t}.pdb`),
+  },
 };
 // A hard example per board: Korf's 15-puzzle #1 and 24-puzzle #40 (blank-first), the
 // hardest 8-puzzle board (31 moves, blank-last).
