@@ -1,0 +1,118 @@
+package shardbeam
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	beamlog "github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// TestMain initialises Beam (the default runner is Prism in-process) and
+// keeps the SDK's temporary files in a folder of the test's own: Beam's
+// loopback mode leaves an empty temporary file per pipeline.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	beamlog.SetupLogging("error", "text")
+	tmp, err := os.MkdirTemp("", "shardbeam-test-*")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("TMPDIR", tmp)
+	beam.Init()
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
+func pattern(t *testing.T, w, h int, tiles ...uint8) *puzzle.Pattern {
+	t.Helper()
+	g, err := puzzle.NewGeometry(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := puzzle.NewPattern(g, puzzle.BlankLastGoal(g), tiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestBuildMatchesBuilder builds tables on Prism in-process with several
+// shard, lane and job counts and compares every value with builder.Build.
+func TestBuildMatchesBuilder(t *testing.T) {
+	cases := []struct {
+		name                string
+		w, h                int
+		tiles               []uint8
+		shards, lanes, jobs int
+	}{
+		{"3x3 1-4 one shard", 3, 3, []uint8{1, 2, 3, 4}, 1, 1, 1},
+		{"3x3 1-4 7 shards", 3, 3, []uint8{1, 2, 3, 4}, 7, 3, 1},
+		{"3x3 2,5,7 auto, two jobs", 3, 3, []uint8{2, 5, 7}, 0, 2, 2},
+		{"4x4 1,2,3,4,7 5 shards", 4, 4, []uint8{1, 2, 3, 4, 7}, 5, 2, 1},
+		{"3x3 1,2,8 more shards than blocks", 3, 3, []uint8{1, 2, 8}, 8, 2, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := pattern(t, c.w, c.h, c.tiles...)
+			want, err := builder.Build(context.Background(), p, builder.Options{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			work := t.TempDir()
+			got, rep, err := Build(context.Background(), p, Options{Work: work, Shards: c.shards, Lanes: c.lanes, Jobs: c.jobs, StepWorkers: 1, Log: testLog(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("values differ from builder.Build (%d entries)", len(want))
+			}
+			if len(rep.Levels) < 2 || rep.Shards < 1 {
+				t.Errorf("report %+v", rep)
+			}
+			left, _ := filepath.Glob(filepath.Join(work, "*"))
+			if len(left) != 0 {
+				t.Errorf("work folder not cleaned: %v", left)
+			}
+		})
+	}
+}
+
+func TestBuildRefuses(t *testing.T) {
+	ctx := context.Background()
+	exact := pattern(t, 3, 3, 1, 2, 3, 4, 5, 6, 7, 8)
+	if _, _, err := Build(ctx, exact, Options{Work: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "exact") {
+		t.Errorf("exact pattern: err = %v", err)
+	}
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, fingerprintName), []byte("tilepdb shard kernel 1: something else\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Build(ctx, pattern(t, 3, 3, 1, 2), Options{Work: work}); err == nil || !strings.Contains(err.Error(), "another build") {
+		t.Errorf("foreign work folder: err = %v", err)
+	}
+	if _, _, err := Build(ctx, pattern(t, 3, 3, 1, 2), Options{Work: ""}); err == nil {
+		t.Errorf("empty work folder accepted")
+	}
+}
+
+// testLog sends Build's level lines to t.Log with -v.
+func testLog(t *testing.T) io.Writer {
+	if !testing.Verbose() {
+		return nil
+	}
+	return tlog{t}
+}
+
+type tlog struct{ t *testing.T }
+
+func (l tlog) Write(b []byte) (int, error) { l.t.Log(strings.TrimSpace(string(b))); return len(b), nil }
