@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -210,6 +211,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	defer os.RemoveAll(sdkTmp)
+	defer restoreEnv("TMPDIR")()
 	os.Setenv("TMPDIR", sdkTmp)
 	beam.Init()
 
@@ -225,6 +227,17 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		opt.Log = stderr
 	}
 	if len(cfg.pools) > 0 {
+		for i, a := range append([]string{*jobopts.Endpoint}, cfg.pools...) {
+			c, err := net.DialTimeout("tcp", a, 10*time.Second)
+			if err != nil {
+				what := "worker pool"
+				if i == 0 {
+					what = "job server (--endpoint)"
+				}
+				return usagef("%s %s: %v", what, a, err)
+			}
+			c.Close()
+		}
 		placeholder := filepath.Join(sdkTmp, "worker-placeholder")
 		if err := os.WriteFile(placeholder, []byte("pdbgen-beam: the worker pools run the harness in-process\n"), 0o644); err != nil {
 			return err
@@ -316,4 +329,17 @@ func writeSetFile(cfg *buildConfig, ps plannedSet, sha map[string]string) error 
 		sf.Parts = append(sf.Parts, sp)
 	}
 	return format.WriteSetFile(filepath.Join(cfg.out, ps.file), sf)
+}
+
+// restoreEnv returns a function that gives the environment variable name
+// back the value it has now.
+func restoreEnv(name string) func() {
+	old, had := os.LookupEnv(name)
+	return func() {
+		if had {
+			os.Setenv(name, old)
+		} else {
+			os.Unsetenv(name)
+		}
+	}
 }

@@ -50,7 +50,7 @@ func runWorkerPool(ctx context.Context, args []string, stdout, stderr io.Writer)
 	fs := flag.NewFlagSet("worker-pool", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	port := fs.Int("port", 0, "TCP port on localhost (0: any free port)")
-	level := fs.String("beam_log_level", "warn", "level of Beam's logs on stderr: debug, info, warn or error")
+	level := fs.String("beam_log_level", "error", "level of Beam's logs on stderr: debug, info, warn or error (warn: a line per bundle about unset hooks)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
