@@ -62,7 +62,7 @@ vet:
 # tests then run in full without the race detector, which is about ten
 # times faster on them, so no correctness check is lost; make long runs
 # the long ones (-long). Then the README examples (scripts/readme-examples.sh).
-HEAVY := TestBuildMatchesReference|TestBuildShardedMatchesBuild|TestDeterministic|TestHistogramA089473|TestPublishedMeans|TestExact8AllStates|TestKorfEasy|Test8AllAlgorithms|TestKorfEasyAlgorithms|TestRandom15Algorithms|TestBidirectional15|TestBidirectionalVsBFS|TestSolveKorf
+HEAVY := TestBuildMatchesReference|TestBuildShardedMatchesBuild|TestBuildOutOfCore|TestBuildOutOfCoreResume|TestDeterministic|TestHistogramA089473|TestPublishedMeans|TestExact8AllStates|TestKorfEasy|Test8AllAlgorithms|TestKorfEasyAlgorithms|TestRandom15Algorithms|TestBidirectional15|TestBidirectionalVsBFS|TestSolveKorf
 RACE_SKIP := TestDeterministic|TestHistogramA089473|TestBidirectionalVsBFS|TestSolveKorf
 
 test: fmt-check vet
