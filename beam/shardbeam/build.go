@@ -15,7 +15,8 @@
 // under names that depend only on level and shard (idempotent: a retried
 // bundle rewrites the same bytes). The driver reads the stats records of
 // the level, and stops when no state of the next level exists anywhere;
-// it then turns the value logs into the table's values, shard by shard.
+// it then turns the value logs into the table's values, shard by shard
+// (Result.Source, a format.ValueSource for format.EncodeStream).
 package shardbeam
 
 import (
@@ -81,8 +82,8 @@ type LevelReport struct {
 type Report struct {
 	Shards, Lanes, Jobs int
 	Levels              []LevelReport
-	Processes           []int // the distinct worker process ids that ran a Step
-	ValuesSec           float64
+	Processes           []int   // the distinct worker process ids that ran a Step
+	ValuesSec           float64 // decoding the value logs (Result.Source)
 }
 
 // Overhead is the pipelines' wall time beyond the busiest lane's work,
@@ -113,13 +114,15 @@ func AutoShards(p *puzzle.Pattern, lanes int) int {
 	return max(n, 1)
 }
 
-// Build computes the values of the additive pattern p (index = the
-// pattern's rank, as builder.Build returns them, byte for byte) on Beam.
-// It fails for an exact pattern (build those with builder.Build), on a
-// work folder holding another table's shards, and on any pipeline error.
-func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, *Report, error) {
+// Build runs the search of the additive pattern p on Beam and returns
+// the finished search: its Result gives the values (index = the
+// pattern's rank, byte for byte as builder.Build returns them) one shard
+// at a time. It fails for an exact pattern (build those with
+// builder.Build), on a work folder holding another table's shards, and on
+// any pipeline error; the work folder keeps the files of a failed build.
+func Build(ctx context.Context, p *puzzle.Pattern, opt Options) (*Result, error) {
 	if p.Exact {
-		return nil, nil, fmt.Errorf("shardbeam: %s is an exact table: build it with builder.Build", p)
+		return nil, fmt.Errorf("shardbeam: %s is an exact table: build it with builder.Build", p)
 	}
 	if opt.Lanes <= 0 {
 		opt.Lanes = runtime.NumCPU()
@@ -142,15 +145,19 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, *Repor
 	spec := specOf(p, opt.Shards)
 	pl, err := planFor(spec, opt.StepWorkers)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	wf, err := openWork(ctx, opt.Work)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	defer wf.Close()
+	defer func() {
+		if wf != nil {
+			wf.Close()
+		}
+	}()
 	if err := claimWork(ctx, wf, pl.Fingerprint()); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	rep := &Report{Shards: opt.Shards, Lanes: opt.Lanes, Jobs: opt.Jobs}
 	S := opt.Shards
@@ -161,11 +168,11 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, *Repor
 	level := 0
 	for ; ; level++ {
 		if level > builder.MaxLevel {
-			return nil, nil, fmt.Errorf("shardbeam: %s: the search did not end by level %d", p, builder.MaxLevel)
+			return nil, fmt.Errorf("shardbeam: %s: the search did not end by level %d", p, builder.MaxLevel)
 		}
 		t0 := time.Now()
 		if err := runLevel(ctx, opt, spec, level, senders); err != nil {
-			return nil, nil, fmt.Errorf("shardbeam: %s: level %d: %w", p, level, err)
+			return nil, fmt.Errorf("shardbeam: %s: level %d: %w", p, level, err)
 		}
 		lr := LevelReport{Level: level, Wall: time.Since(t0)}
 		next := make([][]int, S)
@@ -174,15 +181,15 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, *Repor
 		for s := range S {
 			js, err := wf.read(ctx, statsName(level, s))
 			if err != nil {
-				return nil, nil, fmt.Errorf("shardbeam: %s: level %d finished without shard %d's record: %w", p, level, s, err)
+				return nil, fmt.Errorf("shardbeam: %s: level %d finished without shard %d's record: %w", p, level, s, err)
 			}
 			var rec stepRecord
 			if err := json.Unmarshal(js, &rec); err != nil {
-				return nil, nil, fmt.Errorf("shardbeam: %s: %w", wf.path(statsName(level, s)), err)
+				return nil, fmt.Errorf("shardbeam: %s: %w", wf.path(statsName(level, s)), err)
 			}
 			st := rec.Stats
 			if st.Shard != s || st.Level != level {
-				return nil, nil, fmt.Errorf("shardbeam: %s: record of shard %d level %d, want shard %d level %d", wf.path(statsName(level, s)), st.Shard, st.Level, s, level)
+				return nil, fmt.Errorf("shardbeam: %s: record of shard %d level %d, want shard %d level %d", wf.path(statsName(level, s)), st.Shard, st.Level, s, level)
 			}
 			more += st.Marked + st.Sent
 			for _, to := range rec.SentTo {
@@ -212,7 +219,7 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, *Repor
 		}
 		if level > 0 {
 			if err := wf.removeLevel(ctx, level-1, true); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 		senders = next
@@ -221,38 +228,93 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, *Repor
 		}
 	}
 	if total := pl.States(); expanded != total {
-		return nil, nil, fmt.Errorf("shardbeam: %s: %d of %d abstract states expanded", p, expanded, total)
+		return nil, fmt.Errorf("shardbeam: %s: %d of %d abstract states expanded", p, expanded, total)
 	}
-	t0 := time.Now()
-	values := make([]uint8, p.Size())
-	for s := range S {
-		logs := make([][]byte, 0, len(logLevels[s]))
-		for _, l := range logLevels[s] {
-			b, err := wf.read(ctx, vlogName(l, s))
-			if err != nil {
-				return nil, nil, err
-			}
-			logs = append(logs, b)
-		}
-		v, err := pl.Values(s, logs)
-		if err != nil {
-			return nil, nil, fmt.Errorf("shardbeam: %s: %w", p, err)
-		}
-		lo, _ := pl.EntryRange(s)
-		copy(values[lo:], v)
-	}
-	rep.ValuesSec = time.Since(t0).Seconds()
-	for l := 0; l <= level; l++ {
-		if err := wf.removeLevel(ctx, l, false); err != nil {
-			return nil, nil, err
-		}
-	}
-	wf.remove(ctx, wf.path(fingerprintName))
 	for pid := range procs {
 		rep.Processes = append(rep.Processes, pid)
 	}
 	sort.Ints(rep.Processes)
-	return values, rep, nil
+	res := &Result{Report: rep, pl: pl, wf: wf, logLevels: logLevels, lastLevel: level, cur: -1}
+	wf = nil // the Result owns it now
+	return res, nil
+}
+
+// Result is a finished Build: its report, and the table's values, read
+// back from the value logs in the work folder one shard at a time. Close
+// it to remove the work folder's files.
+type Result struct {
+	Report *Report
+
+	pl        *builder.ShardPlan
+	wf        *workFolder
+	logLevels [][]int // the levels at which each shard wrote a value log
+	lastLevel int
+	cur       int     // the shard whose values curVals holds (-1: none)
+	curLo     uint64  // its first entry
+	curVals   []uint8 // its values
+}
+
+// Source fills dst with the values of the entries lo, lo+1, ...,
+// lo+len(dst)-1 (a format.ValueSource): it reads and decodes the value
+// logs of the shards the range touches, keeping one shard's values in
+// memory. Any order of calls works; increasing ranges read each shard
+// once.
+func (r *Result) Source(lo uint64, dst []uint8) error {
+	ctx := context.Background()
+	for len(dst) > 0 {
+		if r.cur < 0 || lo < r.curLo || lo >= r.curLo+uint64(len(r.curVals)) {
+			s := sort.Search(r.pl.Shards(), func(i int) bool { _, hi := r.pl.EntryRange(i); return hi > lo })
+			if s == r.pl.Shards() {
+				return fmt.Errorf("shardbeam: entry %d is past the table's %d", lo, r.pl.Pattern().Size())
+			}
+			t0 := time.Now()
+			logs := make([][]byte, 0, len(r.logLevels[s]))
+			for _, l := range r.logLevels[s] {
+				b, err := r.wf.read(ctx, vlogName(l, s))
+				if err != nil {
+					return err
+				}
+				logs = append(logs, b)
+			}
+			v, err := r.pl.Values(s, logs)
+			if err != nil {
+				return fmt.Errorf("shardbeam: %s: %w", r.pl.Pattern(), err)
+			}
+			r.cur, r.curVals = s, v
+			r.curLo, _ = r.pl.EntryRange(s)
+			r.Report.ValuesSec += time.Since(t0).Seconds()
+		}
+		n := copy(dst, r.curVals[lo-r.curLo:])
+		dst, lo = dst[n:], lo+uint64(n)
+	}
+	return nil
+}
+
+// Values returns the whole table (index = the pattern's rank), as
+// builder.Build does.
+func (r *Result) Values() ([]uint8, error) {
+	v := make([]uint8, r.pl.Pattern().Size())
+	if err := r.Source(0, v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// Close removes the build's files from the work folder (the folder itself
+// stays).
+func (r *Result) Close() error {
+	if r.wf == nil {
+		return nil
+	}
+	ctx := context.Background()
+	var err error
+	for l := 0; l <= r.lastLevel; l++ {
+		err = errors.Join(err, r.wf.removeLevel(ctx, l, false))
+	}
+	r.wf.remove(ctx, r.wf.path(fingerprintName))
+	err = errors.Join(err, r.wf.Close())
+	r.wf, r.curVals = nil, nil
+	return err
 }
 
 // claimWork writes the plan's fingerprint into the work folder, or

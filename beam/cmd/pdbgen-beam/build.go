@@ -249,15 +249,12 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	sha := map[string]string{}
 	for _, pt := range tables {
-		t, err := buildTable(ctx, cfg, opt, workRoot, pt, stderr)
-		if err != nil {
-			return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.file, err)}
-		}
 		path := filepath.Join(cfg.out, pt.file)
-		if err := format.WriteFile(path, t, cfg.stepWorkers); err != nil {
+		raw, err := buildTable(ctx, cfg, opt, workRoot, pt, path, stderr)
+		if err != nil {
 			return err
 		}
-		sha[pt.file] = t.Header.RawSHA256
+		sha[pt.file] = raw
 		fmt.Fprintln(stdout, path)
 	}
 	for _, ps := range sets {
@@ -269,47 +266,67 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// buildTable computes one table: an additive pattern on Beam (shardbeam),
-// an exact one (at most 4x3's 239,500,800 entries; the shard kernel does
-// not split those) with builder.Build in this process.
-func buildTable(ctx context.Context, cfg *buildConfig, opt shardbeam.Options, workRoot string, pt plannedTable, stderr io.Writer) (*format.Table, error) {
+// buildTable computes one table and writes it to path; it returns the
+// table's raw SHA-256 (for a set file). An additive pattern runs on Beam
+// (shardbeam) and is encoded from the shards' values one shard at a time
+// (format.EncodeStream: the table is never whole in memory); an exact one
+// (at most 4x3's 239,500,800 entries; the shard kernel does not split
+// those) is built with builder.Build in this process.
+func buildTable(ctx context.Context, cfg *buildConfig, opt shardbeam.Options, workRoot string, pt plannedTable, path string, stderr io.Writer) (string, error) {
 	start := time.Now()
-	var values []uint8
-	var err error
+	failed := func(err error) error { return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.file, err)} }
 	if pt.pattern.Exact {
 		if !cfg.quiet {
 			fmt.Fprintf(stderr, "building %s: %s, %d entries, exact: in this process (the shard kernel splits additive patterns only)\n", pt.file, pt.pattern, pt.pattern.Size())
 		}
-		values, err = builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.stepWorkers})
-	} else {
-		opt.Work = strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.file, preset.FileSuffix)
+		values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.stepWorkers})
+		if err != nil {
+			return "", failed(err)
+		}
+		t, err := format.NewTable(pt.pattern, values, generator)
+		if err != nil {
+			return "", failed(err)
+		}
+		t.Header.Major = uint16(cfg.fileFormat)
+		if err := format.WriteFile(path, t, cfg.stepWorkers); err != nil {
+			return "", err
+		}
 		if !cfg.quiet {
-			fmt.Fprintf(stderr, "building %s: %s, %d entries, on Beam, work folder %s\n", pt.file, pt.pattern, pt.pattern.Size(), opt.Work)
+			fmt.Fprintf(stderr, "wrote %s: %d entries, max %d, in %.2fs\n", path, t.Header.Entries, t.Header.MaxValue, time.Since(start).Seconds())
 		}
-		var rep *shardbeam.Report
-		values, rep, err = shardbeam.Build(ctx, pt.pattern, opt)
-		if err == nil && !cfg.quiet {
-			var busy float64
-			for _, l := range rep.Levels {
-				busy += l.ReadSec + l.StepSec + l.WriteSec
-			}
-			fmt.Fprintf(stderr, "%s: %d levels, %d shards in %d lanes, %d job(s) per level, worker processes %v; shard steps %.2fs, Beam overhead %.2fs (%.3fs per level), values %.2fs\n",
-				pt.file, len(rep.Levels), rep.Shards, rep.Lanes, rep.Jobs, rep.Processes, busy, rep.Overhead().Seconds(),
-				rep.Overhead().Seconds()/float64(len(rep.Levels)), rep.ValuesSec)
-		}
+		return t.Header.RawSHA256, nil
 	}
-	if err != nil {
-		return nil, err
-	}
-	t, err := format.NewTable(pt.pattern, values, generator)
-	if err != nil {
-		return nil, err
-	}
-	t.Header.Major = uint16(cfg.fileFormat)
+	opt.Work = strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.file, preset.FileSuffix)
 	if !cfg.quiet {
-		fmt.Fprintf(stderr, "built %s: %d entries, max %d, in %.2fs\n", pt.file, t.Header.Entries, t.Header.MaxValue, time.Since(start).Seconds())
+		fmt.Fprintf(stderr, "building %s: %s, %d entries, on Beam, work folder %s\n", pt.file, pt.pattern, pt.pattern.Size(), opt.Work)
 	}
-	return t, nil
+	res, err := shardbeam.Build(ctx, pt.pattern, opt)
+	if err != nil {
+		return "", failed(err)
+	}
+	defer res.Close()
+	searched := time.Now()
+	st, err := format.EncodeStream(pt.pattern, res.Source, format.StreamOptions{
+		Major: uint16(cfg.fileFormat), Workers: cfg.stepWorkers, Generator: generator, TempDir: cfg.out})
+	if err != nil {
+		return "", failed(err)
+	}
+	defer st.Close()
+	if err := st.WriteFile(path); err != nil {
+		return "", err
+	}
+	if !cfg.quiet {
+		rep := res.Report
+		var busy float64
+		for _, l := range rep.Levels {
+			busy += l.ReadSec + l.StepSec + l.WriteSec
+		}
+		fmt.Fprintf(stderr, "%s: %d levels, %d shards in %d lanes, %d job(s) per level, worker processes %v; search %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level); values and encoding %.2fs (value logs %.2fs)\n",
+			pt.file, len(rep.Levels), rep.Shards, rep.Lanes, rep.Jobs, rep.Processes, searched.Sub(start).Seconds(), busy, rep.Overhead().Seconds(),
+			rep.Overhead().Seconds()/float64(len(rep.Levels)), time.Since(searched).Seconds(), rep.ValuesSec)
+		fmt.Fprintf(stderr, "wrote %s: %d entries, max %d, in %.2fs\n", path, st.Header.Entries, st.Header.MaxValue, time.Since(start).Seconds())
+	}
+	return st.Header.RawSHA256, nil
 }
 
 // writeSetFile writes the set file of a preset whose parts share tables,
