@@ -99,12 +99,15 @@ func (r *Report) Overhead() time.Duration {
 	return d
 }
 
-// AutoShards is the shard count Build picks for p: at least 4 per lane
-// (so lanes stay balanced as the frontier moves), and enough that a
-// shard's state stays near 2^24 table entries (a few MiB to tens of MiB
-// of state and batches per element); at most k! (the blocks).
+// AutoShards is the shard count Build picks for p: one to four per lane
+// (one per 2^22 table entries and lane: a small table pays a Step's fixed
+// costs per shard and level, a big one needs several shards per lane to
+// keep the lanes balanced as the frontier moves), more when a shard would
+// exceed 2^24 table entries (a few MiB to tens of MiB of state and
+// batches per element); at most k! (the blocks).
 func AutoShards(p *puzzle.Pattern, lanes int) int {
-	n := 4 * lanes
+	perLane := min(max((p.Size()+1<<22-1)>>22, 1), 4)
+	n := lanes * int(perLane)
 	if m := int((p.Size() + 1<<24 - 1) >> 24); m > n {
 		n = m
 	}

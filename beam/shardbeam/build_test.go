@@ -198,3 +198,25 @@ func TestStepRetryRewritesSameBytes(t *testing.T) {
 		senders = next
 	}
 }
+
+func TestAutoShards(t *testing.T) {
+	for _, c := range []struct {
+		w, h  int
+		tiles []uint8
+		lanes int
+		want  int
+	}{
+		{3, 3, []uint8{1, 2}, 2, 2},                   // 72 entries: one per lane
+		{3, 3, []uint8{1, 2}, 4, 2},                   // at most k! = 2 blocks
+		{4, 4, []uint8{1, 2, 3, 4, 7}, 2, 2},          // 524,160 entries
+		{4, 4, []uint8{1, 5, 6, 9, 10, 13}, 2, 4},     // 5,765,760: two per lane
+		{5, 5, []uint8{13, 18, 19, 20, 23, 24}, 2, 8}, // 127,512,000: four per lane
+		{5, 5, []uint8{13, 18, 19, 20, 23, 24}, 1, 8}, // shards of at most 2^24 entries
+		{5, 5, []uint8{1, 2, 3, 6, 7, 8, 11}, 2, 145}, // 2,422,728,000 entries
+	} {
+		p := pattern(t, c.w, c.h, c.tiles...)
+		if got := AutoShards(p, c.lanes); got != c.want {
+			t.Errorf("AutoShards(%s, %d lanes) = %d, want %d", p, c.lanes, got, c.want)
+		}
+	}
+}
