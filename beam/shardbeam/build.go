@@ -42,8 +42,8 @@ import (
 // count.
 type Options struct {
 	// Work is the work folder of this table: a local path, gs://... or
-	// s3://...; every worker must reach it. Build writes its files there
-	// and removes them when it succeeds (the folder itself stays).
+	// s3://...; every worker must reach it. Build writes its files there;
+	// Result.Close removes them (and an empty local folder).
 	Work string
 	// Shards is the shard count, 1..builder.MaxShards; 0 picks
 	// AutoShards. The table does not depend on it.
@@ -303,8 +303,8 @@ func (r *Result) Values() ([]uint8, error) {
 	return v, nil
 }
 
-// Close removes the build's files from the work folder (the folder itself
-// stays).
+// Close removes the build's files from the work folder, and a local
+// work folder itself once it is empty.
 func (r *Result) Close() error {
 	if r.wf == nil {
 		return nil
@@ -315,6 +315,9 @@ func (r *Result) Close() error {
 		err = errors.Join(err, r.wf.removeLevel(ctx, l, false))
 	}
 	r.wf.remove(ctx, r.wf.path(fingerprintName))
+	if !strings.Contains(r.wf.root, "://") {
+		r.wf.remove(ctx, r.wf.root) // a local folder, once empty (object stores have no folders)
+	}
 	err = errors.Join(err, r.wf.Close())
 	r.wf, r.curVals = nil, nil
 	return err
