@@ -318,9 +318,17 @@ func buildTable(ctx context.Context, cfg *buildConfig, opt shardbeam.Options, wo
 	if !cfg.quiet {
 		rep := res.Report
 		var busy float64
+		var batches, maxBatches, maxState, logs uint64
 		for _, l := range rep.Levels {
 			busy += l.ReadSec + l.StepSec + l.WriteSec
+			batches += l.BytesOut
+			maxBatches = max(maxBatches, l.BytesOut)
+			maxState = max(maxState, l.StateOut)
+			logs += l.LogBytes
 		}
+		const mib = 1 << 20
+		fmt.Fprintf(stderr, "%s: work folder traffic: shard states %.1f MiB written and read per level, batches %.1f MiB in all (at most %.1f MiB at a level), value logs %.1f MiB\n",
+			pt.file, float64(maxState)/mib, float64(batches)/mib, float64(maxBatches)/mib, float64(logs)/mib)
 		fmt.Fprintf(stderr, "%s: %d levels, %d shards in %d lanes, %d job(s) per level, worker processes %v; search %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level); values and encoding %.2fs (value logs %.2fs)\n",
 			pt.file, len(rep.Levels), rep.Shards, rep.Lanes, rep.Jobs, rep.Processes, searched.Sub(start).Seconds(), busy, rep.Overhead().Seconds(),
 			rep.Overhead().Seconds()/float64(len(rep.Levels)), time.Since(searched).Seconds(), rep.ValuesSec)
