@@ -479,6 +479,12 @@ func (pl *ShardPlan) applyValueLog(s int, dst []uint8, b []byte) error {
 // level: it checks the layout, the key, the shard, the level and the
 // CRC, reading the codes straight into the run's array.
 func (pl *ShardPlan) readState(s, level int, rd io.Reader, size int64) (*shardRun, error) {
+	return pl.readStateInto(s, level, rd, size, nil)
+}
+
+// readStateInto is readState reusing the arrays of spare (a run no longer
+// needed, or nil) where they are large enough.
+func (pl *ShardPlan) readStateInto(s, level int, rd io.Reader, size int64, spare *shardRun) (*shardRun, error) {
 	const what = "state"
 	if want := int64(pl.StateSize(s)); size != want {
 		return nil, shardDataErr(what, s, "%d bytes, want %d", size, want)
@@ -495,7 +501,7 @@ func (pl *ShardPlan) readState(s, level int, rd io.Reader, size int64) (*shardRu
 		return nil, shardDataErr(what, s, "of another table, shard count or kernel version")
 	}
 	gotShard, gotLevel := int(binary.LittleEndian.Uint32(head[16:])), int(binary.LittleEndian.Uint32(head[20:]))
-	r := pl.emptyRun(s)
+	r := pl.reuseRun(s, spare)
 	r.level = level
 	states := binary.LittleEndian.Uint64(head[24:])
 	r.reached = binary.LittleEndian.Uint64(head[32:])

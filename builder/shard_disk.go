@@ -140,6 +140,11 @@ type diskRun struct {
 	dir      string
 	opt      OutOfCoreOptions
 	resident []*shardRun // states kept in memory, nil for the others
+	// spare is the last shard read from a file and stepped, whose arrays
+	// the next read reuses; chunks are the output buffers of the last
+	// Step, reused by the next.
+	spare  *shardRun
+	chunks []chunkOut
 }
 
 // start prepares the folder (new, or resumed) and returns the level to
@@ -276,7 +281,8 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 			if err != nil {
 				return mk, err
 			}
-			r, err = pl.readState(s, level, f, size)
+			r, err = pl.readStateInto(s, level, f, size, d.spare)
+			d.spare = nil
 			f.Close()
 			if err != nil {
 				return mk, fmt.Errorf("%s: %w", path, err)
@@ -288,9 +294,14 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 			}
 			r.level = level // idle since
 		}
+		r.chunks, d.chunks = d.chunks, nil
 		st, err := d.step(ctx, r, incoming[s], next, level)
 		if err != nil {
 			return mk, err
+		}
+		d.chunks, r.chunks = r.chunks, nil
+		if s >= d.opt.Resident {
+			d.spare = r
 		}
 		out.ShardPending[s] = st.Marked
 		out.StateLevel[s] = level + 1
@@ -377,6 +388,7 @@ func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next st
 	if err != nil {
 		return st, err
 	}
+	r.chunks = lv.chunks // written: the arrays serve the next Step
 	st.StateBytes = uint64(n)
 	return st, nil
 }

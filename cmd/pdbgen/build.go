@@ -130,9 +130,15 @@ func runBuild(e *env, args []string) error {
 	for _, pt := range plan.tables {
 		if pt.ooc != nil && plan.budget.Known {
 			// Out of core, the garbage collector keeps the heap within
-			// the budget (the runtime and stacks take the rest).
+			// the budget (the runtime and stacks take the rest). The collector then
+			// runs only near the limit: the live heap is mostly the
+			// resident shard states, which a collection never frees.
 			prev := debug.SetMemoryLimit(int64(plan.budget.Limit - plan.budget.Limit/8))
-			defer debug.SetMemoryLimit(prev)
+			prevGC := debug.SetGCPercent(-1)
+			defer func() {
+				debug.SetMemoryLimit(prev)
+				debug.SetGCPercent(prevGC)
+			}()
 			break
 		}
 	}
