@@ -208,7 +208,12 @@ func (d *diskRun) start() (int, levelMarker, error) {
 		}
 	}
 	if best < 0 {
-		return 0, levelMarker{}, fmt.Errorf("cannot resume: shard folder %s has no complete level (remove it and start again)", d.dir)
+		// Not even level 0 was finished: nothing to keep.
+		if err := os.RemoveAll(d.dir); err != nil {
+			return 0, levelMarker{}, err
+		}
+		d.opt.Resume = false
+		return d.start()
 	}
 	// Unfinished levels after the best and finished ones before it go.
 	for _, l := range levels {

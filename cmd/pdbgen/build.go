@@ -128,7 +128,7 @@ func runBuild(e *env, args []string) error {
 		return err
 	}
 	for _, pt := range plan.tables {
-		if pt.ooc != nil && plan.budget.Known {
+		if pt.ooc != nil && plan.budget.FromFlag {
 			// Out of core, the garbage collector keeps the heap within
 			// the budget (the runtime and stacks take the rest). The collector then
 			// runs only near the limit: the live heap is mostly the
