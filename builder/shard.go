@@ -219,6 +219,10 @@ func (pl *ShardPlan) Fingerprint() string { return pl.fp }
 // of StepStats.Frontier over a finished build.
 func (pl *ShardPlan) States() uint64 { return pl.sp.stateCount() }
 
+// Blocks is the number of blocks, k!: no shard count above it makes
+// smaller shards.
+func (pl *ShardPlan) Blocks() int { return pl.sp.orders }
+
 // SlotsPerBlock is S, the states of one block.
 func (pl *ShardPlan) SlotsPerBlock() uint64 { return pl.sp.slotsPerBlock }
 
@@ -292,7 +296,10 @@ type StepOutput struct {
 // entries are skipped), expands the shard's frontier and returns the
 // shard's new state, the outgoing batches, the value log of the level
 // and the level's counts. It does not modify state or incoming. The same
-// inputs give the same bytes. Errors wrap ErrShardData for bytes that are
+// inputs give the same bytes. A state with nothing pending (the
+// StepStats.Marked of the Step that wrote it was 0) may be given for any
+// later level: a shard that has no pending state and receives no batch
+// need not run a Step at all (its state is unchanged but for the level). Errors wrap ErrShardData for bytes that are
 // not the state of shard s before this level, or not batches of this plan
 // for s at level-1; ctx ends a Step early with an error wrapping
 // ErrCanceled.
@@ -472,6 +479,12 @@ func (pl *ShardPlan) applyValueLog(s int, dst []uint8, b []byte) error {
 // level: it checks the layout, the key, the shard, the level and the
 // CRC, reading the codes straight into the run's array.
 func (pl *ShardPlan) readState(s, level int, rd io.Reader, size int64) (*shardRun, error) {
+	return pl.readStateInto(s, level, rd, size, nil)
+}
+
+// readStateInto is readState reusing the arrays of spare (a run no longer
+// needed, or nil) where they are large enough.
+func (pl *ShardPlan) readStateInto(s, level int, rd io.Reader, size int64, spare *shardRun) (*shardRun, error) {
 	const what = "state"
 	if want := int64(pl.StateSize(s)); size != want {
 		return nil, shardDataErr(what, s, "%d bytes, want %d", size, want)
@@ -488,14 +501,16 @@ func (pl *ShardPlan) readState(s, level int, rd io.Reader, size int64) (*shardRu
 		return nil, shardDataErr(what, s, "of another table, shard count or kernel version")
 	}
 	gotShard, gotLevel := int(binary.LittleEndian.Uint32(head[16:])), int(binary.LittleEndian.Uint32(head[20:]))
-	if gotShard != s || gotLevel != level {
-		return nil, shardDataErr(what, s, "it is the state of shard %d before level %d, want level %d", gotShard, gotLevel, level)
-	}
-	r := pl.emptyRun(s)
+	r := pl.reuseRun(s, spare)
 	r.level = level
 	states := binary.LittleEndian.Uint64(head[24:])
 	r.reached = binary.LittleEndian.Uint64(head[32:])
 	r.pending = binary.LittleEndian.Uint64(head[40:])
+	// An idle state (nothing pending: only the codes unseen and done)
+	// serves every later level as well.
+	if gotShard != s || gotLevel != level && (gotLevel > level || r.pending != 0) {
+		return nil, shardDataErr(what, s, "it is the state of shard %d before level %d, want level %d", gotShard, gotLevel, level)
+	}
 	if states != r.states || r.reached > states || r.pending > r.reached {
 		return nil, shardDataErr(what, s, "counts %d, %d, %d do not fit %d states", states, r.reached, r.pending, r.states)
 	}

@@ -35,3 +35,25 @@ func BenchmarkBuildSharded(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuildOutOfCore is the folder driver on the same table, 8
+// shards, 2 resident, 2 workers.
+func BenchmarkBuildOutOfCore(b *testing.B) {
+	p := mustPattern(b, 4, 4, puzzle.GoalBlankLast, []uint8{1, 5, 6, 9, 10, 13})
+	for b.Loop() {
+		dir := b.TempDir() + "/shards"
+		o, err := builder.BuildOutOfCore(context.Background(), p, builder.OutOfCoreOptions{Dir: dir, Shards: 8, Resident: 2, Workers: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		src := o.Source()
+		buf := make([]uint8, 1<<20)
+		for lo := uint64(0); lo < p.Size(); lo += uint64(len(buf)) {
+			if err := src(lo, buf[:min(uint64(len(buf)), p.Size()-lo)]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		o.Remove()
+	}
+	b.ReportMetric(float64(p.Size())*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
+}

@@ -23,11 +23,15 @@ import (
 // The shard folder of BuildOutOfCore:
 //
 //	DIR/PLAN                      the plan's Fingerprint, one line
-//	DIR/L007/COMPLETE             level 7's inputs are all written (JSON: level, states expanded before it, states pending)
-//	DIR/L007/state-00003          shard 3's state before level 7
+//	DIR/L007/COMPLETE             level 7's inputs are all written (JSON: level, states expanded before it, states pending, and per shard its pending states and the level of its state file)
 //	DIR/L007/batch-00003-00001    the batch shard 1 sent shard 3 for level 7
+//	DIR/states/00003-L005         shard 3's state, written by its Step at level 4
 //	DIR/values/00003-L006         shard 3's value log of level 6
 //
+// A shard with nothing pending and no batch to merge is idle: its Step is
+// skipped and its state file, of an earlier level, serves (see Step). The
+// state files a marker names are removed only when the next marker is
+// written.
 // Files are written to a temporary name and renamed, so a name holds a
 // whole file; a level folder counts only once its COMPLETE marker (written
 // with internal/atomicfile, synced) is there. Data files are not synced
@@ -73,15 +77,19 @@ type OutOfCore struct {
 
 // levelMarker is the content of a COMPLETE file.
 type levelMarker struct {
-	Level    int    `json:"level"`
-	Expanded uint64 `json:"expanded"` // states expanded at the levels before
-	Pending  uint64 `json:"pending"`  // states marked or sent for this level
+	Level        int      `json:"level"`
+	Expanded     uint64   `json:"expanded"`      // states expanded at the levels before
+	Pending      uint64   `json:"pending"`       // states marked or sent for this level
+	ShardPending []uint64 `json:"shard_pending"` // per shard: states its own Step marked for this level
+	StateLevel   []int    `json:"state_level"`   // per shard: the level of its state file
 }
 
 const planFile = "PLAN"
 
 func levelDir(dir string, level int) string { return filepath.Join(dir, fmt.Sprintf("L%03d", level)) }
-func stateFile(ld string, s int) string     { return filepath.Join(ld, fmt.Sprintf("state-%05d", s)) }
+func stateFile(dir string, s, level int) string {
+	return filepath.Join(dir, "states", fmt.Sprintf("%05d-L%03d", s, level))
+}
 func batchFile(ld string, to, from int) string {
 	return filepath.Join(ld, fmt.Sprintf("batch-%05d-%05d", to, from))
 }
@@ -132,6 +140,11 @@ type diskRun struct {
 	dir      string
 	opt      OutOfCoreOptions
 	resident []*shardRun // states kept in memory, nil for the others
+	// spare is the last shard read from a file and stepped, whose arrays
+	// the next read reuses; chunks are the output buffers of the last
+	// Step, reused by the next.
+	spare  *shardRun
+	chunks []chunkOut
 }
 
 // start prepares the folder (new, or resumed) and returns the level to
@@ -142,8 +155,10 @@ func (d *diskRun) start() (int, levelMarker, error) {
 		if ents, err := os.ReadDir(d.dir); err == nil && len(ents) > 0 {
 			return 0, levelMarker{}, fmt.Errorf("shard folder %s is not empty (an interrupted build? continue it with --resume, or remove the folder)", d.dir)
 		}
-		if err := os.MkdirAll(filepath.Join(d.dir, "values"), 0o755); err != nil {
-			return 0, levelMarker{}, fmt.Errorf("shard folder: %w", err)
+		for _, sub := range []string{"values", "states"} {
+			if err := os.MkdirAll(filepath.Join(d.dir, sub), 0o755); err != nil {
+				return 0, levelMarker{}, fmt.Errorf("shard folder: %w", err)
+			}
 		}
 		if err := atomicfile.Write(filepath.Join(d.dir, planFile), 0o644, func(w io.Writer) error {
 			_, err := io.WriteString(w, fp+"\n")
@@ -155,16 +170,17 @@ func (d *diskRun) start() (int, levelMarker, error) {
 		if err := os.MkdirAll(ld, 0o755); err != nil {
 			return 0, levelMarker{}, fmt.Errorf("shard folder: %w", err)
 		}
+		mk := levelMarker{Level: 0, Pending: 1, ShardPending: make([]uint64, d.pl.shards), StateLevel: make([]int, d.pl.shards)}
 		for s := range d.pl.shards {
 			r := d.pl.newRun(s)
-			if _, err := writeFileRenamed(stateFile(ld, s), r.writeState); err != nil {
+			if _, err := writeFileRenamed(stateFile(d.dir, s, 0), r.writeState); err != nil {
 				return 0, levelMarker{}, err
 			}
 			if s < d.opt.Resident {
 				d.resident[s] = r
 			}
+			mk.ShardPending[s] = r.pending
 		}
-		mk := levelMarker{Level: 0, Pending: 1}
 		return 0, mk, writeMarker(ld, mk)
 	}
 	b, err := os.ReadFile(filepath.Join(d.dir, planFile))
@@ -192,7 +208,12 @@ func (d *diskRun) start() (int, levelMarker, error) {
 		}
 	}
 	if best < 0 {
-		return 0, levelMarker{}, fmt.Errorf("cannot resume: shard folder %s has no complete level (remove it and start again)", d.dir)
+		// Not even level 0 was finished: nothing to keep.
+		if err := os.RemoveAll(d.dir); err != nil {
+			return 0, levelMarker{}, err
+		}
+		d.opt.Resume = false
+		return d.start()
 	}
 	// Unfinished levels after the best and finished ones before it go.
 	for _, l := range levels {
@@ -209,6 +230,12 @@ func (d *diskRun) start() (int, levelMarker, error) {
 	}
 	if err == nil && mk.Level != best {
 		err = fmt.Errorf("marker of level %d in folder L%03d", mk.Level, best)
+	}
+	if err == nil && (len(mk.ShardPending) != d.pl.shards || len(mk.StateLevel) != d.pl.shards) {
+		err = fmt.Errorf("marker of %d shards, want %d", len(mk.StateLevel), d.pl.shards)
+	}
+	if err == nil {
+		d.removeOldStates(mk)
 	}
 	if err != nil {
 		return 0, levelMarker{}, fmt.Errorf("cannot resume: %s: %v", filepath.Join(levelDir(d.dir, best), "COMPLETE"), err)
@@ -234,27 +261,55 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 	if err := os.MkdirAll(next, 0o755); err != nil {
 		return mk, fmt.Errorf("shard folder: %w", err)
 	}
-	out := levelMarker{Level: level + 1, Expanded: mk.Expanded}
+	out := levelMarker{Level: level + 1, Expanded: mk.Expanded, ShardPending: make([]uint64, pl.shards), StateLevel: slices.Clone(mk.StateLevel)}
+	ents, err := os.ReadDir(ld)
+	if err != nil {
+		return mk, err
+	}
+	incoming := make([][]string, pl.shards)
+	for _, e := range ents {
+		var to, from int
+		if n, _ := fmt.Sscanf(e.Name(), "batch-%05d-%05d", &to, &from); n == 2 && to >= 0 && to < pl.shards {
+			incoming[to] = append(incoming[to], filepath.Join(ld, e.Name()))
+		}
+	}
 	var levelRead, levelWritten uint64
 	for s := range pl.shards {
+		if mk.ShardPending[s] == 0 && len(incoming[s]) == 0 {
+			continue // idle
+		}
 		r := d.resident[s]
 		var read, written uint64
 		if r == nil || resumed {
-			f, size, err := openSized(stateFile(ld, s))
+			path := stateFile(d.dir, s, mk.StateLevel[s])
+			f, size, err := openSized(path)
 			if err != nil {
 				return mk, err
 			}
-			r, err = pl.readState(s, level, f, size)
+			r, err = pl.readStateInto(s, level, f, size, d.spare)
+			d.spare = nil
 			f.Close()
 			if err != nil {
-				return mk, fmt.Errorf("%s: %w", stateFile(ld, s), err)
+				return mk, fmt.Errorf("%s: %w", path, err)
 			}
 			read += uint64(size)
+		} else if r.level != level {
+			if r.pending != 0 {
+				return mk, fmt.Errorf("builder: shard %d: in memory at level %d with states pending, want level %d", s, r.level, level)
+			}
+			r.level = level // idle since
 		}
-		st, err := d.step(ctx, r, ld, next, level)
+		r.chunks, d.chunks = d.chunks, nil
+		st, err := d.step(ctx, r, incoming[s], next, level)
 		if err != nil {
 			return mk, err
 		}
+		d.chunks, r.chunks = r.chunks, nil
+		if s >= d.opt.Resident {
+			d.spare = r
+		}
+		out.ShardPending[s] = st.Marked
+		out.StateLevel[s] = level + 1
 		read += st.BytesIn
 		written += st.StateBytes + st.BytesOut + st.ValueLogBytes
 		if s < d.opt.Resident {
@@ -271,6 +326,7 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 	if err := writeMarker(next, out); err != nil {
 		return mk, err
 	}
+	d.removeOldStates(out)
 	if err := os.RemoveAll(ld); err != nil {
 		return mk, err
 	}
@@ -282,22 +338,10 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 
 // step runs one shard's level: merge its batch files, expand, write its
 // state, its batches and its value log.
-func (d *diskRun) step(ctx context.Context, r *shardRun, ld, next string, level int) (StepStats, error) {
+func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next string, level int) (StepStats, error) {
 	pl := d.pl
 	st := StepStats{Shard: r.s, Level: level}
 	// Merge the batch files, up to Workers at a time.
-	ents, err := os.ReadDir(ld)
-	if err != nil {
-		return st, err
-	}
-	prefix := fmt.Sprintf("batch-%05d-", r.s)
-	var files []string
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), prefix) {
-			files = append(files, filepath.Join(ld, e.Name()))
-		}
-	}
-	slices.Sort(files)
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(pl.workers)
 	var bytesIn, merged [1]uint64
@@ -345,12 +389,29 @@ func (d *diskRun) step(ctx context.Context, r *shardRun, ld, next string, level 
 			return st, err
 		}
 	}
-	n, err := writeFileRenamed(stateFile(next, r.s), r.writeState)
+	n, err := writeFileRenamed(stateFile(d.dir, r.s, level+1), r.writeState)
 	if err != nil {
 		return st, err
 	}
+	r.chunks = lv.chunks // written: the arrays serve the next Step
 	st.StateBytes = uint64(n)
 	return st, nil
+}
+
+// removeOldStates removes the state files that marker mk does not name
+// (best effort: a leftover costs disk space only).
+func (d *diskRun) removeOldStates(mk levelMarker) {
+	ents, err := os.ReadDir(filepath.Join(d.dir, "states"))
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		var s, l int
+		if n, _ := fmt.Sscanf(e.Name(), "%05d-L%03d", &s, &l); n == 2 && s >= 0 && s < len(mk.StateLevel) && l == mk.StateLevel[s] {
+			continue
+		}
+		os.Remove(filepath.Join(d.dir, "states", e.Name()))
+	}
 }
 
 // openSized opens a file and returns its size.

@@ -128,8 +128,17 @@ func TestBuildOutOfCoreResume(t *testing.T) {
 			t.Fatalf("resumed at %d: table differs from Build's", stopAt)
 		}
 	}
+	// A folder without a finished level (the plan written, level 0 not)
+	// starts again.
 	empty := t.TempDir()
-	if _, err := builder.BuildOutOfCore(context.Background(), p, builder.OutOfCoreOptions{Dir: empty, Shards: 2, Resume: true}); err == nil {
-		t.Error("resume of an empty folder accepted")
+	if err := os.WriteFile(filepath.Join(empty, "PLAN"), []byte(builder.MustPlan(t, p, 2).Fingerprint()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := builder.BuildOutOfCore(context.Background(), p, builder.OutOfCoreOptions{Dir: empty, Shards: 2, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, o, p.Size(), 5000); !bytes.Equal(got, want) {
+		t.Fatal("restarted build: table differs from Build's")
 	}
 }

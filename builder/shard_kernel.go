@@ -35,6 +35,9 @@ type shardRun struct {
 	// values, when not nil, is the shard's table entries, set directly
 	// (the in-process driver) instead of writing value logs.
 	values []uint8
+	// chunks, when not nil, are the output buffers of an expand before,
+	// whose bytes are no longer needed: expand reuses their arrays.
+	chunks []chunkOut
 }
 
 // emptyRun is shard s with every state unseen, before level 0.
@@ -47,6 +50,27 @@ func (pl *ShardPlan) emptyRun(s int) *shardRun {
 		active: newBitset(hi - lo),
 		next:   newBitset(hi - lo),
 	}
+}
+
+// reuseRun is emptyRun, but for the codes (left as they are: the caller
+// overwrites them) taken from spare when its array is large enough.
+func (pl *ShardPlan) reuseRun(s int, spare *shardRun) *shardRun {
+	lo, hi := pl.BlockRange(s)
+	states := uint64(hi-lo) * pl.sp.slotsPerBlock
+	words := (states + 31) / 32
+	if spare == nil || uint64(cap(spare.codes)) < words || cap(spare.active) < len(newBitset(hi-lo)) {
+		return pl.emptyRun(s)
+	}
+	nb := len(newBitset(hi - lo))
+	r := &shardRun{
+		pl: pl, s: s, lo: lo, hi: hi, states: states,
+		codes:  spare.codes[:words],
+		active: spare.active[:nb],
+		next:   spare.next[:nb],
+	}
+	r.active.clear()
+	r.next.clear()
+	return r
 }
 
 // newRun is shard s's state before level 0 (Init): the goal state at
@@ -204,7 +228,7 @@ func (r *shardRun) expand(ctx context.Context, workers int) (*levelOut, error) {
 	out.pull = r.pending > 0 && pl.usePull(r.level, r.pending, r.states-r.reached)
 	perChunk := max(1, blocks/(workers*32))
 	nChunks := (blocks + perChunk - 1) / perChunk
-	out.chunks = make([]chunkOut, nChunks)
+	out.chunks = r.takeChunks(nChunks)
 	if r.pending > 0 {
 		pool := sync.Pool{New: func() any { return new(shardScratch) }}
 		g, gctx := errgroup.WithContext(ctx)
@@ -257,6 +281,26 @@ func (r *shardRun) expand(ctx context.Context, workers int) (*levelOut, error) {
 	r.active, r.next = r.next, r.active
 	r.next.clear()
 	return out, nil
+}
+
+// takeChunks returns n empty chunk outputs, reusing r.chunks' arrays.
+func (r *shardRun) takeChunks(n int) []chunkOut {
+	old := r.chunks
+	r.chunks = nil
+	out := make([]chunkOut, n)
+	for i := range min(n, len(old)) {
+		o := &old[i]
+		c := &out[i]
+		c.values = o.values[:0]
+		if o.batches != nil && len(o.batches) == r.pl.shards {
+			c.batches, c.sent = o.batches, o.sent
+			for t := range c.batches {
+				c.batches[t] = c.batches[t][:0]
+				c.sent[t] = 0
+			}
+		}
+	}
+	return out
 }
 
 // finishPull turns the level's frontier code done in every word.
