@@ -14,7 +14,9 @@
 // the new state, the outgoing batches, the value log and a stats record
 // under names that depend only on level and shard (idempotent: a retried
 // bundle rewrites the same bytes). The driver reads the stats records of
-// the level, and stops when no state of the next level exists anywhere;
+// the level, gives the next level only the shards that have states
+// pending or batches coming, and stops when no state of the next level
+// exists anywhere;
 // it then turns the value logs into the table's values, shard by shard
 // (Result.Source, a format.ValueSource for format.EncodeStream).
 package shardbeam
@@ -67,6 +69,7 @@ type Options struct {
 // LevelReport is what one level cost.
 type LevelReport struct {
 	Level    int
+	Shards   int           // the shards that ran a Step (the others had nothing to do)
 	Wall     time.Duration // the level's pipelines, submission to completion
 	ReadSec  float64       // summed over shards: reading inputs
 	StepSec  float64       // summed over shards: the kernel's Step
@@ -164,7 +167,12 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) (*Result, error)
 	}
 	rep := &Report{Shards: opt.Shards, Lanes: opt.Lanes, Jobs: opt.Jobs}
 	S := opt.Shards
-	senders := make([][]int, S) // who sent shard s a batch at the level before
+	senders := make([][]int, S)  // who sent shard s a batch at the level before
+	stateLevel := make([]int, S) // the level whose Step wrote shard s's state (-1: Init)
+	pending := make([]bool, S)   // shard s's state holds states of the next level
+	for s := range S {
+		stateLevel[s], pending[s] = -1, true // Init's pending state is unknown here: run every shard at level 0
+	}
 	logLevels := make([][]int, S)
 	procs := map[int]bool{}
 	var expanded uint64
@@ -173,15 +181,24 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) (*Result, error)
 		if level > builder.MaxLevel {
 			return nil, fmt.Errorf("shardbeam: %s: the search did not end by level %d", p, builder.MaxLevel)
 		}
+		// A shard with nothing pending and no batch coming sits the level
+		// out: its state serves any later level (builder.ShardPlan.Step).
+		var tasks []Task
+		for s := range S {
+			if pending[s] || len(senders[s]) > 0 {
+				tasks = append(tasks, Task{Shard: s, StateLevel: stateLevel[s], Senders: senders[s]})
+			}
+		}
 		t0 := time.Now()
-		if err := runLevel(ctx, opt, spec, level, senders); err != nil {
+		if err := runLevel(ctx, opt, spec, level, tasks); err != nil {
 			return nil, fmt.Errorf("shardbeam: %s: level %d: %w", p, level, err)
 		}
-		lr := LevelReport{Level: level, Wall: time.Since(t0)}
+		lr := LevelReport{Level: level, Wall: time.Since(t0), Shards: len(tasks)}
 		next := make([][]int, S)
 		lane := make([]float64, opt.Lanes)
 		var more uint64
-		for s := range S {
+		for i, t := range tasks {
+			s := t.Shard
 			js, err := wf.read(ctx, statsName(level, s))
 			if err != nil {
 				return nil, fmt.Errorf("shardbeam: %s: level %d finished without shard %d's record: %w", p, level, s, err)
@@ -201,11 +218,20 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) (*Result, error)
 			if rec.ValueLog {
 				logLevels[s] = append(logLevels[s], level)
 			}
+			// The inputs this Step consumed are no longer needed.
+			if t.StateLevel >= 0 {
+				wf.remove(ctx, wf.path(stateName(t.StateLevel, s)))
+			}
+			for _, from := range t.Senders {
+				wf.remove(ctx, wf.path(batchName(level-1, s, from)))
+			}
+			wf.remove(ctx, wf.path(statsName(level, s)))
+			stateLevel[s], pending[s] = level, st.Marked > 0
 			procs[rec.PID] = true
 			lr.ReadSec += rec.ReadSec
 			lr.StepSec += rec.StepSec
 			lr.WriteSec += rec.WriteSec
-			lane[s%opt.Lanes] += rec.ReadSec + rec.StepSec + rec.WriteSec
+			lane[i%opt.Lanes] += rec.ReadSec + rec.StepSec + rec.WriteSec
 			lr.Frontier += st.Frontier
 			lr.BytesOut += st.BytesOut
 			lr.StateOut += st.StateBytes
@@ -217,13 +243,8 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) (*Result, error)
 		expanded += lr.Frontier
 		rep.Levels = append(rep.Levels, lr)
 		if opt.Log != nil {
-			fmt.Fprintf(opt.Log, "%s: level %d: %d states expanded (%d of %d), %d batch bytes, %.2fs (shards busy %.2fs, busiest lane %.2fs)\n",
-				p, level, lr.Frontier, expanded, pl.States(), lr.BytesOut, lr.Wall.Seconds(), lr.ReadSec+lr.StepSec+lr.WriteSec, lr.LaneSec)
-		}
-		if level > 0 {
-			if err := wf.removeLevel(ctx, level-1, true); err != nil {
-				return nil, err
-			}
+			fmt.Fprintf(opt.Log, "%s: level %d: %d of %d shards ran, %d states expanded (%d of %d), %d batch bytes, %.2fs (shards busy %.2fs, busiest lane %.2fs)\n",
+				p, level, len(tasks), S, lr.Frontier, expanded, pl.States(), lr.BytesOut, lr.Wall.Seconds(), lr.ReadSec+lr.StepSec+lr.WriteSec, lr.LaneSec)
 		}
 		senders = next
 		if more == 0 {
@@ -312,7 +333,7 @@ func (r *Result) Close() error {
 	ctx := context.Background()
 	var err error
 	for l := 0; l <= r.lastLevel; l++ {
-		err = errors.Join(err, r.wf.removeLevel(ctx, l, false))
+		err = errors.Join(err, r.wf.removeLevel(ctx, l))
 	}
 	r.wf.remove(ctx, r.wf.path(fingerprintName))
 	if !strings.Contains(r.wf.root, "://") {
@@ -333,12 +354,12 @@ func claimWork(ctx context.Context, wf *workFolder, fp string) error {
 	return wf.write(ctx, fingerprintName, []byte(fp+"\n"))
 }
 
-// runLevel builds and runs the pipelines of one level: opt.Jobs pipelines
-// at the same time, lane l in job l%Jobs, shard s in lane s%Lanes.
-func runLevel(ctx context.Context, opt Options, spec Spec, level int, senders [][]int) error {
+// runLevel builds and runs the pipelines of one level: task i in lane
+// i%Lanes, lane l in job l%Jobs, the jobs at the same time.
+func runLevel(ctx context.Context, opt Options, spec Spec, level int, tasks []Task) error {
 	lanes := make([][]Task, opt.Lanes)
-	for s := range spec.Shards {
-		lanes[s%opt.Lanes] = append(lanes[s%opt.Lanes], Task{Shard: s, Senders: senders[s]})
+	for i, t := range tasks {
+		lanes[i%opt.Lanes] = append(lanes[i%opt.Lanes], t)
 	}
 	fn := &stepFn{Work: opt.Work, Spec: spec, Level: level, Workers: opt.StepWorkers}
 	errs := make([]error, opt.Jobs)

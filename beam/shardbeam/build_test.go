@@ -168,7 +168,7 @@ func TestStepRetryRewritesSameBytes(t *testing.T) {
 	for level := 0; level < 3; level++ {
 		next := make([][]int, 5)
 		for s := range 5 {
-			rec, err := runStep(ctx, pl, wf, level, Task{Shard: s, Senders: senders[s]})
+			rec, err := runStep(ctx, pl, wf, level, Task{Shard: s, StateLevel: level - 1, Senders: senders[s]})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +178,7 @@ func TestStepRetryRewritesSameBytes(t *testing.T) {
 		}
 		first := snapshot()
 		for s := range 5 {
-			if _, err := runStep(ctx, pl, wf, level, Task{Shard: s, Senders: senders[s]}); err != nil {
+			if _, err := runStep(ctx, pl, wf, level, Task{Shard: s, StateLevel: level - 1, Senders: senders[s]}); err != nil {
 				t.Fatal(err)
 			}
 		}

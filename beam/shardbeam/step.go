@@ -95,12 +95,15 @@ func planFor(sp Spec, workers int) (*builder.ShardPlan, error) {
 	return e.pl, e.err
 }
 
-// Task is one element of a level's pipeline: a shard and the shards that
-// sent it a batch at the level before (the driver knows them from the
-// stats records, so a worker opens only files that exist).
+// Task is one element of a level's pipeline: a shard, the level whose
+// Step wrote the shard's state (-1: the initial state, builder.ShardPlan.
+// Init; older than the level before when the shard sat idle) and the
+// shards that sent it a batch at the level before. The driver knows both
+// from the stats records, so a worker opens only files that exist.
 type Task struct {
-	Shard   int
-	Senders []int
+	Shard      int
+	StateLevel int
+	Senders    []int
 }
 
 // stepRecord is what one Step leaves in the work folder beside its
@@ -168,9 +171,9 @@ func runStep(ctx context.Context, pl *builder.ShardPlan, wf *workFolder, level i
 	t0 := time.Now()
 	var state []byte
 	var err error
-	if level == 0 {
+	if t.StateLevel < 0 {
 		state = pl.Init(s)
-	} else if state, err = wf.read(ctx, stateName(level-1, s)); err != nil {
+	} else if state, err = wf.read(ctx, stateName(t.StateLevel, s)); err != nil {
 		return nil, err
 	}
 	incoming := make([][]byte, len(t.Senders))

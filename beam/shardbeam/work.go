@@ -27,10 +27,15 @@ import (
 // numbers, 5+ digits):
 //
 //	FINGERPRINT              the plan's Fingerprint, written first
-//	L<L>/state-<s>           shard s's state after level L (the input of level L+1)
+//	L<L>/state-<s>           shard s's state after level L, the input of its next Step
 //	L<L>/batch-<t>-from-<s>  the batch shard s sent shard t at level L (only non-empty ones)
 //	L<L>/vlog-<s>            shard s's value log of level L (only when it had states at L)
 //	L<L>/stats-<s>.json      shard s's stepRecord of level L, written last
+//
+// A shard with nothing pending and no batch coming runs no Step at a
+// level (its state serves the next level it runs). The driver removes a
+// state and the batches once the Step that reads them has finished, the
+// stats records once read, and everything else when the table is written.
 type workFolder struct {
 	root string
 	fs   filesystem.Interface
@@ -126,23 +131,17 @@ func (w *workFolder) remove(ctx context.Context, full string) {
 	}
 }
 
-// removeLevel deletes the files of one level; with keepLogs the value logs
-// stay (they are needed until the table is assembled).
-func (w *workFolder) removeLevel(ctx context.Context, level int, keepLogs bool) error {
+// removeLevel deletes the files of one level, and its local directory.
+func (w *workFolder) removeLevel(ctx context.Context, level int) error {
 	names, err := w.fs.List(ctx, w.path(levelDir(level))+"/*")
 	if err != nil {
 		return fmt.Errorf("shardbeam: list %s: %w", w.path(levelDir(level)), err)
 	}
-	left := 0
 	for _, n := range names {
-		if keepLogs && strings.Contains(n[strings.LastIndex(n, "/")+1:], "vlog-") {
-			left++
-			continue
-		}
 		w.remove(ctx, n)
 	}
-	if left == 0 && !strings.Contains(w.root, "://") {
-		w.remove(ctx, w.path(levelDir(level))) // the local directory, once empty
+	if !strings.Contains(w.root, "://") {
+		w.remove(ctx, w.path(levelDir(level))) // the local directory, now empty
 	}
 	return nil
 }
