@@ -1,5 +1,21 @@
 package builder
 
+import (
+	"testing"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// MustPlan is NewShardPlan failing tb on error.
+func MustPlan(tb testing.TB, p *puzzle.Pattern, shards int) *ShardPlan {
+	tb.Helper()
+	pl, err := NewShardPlan(p, shards)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return pl
+}
+
 // WithUsePull returns opt with the rule that chooses the kernel of every
 // level of the additive search replaced: tests force push-only or
 // pull-only levels with it. The rule is called once per level, in order,

@@ -11,6 +11,8 @@
 # comment line after it. Skipped, with the reason printed:
 #   - lines naming 24-6666: they need the 24-puzzle tables (a minute of CPU
 #     and 0.5 GiB to build; make bench-korf24 runs them);
+#   - lines that run pdbgen-beam: the beam/ module (Apache Beam) takes
+#     minutes to compile; make beam-test runs the same set-ups;
 #   - lines that do not run pdbgen (make, npm, node, java, python).
 # The copy gets the tables of data/ (built by make data, copied, not
 # rebuilt) and a bin/pdbgen built from this checkout. Takes about 30 s.
@@ -71,6 +73,9 @@ for lines in "$tmp"/block*.lines; do
       ''|'#'*) continue ;;
     esac
     code=$(printf '%s' "$l" | sed -E 's/[[:space:]]+#.*$//') # without its comment
+    if [[ $code == *pdbgen-beam* ]]; then
+      say "skipped (pdbgen-beam, the beam/ module: make beam-test): $l"; skipped=$((skipped + 1)); continue
+    fi
     if [[ $code == *24-6666* ]]; then
       say "skipped (needs the 24-puzzle tables): $l"; skipped=$((skipped + 1)); continue
     fi

@@ -266,6 +266,24 @@ func checkHeader(t *format.Table, recount bool, tl *tally) bool {
 		return false
 	}
 	h, p := &t.Header, t.Pattern
+	checkHeaderFields(h, p, tl)
+	if uint64(len(t.Values)) != p.Size() {
+		tl.addf(c, -1, "%d values, pattern size %d", len(t.Values), p.Size())
+		return false
+	}
+	if recount {
+		counts := format.CountValues(t.Values)
+		for _, m := range counts.Mismatches(h) {
+			tl.addf(c, -1, "%s", m)
+		}
+	}
+	return true
+}
+
+// checkHeaderFields is the part of the header check that compares the
+// header's fields with the pattern.
+func checkHeaderFields(h *format.Header, p *puzzle.Pattern, tl *tally) {
+	const c = CheckHeader
 	if h.Width != p.Geom.W || h.Height != p.Geom.H {
 		tl.addf(c, -1, "board %dx%d, pattern %s", h.Width, h.Height, p.Geom)
 	}
@@ -291,17 +309,6 @@ func checkHeader(t *format.Table, recount bool, tl *tally) bool {
 	if h.BitsPerEntry != format.BitsPerEntry {
 		tl.addf(c, -1, "bits per entry %d, want %d", h.BitsPerEntry, format.BitsPerEntry)
 	}
-	if uint64(len(t.Values)) != p.Size() {
-		tl.addf(c, -1, "%d values, pattern size %d", len(t.Values), p.Size())
-		return false
-	}
-	if recount {
-		counts := format.CountValues(t.Values)
-		for _, m := range counts.Mismatches(h) {
-			tl.addf(c, -1, "%s", m)
-		}
-	}
-	return true
 }
 
 // intIs reports whether a header int is the tile or cell b.

@@ -21,7 +21,7 @@ import (
 
 // buildCmd is "pdbgen build": its usage line, summary and help (the flags are
 // defined where it parses them).
-var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE]",
+var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE] [--shards N] [--shard-dir DIR] [--resume] [--shard-stats FILE]",
 	short: "build tables into a directory (--if-needed: only the missing or bad ones)",
 	help: `Writes one .pdb file per table into the output directory and prints each
 path on stdout when it is written. Before the first search, build checks
@@ -39,6 +39,20 @@ the manifest and verified before it is written. One line per table on
 stdout: "kept PATH: ...", "built PATH: missing", "replaced PATH because
 ...", "failed PATH: ...". --json prints one JSON object per table instead
 (README.md, "JSON reports").
+
+Out of core: with --max-memory SIZE, a table whose search needs more than
+SIZE is built out of core (--shards, --shard-dir or --resume ask for it
+for every table): the search is split into shards (ranges of the search's
+order blocks) whose 2-bit state arrays, the batches of states they send
+each other and the value logs of every level are files in the shard
+folder DIR/FILE.shards (DIR: --shard-dir, default the output directory),
+with only some shards in memory; the table is then written from the value
+logs one shard at a time. The shard count is the smallest power of two
+whose shards fit SIZE (--shards N forces one). An interrupted or failed
+build (Ctrl-C, a full disk) keeps its finished levels: the same command
+with --resume continues from the last one, and refuses a folder of another
+table, shard count or version. The folder is removed once the table is
+written. README.md, "Building beyond memory".
 
 Exit status: 0 success; 1 a malformed manifest, or a built table differs
 from --manifest or fails verify (it is not written); 2 usage or I/O
@@ -61,13 +75,22 @@ type buildConfig struct {
 	ifNeeded      bool   // keep the existing good tables, build only the missing or bad ones
 	asJSON        bool   // one JSON object per table on stdout
 	fileFormat    int    // major file format version to write: 2 (default) or 1
+	shards        int    // --shards: out of core with this many shards (0: chosen)
+	shardDir      string // --shard-dir: where the shard folders go ("" = the output directory)
+	resume        bool   // --resume: continue out-of-core builds from their shard folders
+	shardStats    string // --shard-stats: append one JSON line per shard Step to this file
 }
+
+// outOfCore reports whether the flags ask for out-of-core builds of
+// every table.
+func (cfg *buildConfig) outOfCore() bool { return cfg.shards > 0 || cfg.shardDir != "" || cfg.resume }
 
 // plannedTable is one table to build.
 type plannedTable struct {
 	pattern *puzzle.Pattern
-	file    string // file name in the output directory
-	memory  uint64 // builder.MemoryEstimate, computed once
+	file    string   // file name in the output directory
+	memory  uint64   // builder.MemoryEstimate, computed once (out of core: ooc.need)
+	ooc     *oocPlan // nil: built in memory
 }
 
 // plannedSet is the set file of a preset whose parts share tables
@@ -103,6 +126,21 @@ func runBuild(e *env, args []string) error {
 	}
 	if err := checkTargets(cfg, plan); err != nil {
 		return err
+	}
+	for _, pt := range plan.tables {
+		if pt.ooc != nil && plan.budget.FromFlag {
+			// Out of core, the garbage collector keeps the heap within
+			// the budget (the runtime and stacks take the rest). The collector then
+			// runs only near the limit: the live heap is mostly the
+			// resident shard states, which a collection never frees.
+			prev := debug.SetMemoryLimit(int64(plan.budget.Limit - plan.budget.Limit/8))
+			prevGC := debug.SetGCPercent(-1)
+			defer func() {
+				debug.SetMemoryLimit(prev)
+				debug.SetGCPercent(prevGC)
+			}()
+			break
+		}
 	}
 	ctx := e.context()
 	var entries []manifest.Entry // the tables in the folder at the end, for --write-manifest
@@ -170,6 +208,10 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.StringVar(&cfg.maxMemory, "max-memory", "", maxMemoryHelp)
 	fs.BoolVar(&cfg.ifNeeded, "if-needed", false, "keep each existing table whose header matches the manifest and which passes verify (untouched); build only the missing or bad ones, verified before they are written")
 	fs.IntVar(&cfg.fileFormat, "format", format.MajorVersion, "file format version to write: 2 (Manhattan-delta encoding, smaller) or 1 (format 1.0, for readers that predate format 2)")
+	fs.IntVar(&cfg.shards, "shards", 0, "build out of core with this many shards (default: chosen from --max-memory)")
+	fs.StringVar(&cfg.shardDir, "shard-dir", "", "build out of core, with the shard folders (FILE.shards) in this directory (default: the output directory)")
+	fs.BoolVar(&cfg.resume, "resume", false, "build out of core, continuing each table whose shard folder is there from its last finished level")
+	fs.StringVar(&cfg.shardStats, "shard-stats", "", "out of core: append one JSON line per shard and level (the builder's StepStats, seconds, disk bytes) to this file")
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per table on stdout (file, action, reason, identity, verify report)")
 	if err := noArgs(fs, args); err != nil {
 		return nil, err
@@ -179,6 +221,9 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	}
 	if cfg.fileFormat != format.MajorVersion && cfg.fileFormat != format.MajorVersion1 {
 		return nil, usageErr("--format must be %d or %d", format.MajorVersion, format.MajorVersion1)
+	}
+	if cfg.shards < 0 || cfg.shards > builder.MaxShards {
+		return nil, usageErr("--shards must be 1 to %d", builder.MaxShards)
 	}
 	return cfg, nil
 }
@@ -215,6 +260,9 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 			return nil, &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
 		}
 		pt.memory = builder.MemoryEstimate(pt.pattern)
+		if err := planTableOutOfCore(cfg, plan, pt); err != nil {
+			return nil, err
+		}
 		if !cfg.ifNeeded {
 			if err := plan.checkMemory(cfg, *pt); err != nil {
 				return nil, err
@@ -222,6 +270,45 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 		}
 	}
 	return plan, nil
+}
+
+// planTableOutOfCore decides whether pt is built out of core (the flags
+// ask for it, or --max-memory is below its in-memory estimate) and plans
+// its shards within the budget.
+func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) error {
+	b := plan.budget
+	if !cfg.outOfCore() && !(b.FromFlag && pt.memory > b.Limit) {
+		return nil
+	}
+	if pt.pattern.Exact {
+		if cfg.outOfCore() {
+			return usageErr("%s: %v (--shards, --shard-dir, --resume)", pt.file, errNoOutOfCore)
+		}
+		return nil // refused by checkMemory, as before
+	}
+	if cfg.ifNeeded {
+		if cfg.outOfCore() {
+			return usageErr("%s: --if-needed does not build out of core (it verifies each table in memory before writing it)", pt.file)
+		}
+		return nil // in memory, or refused by checkMemory, as before
+	}
+	limit := b.Limit
+	if !b.Known {
+		limit = pt.memory // no limit known: as much as the in-memory build
+	}
+	dir := cfg.shardDir
+	if dir == "" {
+		dir = cfg.out
+	}
+	op, err := planOutOfCore(pt.pattern, pt.file, dir, limit, cfg.workers, cfg.shards)
+	if err != nil {
+		if !cfg.outOfCore() {
+			return nil // too little even out of core: checkMemory refuses, as before
+		}
+		return &exitError{code: exitTrouble, err: err}
+	}
+	pt.ooc, pt.memory = op, op.need
+	return nil
 }
 
 // checkMemory refuses a table whose search needs more memory than the

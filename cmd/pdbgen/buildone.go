@@ -89,6 +89,9 @@ func buildOne(ctx context.Context, e *env, cfg *buildConfig, plan *buildPlan, pt
 			return nil, err
 		}
 	}
+	if pt.ooc != nil {
+		return buildOneOutOfCore(ctx, e, cfg, pt, res, want, start)
+	}
 	t, buildTime, err := buildTable(ctx, e, cfg, pt)
 	if err != nil {
 		return nil, err
@@ -146,4 +149,29 @@ func reportTable(e *env, cfg *buildConfig, res *tableResult) error {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
+}
+
+// buildOneOutOfCore is buildOne's build, compare and write for a table
+// built out of core (not with --if-needed): the stream's header is
+// compared with the manifest before anything is written.
+func buildOneOutOfCore(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable, res *tableResult, want *manifest.Entry, start time.Time) (*tableResult, error) {
+	s, buildTime, err := buildOutOfCore(ctx, e, cfg, pt)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	h := &s.Header
+	res.Entries, res.MaxValue, res.RawSHA256 = h.Entries, h.MaxValue, h.RawSHA256
+	if want != nil {
+		if d := want.Diff(manifest.FromHeader(pt.file, h)); d != "" {
+			res.Action = actionFailed
+			res.Reason = fmt.Sprintf("differs from manifest %s: %s (not written; shard folder %s kept)", res.Manifest, d, pt.ooc.dir)
+			return res, nil
+		}
+	}
+	if err := writeStream(e, cfg, pt, s, start, buildTime); err != nil {
+		return nil, err
+	}
+	res.Action = actionBuilt
+	return res, nil
 }

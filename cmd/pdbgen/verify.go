@@ -14,7 +14,7 @@ import (
 
 // verifyCmd is "pdbgen verify": its usage line, summary and help (the flags are
 // defined where it parses them).
-var verifyCmd = &command{name: "verify", usage: "[--deep] [-j N] [--max-findings N] [--max-memory SIZE] [--json] FILE... | --manifest FILE DIR",
+var verifyCmd = &command{name: "verify", usage: "[--deep] [--frames] [-j N] [--max-findings N] [--max-memory SIZE] [--json] FILE... | --manifest FILE DIR",
 	short: "check table and set files, or a folder against its manifest (exit 0 all good, 1 bad data, 2 trouble)",
 	help: `Checks each file's integrity (checksums, structure, histogram), the ranking
 (a round trip over every entry) and rules every correct table satisfies
@@ -25,6 +25,13 @@ JSON object per file instead (README.md, "JSON reports"). A set file
 (format/SPEC.md section 10) is checked as a whole: its tables' board, goal,
 tiles and checksums, and that each part's symmetry maps its goal cells onto
 its table's (--deep: each symmetric part is rebuilt and compared).
+
+An additive table too large for the memory (--max-memory, or what is
+available) is verified frame by frame, as --frames asks for any table:
+integrity, header, ranking, goal, unreached and Manhattan on every entry,
+holding a few frames at a time; the rules that read neighbouring entries
+anywhere in the table (descent, step, symmetry) are skipped, and the
+report says so.
 
 --manifest FILE DIR checks the folder DIR against the manifest: every
 listed table present, with the listed identity, passing verify; table
@@ -40,6 +47,7 @@ on Ctrl-C and 143 on SIGTERM (reports of files already checked stand).`,
 // verifyConfig is verify's command line.
 type verifyConfig struct {
 	deep     bool
+	frames   bool // verify frame by frame (verify.FileFrames)
 	workers  int
 	maxFind  int
 	maxMem   string
@@ -53,6 +61,7 @@ func parseVerifyFlags(e *env, args []string) (*verifyConfig, []string, error) {
 	cfg := &verifyConfig{}
 	fs := newFlags(e, "verify")
 	fs.BoolVar(&cfg.deep, "deep", false, "also rebuild each table with the simple reference BFS and compare every entry")
+	fs.BoolVar(&cfg.frames, "frames", false, "verify additive tables frame by frame in little memory: integrity and the rules on single entries, not those on neighbours (the default for a table too large for the memory)")
 	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "worker goroutines")
 	fs.IntVar(&cfg.maxFind, "max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
 	fs.StringVar(&cfg.maxMem, "max-memory", "", maxMemoryHelp)
@@ -155,13 +164,23 @@ func newTableVerifier(e *env, cfg *verifyConfig, budget sysmem.Budget) *tableVer
 // verify checks that the table file f fits in memory, then verifies it.
 // The error names f; it is trouble (or ctx's error when interrupted).
 func (v *tableVerifier) verify(f string) (*verify.Report, error) {
-	if err := checkVerifyMemory(v.budget, f, v.opts); err != nil {
-		return nil, err
+	check := verify.File
+	if err := checkVerifyMemory(v.budget, f, v.opts); err != nil || v.cfg.frames {
+		if !v.framesFit(f) {
+			if err == nil {
+				err = fmt.Errorf("%s: --frames verifies additive tables only, within the memory (not with --deep)", f)
+			}
+			return nil, err
+		}
+		check = verify.FileFrames
+		if err != nil && !v.cfg.asJSON {
+			fmt.Fprintf(v.e.stderr, "%v: verifying frame by frame\n", err)
+		}
 	}
 	ctx := v.e.context()
 	v.current.Store(&f)
 	v.pass.Store(nil)
-	rep, err := verify.File(ctx, f, v.opts)
+	rep, err := check(ctx, f, v.opts)
 	v.current.Store(nil)
 	v.status.clear()
 	if err != nil {
@@ -171,6 +190,19 @@ func (v *tableVerifier) verify(f string) (*verify.Report, error) {
 		return nil, namingFile(f, err)
 	}
 	return rep, nil
+}
+
+// framesFit reports whether f is an additive table that verify.FileFrames
+// can check within the budget (not with --deep).
+func (v *tableVerifier) framesFit(f string) bool {
+	if v.opts.Deep {
+		return false
+	}
+	h, _, err := format.InspectHeaderFile(f)
+	if err != nil || h.Kind != format.KindAdditive {
+		return false
+	}
+	return !v.budget.Known || sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts)) <= v.budget.Limit
 }
 
 // namingFile returns err with f's name in front, unless it starts with it

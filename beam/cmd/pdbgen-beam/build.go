@@ -1,0 +1,370 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/tilepdb/tilepdb/beam/shardbeam"
+	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/preset"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// version and generator must equal pdbgen's (cmd/pdbgen/version.go): the
+// generator string is part of every file header, and the tables are
+// byte-identical to pdbgen build's only with the same one
+// (TestGeneratorMatchesPdbgen checks).
+const (
+	version   = "0.1.0"
+	generator = "tilepdb pdbgen " + version
+)
+
+// buildConfig is the parsed command line of build.
+type buildConfig struct {
+	out, work           string
+	presets, board      string
+	tiles               []string
+	goal                string
+	quiet               bool
+	fileFormat          int
+	shards, lanes, jobs int
+	stepWorkers         int
+	pools               []string
+	logLevel            string
+}
+
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, " ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+func parseBuildFlags(args []string, stderr io.Writer) (*buildConfig, error) {
+	cfg := &buildConfig{}
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.out, "o", "data", "output directory (created if missing)")
+	fs.StringVar(&cfg.presets, "preset", "", "comma-separated preset names (see 'pdbgen presets'); default: "+strings.Join(preset.Defaults(), ","))
+	fs.StringVar(&cfg.board, "board", "", "board size WxH for a custom pattern, 2x2 to 5x5")
+	fs.Var((*stringList)(&cfg.tiles), "tiles", "pattern tiles for --board, e.g. 1,2,3 or 1-8; repeat for a disjoint set")
+	fs.StringVar(&cfg.goal, "goal", puzzle.GoalBlankLast, "goal: blank-last, blank-first, or a board such as '1,2,3,4,5,6,7,8,0'")
+	fs.IntVar(&cfg.fileFormat, "format", format.MajorVersion, "file format version to write: 2 or 1 (as pdbgen build)")
+	fs.BoolVar(&cfg.quiet, "quiet", false, "no progress output")
+	fs.StringVar(&cfg.work, "work", "", "work folder for the shard data between levels: a local folder, gs://BUCKET/PATH or s3://BUCKET/PATH that every worker reaches (default: a new temporary local folder, removed at the end)")
+	fs.IntVar(&cfg.shards, "shards", 0, "shards per table (0: automatic; the table does not depend on it)")
+	fs.IntVar(&cfg.lanes, "lanes", runtime.NumCPU(), "independent branches per level pipeline: the shards a runner may run at the same time")
+	fs.IntVar(&cfg.stepWorkers, "j", runtime.NumCPU(), "goroutines per shard step (the output does not depend on it)")
+	var pools string
+	fs.StringVar(&pools, "worker_pools", "", "comma-separated worker-pool addresses (pdbgen-beam worker-pool): each level runs one job per pool on the job server --endpoint, each job in an EXTERNAL environment on its pool (Prism runs one SDK worker per job and environment)")
+	fs.StringVar(&cfg.logLevel, "beam_log_level", "warn", "level of Beam's and Prism's logs on stderr: debug, info, warn or error")
+	beamFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q (flags only)", fs.Arg(0))
+	}
+	if cfg.fileFormat != format.MajorVersion && cfg.fileFormat != format.MajorVersion1 {
+		return nil, usagef("--format must be %d or %d", format.MajorVersion, format.MajorVersion1)
+	}
+	if cfg.shards < 0 || cfg.shards > builder.MaxShards {
+		return nil, usagef("--shards must be between 0 and %d, got %d", builder.MaxShards, cfg.shards)
+	}
+	if cfg.lanes < 1 || cfg.lanes > 4096 {
+		return nil, usagef("--lanes must be between 1 and 4096, got %d", cfg.lanes)
+	}
+	if cfg.stepWorkers < 1 || cfg.stepWorkers > 1024 {
+		return nil, usagef("-j must be between 1 and 1024, got %d", cfg.stepWorkers)
+	}
+	if pools != "" {
+		for _, a := range strings.Split(pools, ",") {
+			if a = strings.TrimSpace(a); a == "" {
+				return nil, usagef("--worker_pools: empty address in %q", pools)
+			}
+			cfg.pools = append(cfg.pools, strings.TrimSpace(a))
+		}
+		if *jobopts.Endpoint == "" {
+			return nil, usagef("--worker_pools needs --endpoint (the job server, e.g. pdbgen-beam job-server)")
+		}
+	}
+	if err := setupBeamLogging(cfg.logLevel); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// plannedTable is one table to build, and the set file of a preset whose
+// parts share tables (as pdbgen build plans them).
+type plannedTable struct {
+	pattern *puzzle.Pattern
+	file    string
+}
+
+type plannedSet struct {
+	file   string
+	parts  []preset.Part
+	tables []plannedTable
+}
+
+// resolveTables turns --preset or --board/--tiles/--goal into tables and
+// set files, as pdbgen build does.
+func resolveTables(cfg *buildConfig) ([]plannedTable, []plannedSet, error) {
+	if cfg.board != "" || len(cfg.tiles) > 0 {
+		if cfg.presets != "" {
+			return nil, nil, usagef("use either --preset or --board/--tiles, not both")
+		}
+		if cfg.board == "" || len(cfg.tiles) == 0 {
+			return nil, nil, usagef("--board and --tiles go together")
+		}
+		g, err := puzzle.ParseGeometry(cfg.board)
+		if err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		gb, err := puzzle.ParseGoal(cfg.goal, g)
+		if err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		var out []plannedTable
+		var names []string
+		var patterns []*puzzle.Pattern
+		for _, ts := range cfg.tiles {
+			list, err := puzzle.ParseTiles(ts)
+			if err != nil {
+				return nil, nil, usagef("%v", err)
+			}
+			p, err := puzzle.NewPattern(g, gb, list)
+			if err != nil {
+				return nil, nil, usagef("%v", err)
+			}
+			names = append(names, "--tiles "+ts)
+			patterns = append(patterns, p)
+			out = append(out, plannedTable{pattern: p, file: preset.FileName(g.String(), p)})
+		}
+		if err := puzzle.CheckAdditive(names, patterns); err != nil {
+			return nil, nil, usagef("the --tiles sets of one build must form one additive set: %v", err)
+		}
+		return out, nil, nil
+	}
+	names := preset.Defaults()
+	if cfg.presets != "" {
+		names = strings.Split(cfg.presets, ",")
+	}
+	var out []plannedTable
+	var sets []plannedSet
+	seen := map[string]bool{}
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		pr, err := preset.Find(name)
+		if err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		tables, parts, err := pr.Plan(cfg.goal)
+		if err != nil {
+			return nil, nil, usagef("%v", err)
+		}
+		var planned []plannedTable
+		for _, p := range tables {
+			planned = append(planned, plannedTable{pattern: p, file: preset.FileName(pr.Name, p)})
+		}
+		out = append(out, planned...)
+		if len(tables) < len(parts) {
+			sets = append(sets, plannedSet{file: preset.SetFileName(pr.Name, tables[0]), parts: parts, tables: planned})
+		}
+	}
+	return out, sets, nil
+}
+
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseBuildFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	tables, sets, err := resolveTables(cfg)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		return err
+	}
+	// Beam's loopback mode leaves an empty temporary file per pipeline
+	// (one per level): keep the SDK's temporaries in a folder of ours.
+	sdkTmp, err := os.MkdirTemp("", "pdbgen-beam-sdk-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(sdkTmp)
+	defer restoreEnv("TMPDIR")()
+	os.Setenv("TMPDIR", sdkTmp)
+	beam.Init()
+
+	workRoot := cfg.work
+	if workRoot == "" {
+		if workRoot, err = os.MkdirTemp("", "pdbgen-beam-work-*"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(workRoot)
+	}
+	opt := shardbeam.Options{Shards: cfg.shards, Lanes: cfg.lanes, StepWorkers: cfg.stepWorkers}
+	if !cfg.quiet {
+		opt.Log = stderr
+	}
+	if len(cfg.pools) > 0 {
+		for i, a := range append([]string{*jobopts.Endpoint}, cfg.pools...) {
+			c, err := net.DialTimeout("tcp", a, 10*time.Second)
+			if err != nil {
+				what := "worker pool"
+				if i == 0 {
+					what = "job server (--endpoint)"
+				}
+				return usagef("%s %s: %v", what, a, err)
+			}
+			c.Close()
+		}
+		placeholder := filepath.Join(sdkTmp, "worker-placeholder")
+		if err := os.WriteFile(placeholder, []byte("pdbgen-beam: the worker pools run the harness in-process\n"), 0o644); err != nil {
+			return err
+		}
+		opt.Jobs = len(cfg.pools)
+		opt.Run = func(ctx context.Context, job int, p *beam.Pipeline) error {
+			return runOnPool(ctx, p, *jobopts.Endpoint, cfg.pools[job], placeholder)
+		}
+	}
+	sha := map[string]string{}
+	for _, pt := range tables {
+		path := filepath.Join(cfg.out, pt.file)
+		raw, err := buildTable(ctx, cfg, opt, workRoot, pt, path, stderr)
+		if err != nil {
+			return err
+		}
+		sha[pt.file] = raw
+		fmt.Fprintln(stdout, path)
+	}
+	for _, ps := range sets {
+		if err := writeSetFile(cfg, ps, sha); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, filepath.Join(cfg.out, ps.file))
+	}
+	return nil
+}
+
+// buildTable computes one table and writes it to path; it returns the
+// table's raw SHA-256 (for a set file). An additive pattern runs on Beam
+// (shardbeam) and is encoded from the shards' values one shard at a time
+// (format.EncodeStream: the table is never whole in memory); an exact one
+// (at most 4x3's 239,500,800 entries; the shard kernel does not split
+// those) is built with builder.Build in this process.
+func buildTable(ctx context.Context, cfg *buildConfig, opt shardbeam.Options, workRoot string, pt plannedTable, path string, stderr io.Writer) (string, error) {
+	start := time.Now()
+	failed := func(err error) error { return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.file, err)} }
+	if pt.pattern.Exact {
+		if !cfg.quiet {
+			fmt.Fprintf(stderr, "building %s: %s, %d entries, exact: in this process (the shard kernel splits additive patterns only)\n", pt.file, pt.pattern, pt.pattern.Size())
+		}
+		values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.stepWorkers})
+		if err != nil {
+			return "", failed(err)
+		}
+		t, err := format.NewTable(pt.pattern, values, generator)
+		if err != nil {
+			return "", failed(err)
+		}
+		t.Header.Major = uint16(cfg.fileFormat)
+		if err := format.WriteFile(path, t, cfg.stepWorkers); err != nil {
+			return "", err
+		}
+		if !cfg.quiet {
+			fmt.Fprintf(stderr, "wrote %s: %d entries, max %d, in %.2fs\n", path, t.Header.Entries, t.Header.MaxValue, time.Since(start).Seconds())
+		}
+		return t.Header.RawSHA256, nil
+	}
+	opt.Work = strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.file, preset.FileSuffix)
+	if !cfg.quiet {
+		fmt.Fprintf(stderr, "building %s: %s, %d entries, on Beam, work folder %s\n", pt.file, pt.pattern, pt.pattern.Size(), opt.Work)
+	}
+	res, err := shardbeam.Build(ctx, pt.pattern, opt)
+	if err != nil {
+		return "", failed(err)
+	}
+	defer res.Close()
+	searched := time.Now()
+	st, err := format.EncodeStream(pt.pattern, res.Source, format.StreamOptions{
+		Major: uint16(cfg.fileFormat), Workers: cfg.stepWorkers, Generator: generator, TempDir: cfg.out})
+	if err != nil {
+		return "", failed(err)
+	}
+	defer st.Close()
+	if err := st.WriteFile(path); err != nil {
+		return "", err
+	}
+	if !cfg.quiet {
+		rep := res.Report
+		var busy float64
+		var batches, maxBatches, maxState, logs uint64
+		for _, l := range rep.Levels {
+			busy += l.ReadSec + l.StepSec + l.WriteSec
+			batches += l.BytesOut
+			maxBatches = max(maxBatches, l.BytesOut)
+			maxState = max(maxState, l.StateOut)
+			logs += l.LogBytes
+		}
+		const mib = 1 << 20
+		fmt.Fprintf(stderr, "%s: work folder traffic: shard states %.1f MiB written and read per level, batches %.1f MiB in all (at most %.1f MiB at a level), value logs %.1f MiB\n",
+			pt.file, float64(maxState)/mib, float64(batches)/mib, float64(maxBatches)/mib, float64(logs)/mib)
+		fmt.Fprintf(stderr, "%s: %d levels, %d shards in %d lanes, %d job(s) per level, worker processes %v; search %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level); values and encoding %.2fs (value logs %.2fs)\n",
+			pt.file, len(rep.Levels), rep.Shards, rep.Lanes, rep.Jobs, rep.Processes, searched.Sub(start).Seconds(), busy, rep.Overhead().Seconds(),
+			rep.Overhead().Seconds()/float64(len(rep.Levels)), time.Since(searched).Seconds(), rep.ValuesSec)
+		fmt.Fprintf(stderr, "wrote %s: %d entries, max %d, in %.2fs\n", path, st.Header.Entries, st.Header.MaxValue, time.Since(start).Seconds())
+	}
+	return st.Header.RawSHA256, nil
+}
+
+// writeSetFile writes the set file of a preset whose parts share tables,
+// as pdbgen build does.
+func writeSetFile(cfg *buildConfig, ps plannedSet, sha map[string]string) error {
+	first := ps.parts[0].Pattern
+	sf := &format.SetFile{Version: format.SetVersion, Width: first.Geom.W, Height: first.Geom.H}
+	for _, t := range first.Goal {
+		sf.Goal = append(sf.Goal, int(t))
+	}
+	for _, part := range ps.parts {
+		pt := ps.tables[part.Table]
+		sp, err := format.NewSetPart(part.Pattern, pt.pattern, part.Sym, pt.file, sha[pt.file])
+		if err != nil {
+			return fmt.Errorf("%s: %w", ps.file, err)
+		}
+		sf.Parts = append(sf.Parts, sp)
+	}
+	return format.WriteSetFile(filepath.Join(cfg.out, ps.file), sf)
+}
+
+// restoreEnv returns a function that gives the environment variable name
+// back the value it has now.
+func restoreEnv(name string) func() {
+	old, had := os.LookupEnv(name)
+	return func() {
+		if had {
+			os.Setenv(name, old)
+		} else {
+			os.Unsetenv(name)
+		}
+	}
+}

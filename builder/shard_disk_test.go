@@ -1,0 +1,144 @@
+package builder_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+)
+
+// readAll reads an out-of-core build's values through its Source in
+// pieces of n entries.
+func readAll(t *testing.T, o *builder.OutOfCore, size uint64, n int) []uint8 {
+	t.Helper()
+	src := o.Source()
+	out := make([]uint8, size)
+	for lo := uint64(0); lo < size; lo += uint64(n) {
+		if err := src(lo, out[lo:min(lo+uint64(n), size)]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestBuildOutOfCore: the folder driver gives Build's table for several
+// shard and resident counts, with empty shards, and leaves only its
+// folder, which Remove deletes.
+func TestBuildOutOfCore(t *testing.T) {
+	ctx := context.Background()
+	cases := shardCases[:4]
+	if testing.Short() {
+		cases = shardCases[2:3] // every level syncs its marker: seconds per build
+	}
+	for _, c := range cases {
+		p := pdbtest.Pattern(t, c.w, c.h, c.goal, c.tiles...)
+		want, err := builder.Build(ctx, p, builder.Options{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sr := range [][2]int{{1, 0}, {3, 1}, {7, 7}, {25, 2}} {
+			dir := filepath.Join(t.TempDir(), "shards")
+			var steps int
+			o, err := builder.BuildOutOfCore(ctx, p, builder.OutOfCoreOptions{Dir: dir, Shards: sr[0], Resident: sr[1], Workers: 2,
+				Progress: func(e builder.OutOfCoreEvent) {
+					if !e.LevelDone {
+						steps++
+					}
+				}})
+			if err != nil {
+				t.Fatalf("%s, %v: %v", p, sr, err)
+			}
+			if got := readAll(t, o, p.Size(), 1000); !bytes.Equal(got, want) {
+				t.Fatalf("%s, %d shards, %d resident: table differs from Build's", p, sr[0], sr[1])
+			}
+			if steps == 0 {
+				t.Error("no progress")
+			}
+			if err := o.Remove(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("shard folder left: %v", err)
+			}
+		}
+	}
+}
+
+// TestBuildOutOfCoreResume: a build interrupted after some levels resumes
+// from its last complete level and gives Build's table; a folder of
+// another plan, an empty one and a used one without Resume are refused
+// with one line.
+func TestBuildOutOfCoreResume(t *testing.T) {
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3, 4)
+	want, err := builder.Build(context.Background(), p, builder.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "shards")
+	for _, stopAt := range []int{3, 9} {
+		if testing.Short() && stopAt == 3 {
+			continue
+		}
+		os.RemoveAll(dir)
+		ctx, cancel := context.WithCancel(context.Background())
+		opt := builder.OutOfCoreOptions{Dir: dir, Shards: 5, Resident: 2, Workers: 2, Progress: func(e builder.OutOfCoreEvent) {
+			if e.Level == stopAt && e.Shard == 2 {
+				cancel() // in the middle of a level
+			}
+		}}
+		if _, err := builder.BuildOutOfCore(ctx, p, opt); !errors.Is(err, builder.ErrCanceled) {
+			t.Fatalf("interrupted build: %v", err)
+		}
+		cancel()
+		// Without Resume the folder is refused.
+		opt.Progress = nil
+		if _, err := builder.BuildOutOfCore(context.Background(), p, opt); err == nil || !strings.Contains(err.Error(), "--resume") {
+			t.Errorf("used folder without resume: %v", err)
+		}
+		// Another plan (shard count) is refused.
+		other := opt
+		other.Resume, other.Shards = true, 4
+		if _, err := builder.BuildOutOfCore(context.Background(), p, other); err == nil || !strings.Contains(err.Error(), "cannot resume") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("foreign folder: %v", err)
+		}
+		var first int = -1
+		opt.Resume = true
+		opt.Progress = func(e builder.OutOfCoreEvent) {
+			if first < 0 {
+				first = e.Level
+				if !e.Resumed {
+					t.Error("first event not marked Resumed")
+				}
+			}
+		}
+		o, err := builder.BuildOutOfCore(context.Background(), p, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first != stopAt {
+			t.Errorf("resumed at level %d, want %d", first, stopAt)
+		}
+		if got := readAll(t, o, p.Size(), 777); !bytes.Equal(got, want) {
+			t.Fatalf("resumed at %d: table differs from Build's", stopAt)
+		}
+	}
+	// A folder without a finished level (the plan written, level 0 not)
+	// starts again.
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, "PLAN"), []byte(builder.MustPlan(t, p, 2).Fingerprint()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o, err := builder.BuildOutOfCore(context.Background(), p, builder.OutOfCoreOptions{Dir: empty, Shards: 2, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, o, p.Size(), 5000); !bytes.Equal(got, want) {
+		t.Fatal("restarted build: table differs from Build's")
+	}
+}
