@@ -120,6 +120,9 @@ type SearchOptions struct {
 	// Schedule is AlgAnytime's weights (see AnytimeOptions.Schedule); nil
 	// means DefaultSchedule.
 	Schedule []float64
+	// Restarts makes AlgAnytime restart weighted A* at each weight (see
+	// AnytimeOptions.Restarts).
+	Restarts bool
 	// OnSolution, when not nil, receives AlgAnytime's improvements as they
 	// are found (see AnytimeOptions.OnSolution).
 	OnSolution func(Bounded)
@@ -233,7 +236,7 @@ func (s *Solver) searchAnytime(ctx context.Context, b puzzle.Board, opt SearchOp
 			opt.OnSolution(a)
 		}
 	}
-	return s.SolveAnytime(ctx, b, AnytimeOptions{Schedule: opt.Schedule, Limits: opt.Limits, OnSolution: on})
+	return s.SolveAnytime(ctx, b, AnytimeOptions{Schedule: opt.Schedule, Restarts: opt.Restarts, Limits: opt.Limits, OnSolution: on})
 }
 
 func (s *Solver) searchBidirectional(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {

@@ -90,6 +90,13 @@ func Test8AllAlgorithms(t *testing.T) {
 			}
 			checkBounded(t, name+" ARA*", g, b, goal, res, opt, 1)
 			checkReports(t, name, b, reported, res, opt)
+			reported = nil
+			res, err = sv.SolveAnytime(ctx, b, AnytimeOptions{Restarts: true, OnSolution: func(r Bounded) { reported = append(reported, r) }})
+			if err != nil {
+				t.Fatalf("%s restarting weighted A* %v: %v", name, b, err)
+			}
+			checkBounded(t, name+" restarts", g, b, goal, res, opt, 1)
+			checkReports(t, name+" restarts", b, reported, res, opt)
 		}
 		res, _, err := Bidirectional(ctx, g, b, goal, Limits{})
 		if err != nil {

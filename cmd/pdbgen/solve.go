@@ -42,6 +42,7 @@ var solveImplied = []struct {
 	{"weight", solver.AlgWeighted},
 	{"anytime", solver.AlgAnytime},
 	{"schedule", solver.AlgAnytime},
+	{"restarts", solver.AlgAnytime},
 }
 
 // parseSolveConfig checks the algorithm and limit flags (all usage errors,
@@ -63,6 +64,7 @@ func parseSolveConfig(f solveFlags) (solveConfig, error) {
 			return c, err
 		}
 	}
+	c.opt.Restarts = f.set["restarts"]
 	if f.set["max-nodes"] {
 		n, err := strconv.ParseUint(strings.TrimSpace(f.maxNodes), 10, 64)
 		if err != nil || n == 0 {
@@ -168,6 +170,7 @@ func runSolve(e *env, args []string) error {
 	weight := fs.String("weight", "", fmt.Sprintf("weighted A* with f = g + W*h, 1 <= W <= %d: a solution at most W times the optimum (implies --algorithm wastar; default %g)", solver.MaxWeight, solver.DefaultWeight))
 	anytime := fs.Bool("anytime", false, "ARA*: print a first solution at once, then each better one, down to a proven optimum (same as --algorithm anytime)")
 	schedule := fs.String("schedule", "", fmt.Sprintf("the weights of --anytime, strictly decreasing, each in [1, %d] (default 2.5,1.8,1.3,1; a last weight above 1 stops there with its proven bound)", solver.MaxWeight))
+	restarts := fs.Bool("restarts", false, "--anytime with a fresh weighted A* per weight of the schedule instead of ARA* (restarting weighted A*, Richter, Thayer & Ruml 2010): better first solutions on big boards")
 	maxNodes := fs.String("max-nodes", "", "stop a search that would store more than N states (wastar, anytime, bidirectional)")
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
@@ -181,6 +184,9 @@ func runSolve(e *env, args []string) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if !*anytime {
 		delete(set, "anytime") // --anytime=false
+	}
+	if !*restarts {
+		delete(set, "restarts")
 	}
 	cfg, err := parseSolveConfig(solveFlags{set: set, alg: *alg, weight: *weight, schedule: *schedule, maxNodes: *maxNodes, timeLimit: *timeLimit})
 	if err != nil {

@@ -286,6 +286,8 @@ func TestSolveAnytime8(t *testing.T) {
 		{"algorithm anytime -j 2", []string{"--algorithm", "anytime", "-j", "2", "--reflect"}, 1, true},
 		{"schedule 3,2,1", []string{"--schedule", "3, 2, 1"}, 1, true},
 		{"schedule 4,2 stops at 2", []string{"--anytime", "--schedule", "4,2"}, 2, false},
+		{"restarts", []string{"--restarts"}, 1, true},
+		{"restarts schedule 3,1.5", []string{"--anytime", "--restarts", "--schedule", "3,1.5"}, 1.5, false},
 	}
 	for _, tt := range tests {
 		for _, asJSON := range []bool{false, true} {

@@ -5,7 +5,7 @@ package main
 
 // solveCmd is "pdbgen solve": its usage line, summary and help (the flags are
 // defined where it parses them).
-var solveCmd = &command{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional] [--weight W] [--anytime] [--schedule W,W,...] [--max-nodes N] [--time-limit DUR] [--reflect] [--compact-index] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
+var solveCmd = &command{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional] [--weight W] [--anytime] [--schedule W,W,...] [--restarts] [--max-nodes N] [--time-limit DUR] [--reflect] [--compact-index] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
 	short: "solve boards from stdin (optimally, or faster with a proven bound)",
 	help: `Prints "<board> : length <L> moves <M> nodes <K>" per board, or
 "<board> : unsolvable". <M> spells the moves as the direction in which the
@@ -22,7 +22,9 @@ weighted A*, a solution at most W times the optimum. anytime (--anytime,
 --schedule 2.5,1.8,1.3,1 by default: strictly decreasing weights in [1, 1000]): ARA*,
 prints a first solution at once and each improvement as its own line
 ("<board> : improved length ..."), then the final line; it stops at a
-proven optimum, or after the last weight when it is above 1.
+proven optimum, or after the last weight when it is above 1; --restarts
+runs a fresh weighted A* per weight instead (restarting weighted A*), which
+finds first solutions sooner on big boards with weak tables.
 bidirectional: breadth-first from both ends, optimal, no table needed:
 "pdbgen solve --algorithm bidirectional --board 4x4 [--goal G]" (files
 given: their board and goal are used; --reflect does not apply). Besides IDA*, each line adds
