@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Solves instances of one of DeepCubeA's test sets (Agostinelli, McAleer,
 # Shmakov & Baldi, Nature Machine Intelligence 1:356-363, 2019; blank-last
-# goal) with `pdbgen solve --anytime --time-limit T -j JOBS --json` in ONE
+# goal) with `pdbgen solve --anytime --restarts --time-limit T -j JOBS --json` in ONE
 # process (tables loaded once), and compares every answer with DeepCubeA's
 # own solution length for that instance. Each answer is the best solution
-# ARA* found within T and its proven lower bound on the optimum ("optimal"
+# found within T and its proven lower bound on the optimum ("optimal"
 # when they meet). With -j 2 on 2 cores, T is the CPU time per instance.
 #
 # Writes a results file (TSV, one row per instance: id, DeepCubeA's length,
@@ -14,7 +14,7 @@
 # DeepCubeA's. Every move string is replayed to the goal; the script fails
 # on a move string that does not solve its board.
 #
-# Usage: scripts/deepcubea.sh -s SET [-f TSV] [-r FROM-TO] [-T SECONDS] [-j JOBS] [-m SIZE] [-o OUT]
+# Usage: scripts/deepcubea.sh -s SET [-f TSV] [-r FROM-TO] [-T SECONDS] [-j JOBS] [-m SIZE] [-o OUT] [-a ARGS]
 #   -s  set file (or comma-separated tables) of the board's blank-last goal
 #   -f  DeepCubeA test set as in ../shared/reference/deepcubea-{24,35,48}.tsv
 #       (default: ../shared/reference/deepcubea-35.tsv)
@@ -24,15 +24,19 @@
 #   -j  instances solved at once (default 2)
 #   -m  --max-memory for the whole process (default 16G)
 #   -o  results file (default results/deepcubea-<N>-<FROM>-<TO>.tsv)
+#   -a  search flags (default "--restarts --schedule 3,2,1.6,1.4,1.2,1":
+#       restarting weighted A*, which on these boards finds a first
+#       solution far sooner than ARA*'s default schedule)
 # Needs GNU time (/usr/bin/time) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_files="" tsv=../shared/reference/deepcubea-35.tsv range=0-99 secs="" jobs=2 mem=16G out=""
-while getopts "s:f:r:T:j:m:o:" o; do
+search="--restarts --schedule 3,2,1.6,1.4,1.2,1"
+while getopts "s:f:r:T:j:m:o:a:" o; do
   case $o in
     s) set_files=$OPTARG ;; f) tsv=$OPTARG ;; r) range=$OPTARG ;; T) secs=$OPTARG ;;
-    j) jobs=$OPTARG ;; m) mem=$OPTARG ;; o) out=$OPTARG ;;
-    *) sed -n '17,28p' "$0" >&2; exit 2 ;;
+    j) jobs=$OPTARG ;; m) mem=$OPTARG ;; o) out=$OPTARG ;; a) search=$OPTARG ;;
+    *) sed -n '17,31p' "$0" >&2; exit 2 ;;
   esac
 done
 [ -n "$set_files" ] || { echo "deepcubea.sh: -s SET is required (e.g. data/35-puzzle.set.json)" >&2; exit 2; }
@@ -56,8 +60,9 @@ trap 'rm -rf "$tmp"' EXIT
 awk -F'\t' -v lo="$from" -v hi="$to" '!/^#/ && $1 ~ /^[0-9]+$/ && $1+0 >= lo && $1+0 <= hi' "$tsv" >"$tmp/instances"
 [ -s "$tmp/instances" ] || { echo "deepcubea.sh: no instance of $tsv in $range" >&2; exit 2; }
 awk -F'\t' '{print $NF}' "$tmp/instances" >"$tmp/boards"
-echo "pdbgen solve --anytime --time-limit ${secs}s -j $jobs --max-memory $mem ${files[*]}: $(wc -l <"$tmp/boards") instances of $tsv" >&2
-/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" bin/pdbgen solve --anytime --time-limit "${secs}s" -j "$jobs" \
+echo "pdbgen solve --anytime $search --time-limit ${secs}s -j $jobs --max-memory $mem ${files[*]}: $(wc -l <"$tmp/boards") instances of $tsv" >&2
+# shellcheck disable=SC2086 # $search is a list of flags
+/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" bin/pdbgen solve --anytime $search --time-limit "${secs}s" -j "$jobs" \
   --max-memory "$mem" --json "${files[@]}" <"$tmp/boards" >"$tmp/answers" || true
 read -r wall user sys rss < <(tail -n 1 "$tmp/t")
 python3 - "$tmp/instances" "$tmp/answers" "$out" "$n" "$secs" "$wall" "$user" "$sys" "$rss" <<'PY'
@@ -121,6 +126,8 @@ if solved:
         sum(r[5] > 0 for r in solved), 100 * sum(r[5] > 0 for r in solved) / len(solved),
         sum(r[5] < 0 for r in solved), sum(r[5] == 0 for r in solved), ml, mo - ml))
 print("whole process: %.0f s wall, %.0f CPU-s, peak RSS %.0f MiB; results in %s" % (wall, user + sys_, rss / 1024, out))
-if bad or len(solved) < len(rows):
-    sys.exit("%d bad move strings, %d instances without a solution" % (bad, len(rows) - len(solved)))
+if len(solved) < len(rows):
+    print("%d instances without a solution within the time (their lower bounds are in the results file)" % (len(rows) - len(solved)))
+if bad:
+    sys.exit("%d move strings do not solve their boards" % bad)
 PY
