@@ -113,12 +113,24 @@ func TestHugeDeclaredTableRefused(t *testing.T) {
 	}{
 		{"lookup", []string{"lookup", "--max-memory", "1G", huge}, huge + " " + need},
 		{"solve", []string{"solve", "--max-memory", "1G", huge}, huge + " " + need},
-		{"verify", []string{"verify", "--max-memory", "1G", huge}, huge + " " + verifyNeed},
-		{"verify", []string{"verify", "--max-memory", "1G", broken}, broken + " " + verifyNeed},
+		// An additive table too large for verify's memory is verified frame
+		// by frame (verify.FileFrames), which finds these files bad (exit 1).
+		{"verify-frames", []string{"verify", "--max-memory", "1G", huge}, huge + " " + verifyNeed + ": verifying frame by frame"},
+		{"verify-frames", []string{"verify", "--max-memory", "1G", broken}, broken + " " + verifyNeed + ": verifying frame by frame"},
 		{"verify", []string{"verify", "--deep", "--max-memory", "1G", huge}, "TiB of memory, more than --max-memory 1.0 GiB with --deep"},
 	} {
 		var r result
 		alloc := allocated(func() { r = pdbgen(t, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 0\n", c.args...) })
+		if c.cmd == "verify-frames" {
+			wantCode(t, r, 1)
+			if !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "1 of 1 file(s) failed verification") {
+				t.Errorf("%v: stderr does not say %q\n%v", c.args, c.want, r)
+			}
+			if alloc > 1<<30 { // frames of up to 64 M entries, a few per worker: within --max-memory
+				t.Errorf("%v allocated %d MiB", c.args, alloc>>20)
+			}
+			continue
+		}
 		wantCode(t, r, 2)
 		if c.cmd == "verify" { // the per-file line, then the summary
 			if !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "1 of 1 file(s) could not be checked") {
