@@ -148,8 +148,8 @@ type decoder struct {
 	size     int64
 	strict   bool
 	findings []error
-	v        *version // the file's version, once its prefix is read
-	c        codec    // the file's codec, once its header is checked
+	v        *version        // the file's version, once its prefix is read
+	c        codec           // the file's codec, once its header is checked
 	regions  *puzzle.Regions // a zero-aware table's region numbering, once its header is checked
 }
 
