@@ -117,6 +117,13 @@ func (r *Regions) Count(m uint64) int { return int(r.slotStart[m+1] - r.slotStar
 // c holds a pattern tile.
 func (r *Regions) Region(m uint64, c int) uint8 { return r.regionOf[m*uint64(r.n)+uint64(c)] }
 
+// SlotStarts returns slotStart[0..C(N,k)] (a view: do not modify).
+func (r *Regions) SlotStarts() []uint32 { return r.slotStart }
+
+// RegionMap returns the region labels of every cell set, C(N,k)·N bytes:
+// entry M·N + c is Region(M, c) (a view: do not modify).
+func (r *Regions) RegionMap() []uint8 { return r.regionOf }
+
 // RegionsOf returns the region labels of cell set M, one per cell (a view:
 // do not modify).
 func (r *Regions) RegionsOf(m uint64) []uint8 {

@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/tilepdb/tilepdb/puzzle"
+import (
+	"slices"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
 
 // The heuristic of the additive searches (IDA* and the A* searches) is
 // kept per table and updated one move at a time: a move changes the cell
@@ -57,9 +61,16 @@ func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells
 	if tab.dvals != nil {
 		c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
 		c.h = tab.dvals[c.st.d]
+		if c.h == zaMulti {
+			c.h = tab.za.directValue(tab, &sd.cells[t], c.p, c.to, c.from)
+		}
 	} else {
 		c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
 		c.h = tab.values[tab.index(c.st)]
+		if c.h == zaMulti {
+			// the blank is where the tile was
+			c.h = tab.za.value(c.st.ord, c.st.m, c.from)
+		}
 	}
 	c.sum = sd.sum + int(c.h) - int(sd.h[t])
 }
@@ -92,19 +103,24 @@ func (x *tableState) load(s *Solver, board []uint8) {
 		}
 	}
 	x.reg.sum, x.refl.sum = 0, 0
+	blank := slices.Index(board, 0)
 	for i := range s.tabs {
-		x.reg.rank(&s.tabs[i], i)
+		x.reg.rank(&s.tabs[i], i, s.partCell[i][blank])
 		if x.reflect {
-			x.refl.rank(&s.tabs[i], i)
+			x.refl.rank(&s.tabs[i], i, s.partCellR[i][blank])
 		}
 	}
 }
 
-// rank computes table i's index state and value from its cells and adds
-// the value to the sum.
-func (sd *side) rank(tab *tableInfo, i int) {
+// rank computes table i's index state and value from its cells (and, for
+// a zero-aware table, the blank's cell in the table's frame) and adds the
+// value to the sum.
+func (sd *side) rank(tab *tableInfo, i int, blank uint8) {
 	sd.st[i] = tab.rank(&sd.cells[i])
 	sd.h[i] = tab.values[tab.index(sd.st[i])]
+	if sd.h[i] == zaMulti {
+		sd.h[i] = tab.za.value(sd.st[i].ord, sd.st[i].m, blank)
+	}
 	sd.sum += int(sd.h[i])
 }
 

@@ -23,6 +23,11 @@ type tableInfo struct {
 	// with them the search keeps rankState.d and looks up dvals[d].
 	dvals []uint8
 	dpow  [puzzle.MaxCells]uint64
+
+	// za is the zero-aware table of the part (zeroaware.go), nil for a
+	// plain one; values and dvals then hold zaMulti for the placements
+	// whose cell set has several regions.
+	za *zeroAware
 }
 
 func newTableInfo(t *format.Table) tableInfo {

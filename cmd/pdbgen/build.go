@@ -61,6 +61,7 @@ type buildConfig struct {
 	ifNeeded      bool   // keep the existing good tables, build only the missing or bad ones
 	asJSON        bool   // one JSON object per table on stdout
 	fileFormat    int    // major file format version to write: 2 (default) or 1
+	zeroAware     bool   // --zero-aware: write zero-aware tables (zeroaware.go)
 }
 
 // plannedTable is one table to build.
@@ -68,6 +69,8 @@ type plannedTable struct {
 	pattern *puzzle.Pattern
 	file    string // file name in the output directory
 	memory  uint64 // builder.MemoryEstimate, computed once
+	// zeroAware: build the zero-aware table of pattern (--zero-aware).
+	zeroAware bool
 }
 
 // plannedSet is the set file of a preset whose parts share tables
@@ -171,6 +174,7 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.BoolVar(&cfg.ifNeeded, "if-needed", false, "keep each existing table whose header matches the manifest and which passes verify (untouched); build only the missing or bad ones, verified before they are written")
 	fs.IntVar(&cfg.fileFormat, "format", format.MajorVersion, "file format version to write: 2 (Manhattan-delta encoding, smaller) or 1 (format 1.0, for readers that predate format 2)")
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per table on stdout (file, action, reason, identity, verify report)")
+	fs.BoolVar(&cfg.zeroAware, "zero-aware", false, zeroAwareHelp)
 	if err := noArgs(fs, args); err != nil {
 		return nil, err
 	}
@@ -206,12 +210,20 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 	} else if plan.tables, plan.sets, err = resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
+	if cfg.zeroAware {
+		if err := planZeroAware(cfg, plan); err != nil {
+			return nil, err
+		}
+	}
 	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
 		return nil, err
 	}
 	for i := range plan.tables {
 		pt := &plan.tables[i]
 		pt.memory = builder.MemoryEstimate(pt.pattern)
+		if pt.zeroAware {
+			pt.memory = builder.ZeroAwareMemoryEstimate(pt.pattern)
+		}
 		if !cfg.ifNeeded {
 			if err := plan.checkMemory(cfg, *pt); err != nil {
 				return nil, err
@@ -276,6 +288,9 @@ const freeOSMemoryAbove = 64<<20*5/4 + 32<<20
 // buildTable runs the BFS for pt with progress output and encodes the
 // result; it returns the table and the time the BFS took.
 func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
+	if pt.zeroAware {
+		return buildZeroAware(ctx, e, cfg, pt)
+	}
 	if !cfg.quiet {
 		fmt.Fprintf(e.stderr, "building %s: %s, %d entries, about %s of memory\n",
 			pt.file, pt.pattern, pt.pattern.Size(), sysmem.FormatSize(pt.memory))
