@@ -21,7 +21,7 @@ import (
 
 // buildCmd is "pdbgen build": its usage line, summary and help (the flags are
 // defined where it parses them).
-var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE]",
+var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE] [--zero-aware]",
 	short: "build tables into a directory (--if-needed: only the missing or bad ones)",
 	help: `Writes one .pdb file per table into the output directory and prints each
 path on stdout when it is written. Before the first search, build checks
