@@ -40,6 +40,10 @@ type childStep struct {
 	st       rankState
 	h        uint8
 	sum      int
+	// lazy: h is only a lower bound, the zero-aware part's minimum over
+	// regions (zeroaware.go); resolve gives the value. make needs it
+	// resolved.
+	lazy bool
 }
 
 // childOf sets c to the effect on sd of tile sliding from cell to into the
@@ -52,6 +56,7 @@ type childStep struct {
 func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells]uint8, tile, blank, to uint8) {
 	t := s.tileTab[tile]
 	c.t = t
+	c.lazy = false
 	if t < 0 {
 		c.sum = sd.sum
 		return
@@ -61,18 +66,36 @@ func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells
 	if tab.dvals != nil {
 		c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
 		c.h = tab.dvals[c.st.d]
-		if c.h == zaMulti {
-			c.h = tab.za.directValue(tab, &sd.cells[t], c.p, c.to, c.from)
-		}
 	} else {
 		c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
 		c.h = tab.values[tab.index(c.st)]
-		if c.h == zaMulti {
-			// the blank is where the tile was
-			c.h = tab.za.value(c.st.ord, c.st.m, c.from)
-		}
+	}
+	if c.h&zaLazy != 0 && tab.za != nil {
+		c.h &^= zaLazy
+		c.lazy = true
 	}
 	c.sum = sd.sum + int(c.h) - int(sd.h[t])
+}
+
+// resolve turns a lazy step (c.lazy: c.h only the minimum over regions of
+// a zero-aware part) into the exact one: the value of the blank's region,
+// the blank being on the cell the tile left (c.from). sd is the side c
+// was computed from (childOf): a part searched through its direct index
+// keeps no compact rank, so it is computed here from the part's cells.
+func (s *Solver) resolve(c *childStep, sd *side) {
+	if !c.lazy {
+		return
+	}
+	tab := &s.tabs[c.t]
+	st := c.st
+	if tab.dvals != nil {
+		cells := sd.cells[c.t]
+		cells[c.p] = c.to
+		st = tab.rank(&cells)
+	}
+	h := tab.za.value(st.ord, st.m, c.from)
+	c.sum += int(h) - int(c.h)
+	c.h, c.lazy = h, false
 }
 
 // make applies c to sd and sets back to the step that undoes it: sd.make
@@ -118,7 +141,7 @@ func (x *tableState) load(s *Solver, board []uint8) {
 func (sd *side) rank(tab *tableInfo, i int, blank uint8) {
 	sd.st[i] = tab.rank(&sd.cells[i])
 	sd.h[i] = tab.values[tab.index(sd.st[i])]
-	if sd.h[i] == zaMulti {
+	if sd.h[i]&zaLazy != 0 && tab.za != nil {
 		sd.h[i] = tab.za.value(sd.st[i].ord, sd.st[i].m, blank)
 	}
 	sd.sum += int(sd.h[i])
@@ -169,9 +192,11 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 	}
 	var c childStep
 	s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
+	s.resolve(&c, &x.reg)
 	h := c.sum
 	if x.reflect {
 		s.childOf(&c, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+		s.resolve(&c, &x.refl)
 		h = max(h, c.sum)
 	}
 	return h

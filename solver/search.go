@@ -331,6 +331,13 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		// the parity of the solution.)
 		s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
 		h := c.sum
+		if c.lazy && g+1+h <= x.bound {
+			// A zero-aware part gave a lower bound that does not cut:
+			// its exact value (the minimum cuts as the exact value would,
+			// so the decisions and node counts are the same).
+			s.resolve(&c, &x.reg)
+			h = c.sum
+		}
 		if f := g + 1 + h; f > x.bound {
 			x.next = min(x.next, f)
 			continue
@@ -338,6 +345,10 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		if x.reflect {
 			s.childOf(&cR, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
 			h = max(h, cR.sum)
+			if cR.lazy && g+1+h <= x.bound {
+				s.resolve(&cR, &x.refl)
+				h = max(h, cR.sum)
+			}
 			if f := g + 1 + h; f > x.bound {
 				x.next = min(x.next, f)
 				continue

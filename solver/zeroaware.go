@@ -7,12 +7,18 @@ import (
 
 // Zero-aware tables (format.KindZeroAware, Clausecker & Reinefeld) hold a
 // value per placement and region of the blank. IDA* keeps their parts'
-// index state exactly like a plain table's (rankState, or the direct
-// index), through a placement table of k!·C(N,k) bytes: the value of the
-// placement when its cell set leaves one region (most of them), zaMulti
-// otherwise. Only then does the search read the blank's region: it
-// looks the zero-aware table up at ord·S + slotStart[m] + region of the
-// blank's cell (in the part's frame).
+// index state exactly like a plain table's (rankState, or the direct index,
+// then ranking the part's cells for a zero-aware lookup), through a placement table of
+// k!·C(N,k) bytes: the value of the placement when its cell set leaves one
+// region (most of them); otherwise the minimum over its regions (the plain
+// table's value, a lower bound) with the bit zaLazy set. A child whose
+// lower bound already cuts is cut at once, as the exact value would cut
+// it; only the others read the blank's region: the zero-aware table at
+// ord·S + slotStart[m] + region of the blank's cell (in the part's frame),
+// IDA*'s resolve. (A cut child's f, which sets the next bound, may then
+// be the lower bound's: both have the parity of the solution, and the
+// next bound is the smallest f over the cut children, so it can come out
+// lower only when no child had f = bound+2.)
 //
 // Why the incremental update stays exact: a move changes the value of
 // the part that holds the moving tile only. When a tile of part A moves,
@@ -22,10 +28,10 @@ import (
 // set does not change: B's value stays. For part A the new blank cell is
 // the tile's old cell, which childOf knows (c.from).
 
-// zaMulti marks, in a placement table, a placement whose cell set has more
-// than one region. No table value is 255 (puzzle.Unreached), so a plain
-// table never holds it.
-const zaMulti = puzzle.Unreached
+// zaLazy marks, in a placement table, an entry that is only a lower bound
+// (the low 7 bits): a placement whose cell set has more than one region,
+// or a value above 127.
+const zaLazy = 0x80
 
 // zeroAware is a zero-aware table prepared for lookups.
 type zeroAware struct {
@@ -40,16 +46,6 @@ type zeroAware struct {
 // (the part's frame).
 func (z *zeroAware) value(ord, m uint64, blank uint8) uint8 {
 	return z.values[ord*z.slots+uint64(z.start[m])+uint64(z.region[m*z.n+uint64(blank)])]
-}
-
-// directValue is value for a part searched through its direct index,
-// which keeps no compact rank: it ranks the part's cells after tile p
-// moved to cell to, the blank being on cell blank.
-func (z *zeroAware) directValue(tab *tableInfo, cells *[puzzle.MaxCells]uint8, p, to, blank uint8) uint8 {
-	c := *cells
-	c[p] = to
-	st := tab.rank(&c)
-	return z.value(st.ord, st.m, blank)
 }
 
 // zeroAwareTable is a zero-aware table with its placement table (a
@@ -74,10 +70,14 @@ func zeroAwareFor(built map[*format.Table]*zeroAwareTable, t *format.Table) *zer
 		row := vals[ord*comb : (ord+1)*comb]
 		block := t.Values[ord*za.slots : (ord+1)*za.slots]
 		for m := range row {
-			if za.start[m+1]-za.start[m] == 1 {
-				row[m] = block[za.start[m]]
+			lo := uint8(puzzle.Unreached)
+			for _, v := range block[za.start[m]:za.start[m+1]] {
+				lo = min(lo, v)
+			}
+			if za.start[m+1]-za.start[m] == 1 && lo < zaLazy {
+				row[m] = lo
 			} else {
-				row[m] = zaMulti
+				row[m] = zaLazy | min(lo, zaLazy-1)
 			}
 		}
 	}
