@@ -25,8 +25,8 @@ type tableInfo struct {
 	dpow  [puzzle.MaxCells]uint64
 
 	// za is the zero-aware table of the part (zeroaware.go), nil for a
-	// plain one; values and dvals then hold zaMulti for the placements
-	// whose cell set has several regions.
+	// plain one; values and dvals then hold, with the bit zaLazy, the
+	// minimum over regions of the placements whose cell set has several.
 	za *zeroAware
 }
 
@@ -333,8 +333,9 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		h := c.sum
 		if c.lazy && g+1+h <= x.bound {
 			// A zero-aware part gave a lower bound that does not cut:
-			// its exact value (the minimum cuts as the exact value would,
-			// so the decisions and node counts are the same).
+			// its exact value. (A cut by the lower bound is a cut by the
+			// exact value, so the decisions and node counts are the same;
+			// see solver/zeroaware.go on the next bound.)
 			s.resolve(&c, &x.reg)
 			h = c.sum
 		}
