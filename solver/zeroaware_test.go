@@ -139,7 +139,7 @@ func TestZeroAwareSolvesAlike(t *testing.T) {
 	for _, c := range zaCases {
 		za := zaSet(t, true, c.w, c.h, c.goal, c.parts...)
 		plain := zaSet(t, false, c.w, c.h, c.goal, c.parts...)
-		for _, opt := range []Options{{}, {Reflect: true, Threads: 2}} {
+		for _, opt := range []Options{{}, {Reflect: true, Threads: 2}, {Reflect: true, Compact: true}} {
 			if opt.Reflect && c.goal == puzzle.GoalBlankFirst {
 				continue
 			}
