@@ -294,6 +294,9 @@ type additiveSearch struct {
 	sp     *space
 	codes  stateCodes
 	values []uint8 // the table being built, puzzle.Unreached until set
+	// states, for a zero-aware build (zeroaware.go), is the level of every
+	// state (index P·S + slot), nil otherwise.
+	states []uint8
 	// active marks the blocks that hold states at the current level (push
 	// scans only those); next collects the blocks of the next level.
 	active, next bitset
@@ -454,6 +457,7 @@ type blockLevel struct {
 	codes  stateCodes
 	succ   *orderSuccessors
 	values []uint8 // the block's table entries, values[order·C(N,k):(order+1)·C(N,k)]
+	states []uint8 // zero-aware build: the block's state levels, states[first:first+S]; else nil
 	order  int
 	level  int
 	first  uint64 // the block's states are [first, first+S)
@@ -489,6 +493,9 @@ func (s *additiveSearch) block(order, level int, succ *orderSuccessors) blockLev
 		firstWord: first >> 5,
 		lastWord:  (end - 1) >> 5,
 	}
+	if s.states != nil {
+		b.states = s.states[first:end]
+	}
 	// States below `first` in its word, and from `end` on in the last
 	// word, are not ours.
 	b.firstMask = lowBits &^ (1<<((first&31)*2) - 1)
@@ -520,11 +527,17 @@ func (b *blockLevel) slot(w uint64, bit int) uint64 {
 // frontier returns the mask of the block's states in word w (whose codes
 // are x) that hold the level's code, after recording the level as the
 // value of their placements where none is set yet: the first region of a
-// placement to be reached gives the minimum over its regions.
+// placement to be reached gives the minimum over its regions. A
+// zero-aware build also records the level of every such state: each
+// state holds the frontier code at its own level only.
 func (b *blockLevel) frontier(w, x uint64) uint64 {
 	hits := matchCodes(x, b.code) & b.wordMask(w)
 	for h := hits; h != 0; h &= h - 1 {
-		m := b.sp.slotCellSet[b.slot(w, bits.TrailingZeros64(h))]
+		slot := b.slot(w, bits.TrailingZeros64(h))
+		if b.states != nil {
+			b.states[slot] = uint8(b.level)
+		}
+		m := b.sp.slotCellSet[slot]
 		if b.values[m] == puzzle.Unreached {
 			b.values[m] = uint8(b.level)
 		}

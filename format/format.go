@@ -97,6 +97,9 @@ const BitsPerEntry = 8
 const (
 	KindExact    = "exact"    // all tiles; ranking lehmer-half
 	KindAdditive = "additive" // some tiles; ranking cellset-order
+	// KindZeroAware is an additive table with one value per placement and
+	// region of the blank (zeroaware.go); ranking cellset-order-region.
+	KindZeroAware = "zero-aware"
 )
 
 // GoalCustom is Header.GoalName for a goal that is neither blank-last nor
@@ -119,7 +122,7 @@ type Header struct {
 	Goal           []int    `json:"goal"`            // tile in each cell (reading order), 0 = blank; len Width*Height
 	GoalName       string   `json:"goal_name"`       // "blank-last", "blank-first" or "custom"
 	Tiles          []int    `json:"tiles"`           // pattern tiles, strictly ascending, in 1..N-1; all of them for an exact table
-	Kind           string   `json:"kind"`            // "exact" or "additive"
+	Kind           string   `json:"kind"`            // "exact", "additive" or "zero-aware"
 	Ranking        string   `json:"ranking"`         // puzzle.RankingLehmerHalf (exact) or puzzle.RankingCellsetOrder (additive)
 	RankingVersion int      `json:"ranking_version"` // puzzle.RankingVersion
 	Entries        uint64   `json:"entries"`         // number of entries = pattern size
@@ -152,6 +155,10 @@ type Table struct {
 	Header  Header
 	Pattern *puzzle.Pattern
 	Values  []uint8
+	// Regions is the region numbering of a zero-aware table (Header.Kind
+	// KindZeroAware): its index is puzzle.RankingCellsetOrderRegion and
+	// len(Values) = Regions.Size(). nil for the other kinds.
+	Regions *puzzle.Regions
 }
 
 // NewTable wraps values built for p: Values[rank] is the value of the state
@@ -218,9 +225,12 @@ func goalName(g puzzle.Geometry, goal puzzle.Board) string {
 
 // Value returns the entry of the state with full position vector pos
 // (pos[t] = cell of tile t, len N; only the pattern tiles are read for an
-// additive table). pos must be a valid state (solvable for an exact table);
+// additive table, and the blank too for a zero-aware one). pos must be a valid state (solvable for an exact table);
 // it is not checked. Safe for concurrent use.
 func (t *Table) Value(pos []uint8) uint8 {
+	if t.Regions != nil {
+		return t.Values[t.Regions.Index(pos)]
+	}
 	return t.Values[t.Pattern.Rank(pos)]
 }
 

@@ -31,6 +31,10 @@ type manhattan struct {
 	// the blank, is all zero).
 	dist    [puzzle.MaxCells][puzzle.MaxCells]uint8
 	goalPar uint8 // exact: parity of the goal's position vector
+	// za and slotSet, for a zero-aware table (newTableManhattan): its
+	// regions and the cell set of every slot.
+	za      *puzzle.Regions
+	slotSet []uint32
 }
 
 func newManhattan(p *puzzle.Pattern) *manhattan {
@@ -64,6 +68,10 @@ func (m *manhattan) fill(lo uint64, dst []uint8, scratch *[]uint8) {
 	}
 	if m.p.Exact {
 		m.fillExact(lo, dst)
+		return
+	}
+	if m.za != nil {
+		m.fillZeroAware(lo, dst, scratch)
 		return
 	}
 	c := m.comb

@@ -148,8 +148,9 @@ type decoder struct {
 	size     int64
 	strict   bool
 	findings []error
-	v        *version // the file's version, once its prefix is read
-	c        codec    // the file's codec, once its header is checked
+	v        *version        // the file's version, once its prefix is read
+	c        codec           // the file's codec, once its header is checked
+	regions  *puzzle.Regions // a zero-aware table's region numbering, once its header is checked
 }
 
 // note records an integrity problem: returns it in strict mode, else
@@ -188,7 +189,7 @@ func (d *decoder) decode() (*Table, error) {
 		if errors.As(f, &fe) {
 			// Some entries are placeholders: a recount of them would
 			// only report the placeholders (SHA, 255s, histogram).
-			return &Table{Header: *h, Pattern: p, Values: values}, nil
+			return &Table{Header: *h, Pattern: p, Values: values, Regions: d.regions}, nil
 		}
 	}
 	st := computeStats(values)
@@ -207,7 +208,7 @@ func (d *decoder) decode() (*Table, error) {
 			return nil, err
 		}
 	}
-	return &Table{Header: *h, Pattern: p, Values: values}, nil
+	return &Table{Header: *h, Pattern: p, Values: values, Regions: d.regions}, nil
 }
 
 // header reads and checks everything up to the payload: it returns the
@@ -285,6 +286,13 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 		return nil, err
 	}
 	want := patternHeader(p)
+	if h.Kind == KindZeroAware && !p.Exact {
+		if want, err = d.zeroAwareHeader(h, p); err != nil {
+			return nil, err
+		}
+	} else if h.Kind != KindExact && h.Kind != KindAdditive && h.Kind != KindZeroAware {
+		return nil, unsupported("kind %q (this reader implements %q, %q and %q)", h.Kind, KindExact, KindAdditive, KindZeroAware)
+	}
 	if h.Kind != want.Kind {
 		return nil, bad("kind %q, but %d of %d tiles make an %q table", h.Kind, len(h.Tiles), p.Geom.N()-1, want.Kind)
 	}
@@ -294,8 +302,11 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 	if h.RankingVersion != puzzle.RankingVersion {
 		return nil, unsupported("ranking_version %d (this reader implements version %d)", h.RankingVersion, puzzle.RankingVersion)
 	}
-	if h.Entries != p.Size() {
-		return nil, bad("entries %d, but pattern %s has %d", h.Entries, p, p.Size())
+	if h.Entries != want.Entries {
+		if want.Kind == KindZeroAware {
+			return nil, bad("entries %d, but the zero-aware table of pattern %s has %d", h.Entries, p, want.Entries)
+		}
+		return nil, bad("entries %d, but pattern %s has %d", h.Entries, p, want.Entries)
 	}
 	if h.BitsPerEntry != BitsPerEntry {
 		return nil, unsupported("bits_per_entry %d (want %d)", h.BitsPerEntry, BitsPerEntry)
@@ -618,7 +629,7 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 
 	var m *manhattan
 	if d.v.manhattan {
-		m = newManhattan(p)
+		m = newTableManhattan(p, d.regions)
 	}
 	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
 	var g errgroup.Group

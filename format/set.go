@@ -43,6 +43,15 @@ func (p *Part) Mapping() *puzzle.Mapping { return p.m }
 // (len N, pos[t] = cell of tile t): Table.Values at the index of the
 // transformed placement. It does not allocate.
 func (p *Part) Value(pos []uint8) uint8 {
+	if r := p.Table.Regions; r != nil {
+		if p.m == nil {
+			return p.Table.Values[r.Index(pos)]
+		}
+		var cells [puzzle.MaxCells]uint8
+		k := len(p.Table.Pattern.Tiles)
+		p.m.Cells(pos, cells[:k])
+		return p.Table.Values[r.IndexCells(cells[:k], p.m.Cell[pos[0]])]
+	}
 	if p.m == nil {
 		return p.Table.Values[p.Table.Pattern.Rank(pos)]
 	}
@@ -97,7 +106,7 @@ func newSetWrap(names []string, in []Part, prefix error) (*Set, error) {
 	patterns := make([]*puzzle.Pattern, len(parts))
 	for i, p := range parts {
 		t := p.Table
-		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.Pattern.Size() {
+		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.entries() {
 			return nil, fmt.Errorf("%w: %s: not a complete table", prefix, names[i])
 		}
 		if p.Pattern == nil {

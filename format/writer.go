@@ -109,7 +109,7 @@ func (t *Table) Encode(w io.Writer, workers int) error {
 func (t *Table) encodeFrames(v *version, nf, workers int) ([][]byte, codec, error) {
 	var m *manhattan
 	if v.manhattan {
-		m = newManhattan(t.Pattern)
+		m = newTableManhattan(t.Pattern, t.Regions)
 	}
 	for i, c := range v.codecs {
 		frames, err := t.compressFrames(c, v.level, m, nf, workers)
@@ -209,10 +209,10 @@ func (t *Table) validate() error {
 		return errors.New("tilepdb: Encode: table has no pattern")
 	}
 	p := t.Pattern
-	if uint64(len(t.Values)) != p.Size() {
-		return fmt.Errorf("tilepdb: Encode: %d values for pattern %s, want %d", len(t.Values), p, p.Size())
+	if uint64(len(t.Values)) != t.entries() {
+		return fmt.Errorf("tilepdb: Encode: %d values for pattern %s, want %d", len(t.Values), p, t.entries())
 	}
-	want, err := NewTable(p, t.Values, t.Header.Generator)
+	want, err := t.recompute()
 	if err != nil {
 		return fmt.Errorf("tilepdb: Encode: %w", err)
 	}

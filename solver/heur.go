@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/tilepdb/tilepdb/puzzle"
+import (
+	"slices"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
 
 // The heuristic of the additive searches (IDA* and the A* searches) is
 // kept per table and updated one move at a time: a move changes the cell
@@ -36,6 +40,10 @@ type childStep struct {
 	st       rankState
 	h        uint8
 	sum      int
+	// lazy: h is only a lower bound, the zero-aware part's minimum over
+	// regions (zeroaware.go); resolve gives the value. make needs it
+	// resolved.
+	lazy bool
 }
 
 // childOf sets c to the effect on sd of tile sliding from cell to into the
@@ -48,6 +56,7 @@ type childStep struct {
 func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells]uint8, tile, blank, to uint8) {
 	t := s.tileTab[tile]
 	c.t = t
+	c.lazy = false
 	if t < 0 {
 		c.sum = sd.sum
 		return
@@ -61,7 +70,32 @@ func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells
 		c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
 		c.h = tab.values[tab.index(c.st)]
 	}
+	if c.h&zaLazy != 0 && tab.za != nil {
+		c.h &^= zaLazy
+		c.lazy = true
+	}
 	c.sum = sd.sum + int(c.h) - int(sd.h[t])
+}
+
+// resolve turns a lazy step (c.lazy: c.h only the minimum over regions of
+// a zero-aware part) into the exact one: the value of the blank's region,
+// the blank being on the cell the tile left (c.from). sd is the side c
+// was computed from (childOf): a part searched through its direct index
+// keeps no compact rank, so it is computed here from the part's cells.
+func (s *Solver) resolve(c *childStep, sd *side) {
+	if !c.lazy {
+		return
+	}
+	tab := &s.tabs[c.t]
+	st := c.st
+	if tab.dvals != nil {
+		cells := sd.cells[c.t]
+		cells[c.p] = c.to
+		st = tab.rank(&cells)
+	}
+	h := tab.za.value(st.ord, st.m, c.from)
+	c.sum += int(h) - int(c.h)
+	c.h, c.lazy = h, false
 }
 
 // make applies c to sd and sets back to the step that undoes it: sd.make
@@ -92,19 +126,24 @@ func (x *tableState) load(s *Solver, board []uint8) {
 		}
 	}
 	x.reg.sum, x.refl.sum = 0, 0
+	blank := slices.Index(board, 0)
 	for i := range s.tabs {
-		x.reg.rank(&s.tabs[i], i)
+		x.reg.rank(&s.tabs[i], i, s.partCell[i][blank])
 		if x.reflect {
-			x.refl.rank(&s.tabs[i], i)
+			x.refl.rank(&s.tabs[i], i, s.partCellR[i][blank])
 		}
 	}
 }
 
-// rank computes table i's index state and value from its cells and adds
-// the value to the sum.
-func (sd *side) rank(tab *tableInfo, i int) {
+// rank computes table i's index state and value from its cells (and, for
+// a zero-aware table, the blank's cell in the table's frame) and adds the
+// value to the sum.
+func (sd *side) rank(tab *tableInfo, i int, blank uint8) {
 	sd.st[i] = tab.rank(&sd.cells[i])
 	sd.h[i] = tab.values[tab.index(sd.st[i])]
+	if sd.h[i]&zaLazy != 0 && tab.za != nil {
+		sd.h[i] = tab.za.value(sd.st[i].ord, sd.st[i].m, blank)
+	}
 	sd.sum += int(sd.h[i])
 }
 
@@ -153,9 +192,11 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 	}
 	var c childStep
 	s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
+	s.resolve(&c, &x.reg)
 	h := c.sum
 	if x.reflect {
 		s.childOf(&c, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+		s.resolve(&c, &x.refl)
 		h = max(h, c.sum)
 	}
 	return h

@@ -23,6 +23,11 @@ type tableInfo struct {
 	// with them the search keeps rankState.d and looks up dvals[d].
 	dvals []uint8
 	dpow  [puzzle.MaxCells]uint64
+
+	// za is the zero-aware table of the part (zeroaware.go), nil for a
+	// plain one; values and dvals then hold, with the bit zaLazy, the
+	// minimum over regions of the placements whose cell set has several.
+	za *zeroAware
 }
 
 func newTableInfo(t *format.Table) tableInfo {
@@ -326,6 +331,14 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		// the parity of the solution.)
 		s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
 		h := c.sum
+		if c.lazy && g+1+h <= x.bound {
+			// A zero-aware part gave a lower bound that does not cut:
+			// its exact value. (A cut by the lower bound is a cut by the
+			// exact value, so the decisions and node counts are the same;
+			// see solver/zeroaware.go on the next bound.)
+			s.resolve(&c, &x.reg)
+			h = c.sum
+		}
 		if f := g + 1 + h; f > x.bound {
 			x.next = min(x.next, f)
 			continue
@@ -333,6 +346,10 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		if x.reflect {
 			s.childOf(&cR, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
 			h = max(h, cR.sum)
+			if cR.lazy && g+1+h <= x.bound {
+				s.resolve(&cR, &x.refl)
+				h = max(h, cR.sum)
+			}
 			if f := g + 1 + h; f > x.bound {
 				x.next = min(x.next, f)
 				continue

@@ -280,9 +280,15 @@ func (s *Solver) addParts(ctx context.Context) error {
 		s.tileTab[t] = -1
 	}
 	direct := map[*format.Table]*directIndex{}
+	zas := map[*format.Table]*zeroAwareTable{}
 	for i, p := range s.set.Parts {
 		ti := newTableInfo(p.Table)
-		d, err := s.directFor(ctx, direct, p.Table)
+		dt := p.Table
+		if p.Table.Regions != nil {
+			zt := zeroAwareFor(zas, p.Table)
+			ti.values, ti.za, dt = zt.placements.Values, zt.za, zt.placements
+		}
+		d, err := s.directFor(ctx, direct, dt)
 		if err != nil {
 			return err
 		}

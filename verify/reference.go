@@ -109,6 +109,40 @@ func referenceExact(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) {
 func referenceAdditive(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) {
 	size := p.Size()
 	n := uint64(p.Geom.N())
+	dist, err := referenceBlankCells(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+
+	// Value of a placement = minimum over its blank cells. Entry i is
+	// written to dist[i] after its block dist[i*n:(i+1)*n] has been read;
+	// i <= i*n, so no block is overwritten before it is read.
+	missing := uint64(0)
+	for i := uint64(0); i < size; i++ {
+		m := uint8(puzzle.Unreached)
+		for _, v := range dist[i*n : (i+1)*n] {
+			m = min(m, v)
+		}
+		if m == puzzle.Unreached {
+			missing++
+		}
+		dist[i] = m
+	}
+	if missing > 0 {
+		return nil, fmt.Errorf("verify: reference: %d of %d placements never reached", missing, size)
+	}
+	values := make([]uint8, size)
+	copy(values, dist[:size])
+	return values, nil
+}
+
+// referenceBlankCells is the 0-1 breadth-first search over (placement,
+// blank cell): entry rank·N + blank is the fewest pattern-tile moves from
+// that state to the goal (moves of other tiles are free), puzzle.Unreached
+// for a blank cell that holds a pattern tile.
+func referenceBlankCells(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) {
+	size := p.Size()
+	n := uint64(p.Geom.N())
 	k := p.K()
 	nbrs := p.Geom.Neighbors()
 	dist := make([]uint8, size*n)
@@ -170,27 +204,7 @@ func referenceAdditive(ctx context.Context, p *puzzle.Pattern) ([]uint8, error) 
 		}
 		cur, next = next, cur
 	}
-
-	// Value of a placement = minimum over its blank cells. Entry i is
-	// written to dist[i] after its block dist[i*n:(i+1)*n] has been read;
-	// i <= i*n, so no block is overwritten before it is read.
-	missing := uint64(0)
-	for i := uint64(0); i < size; i++ {
-		m := uint8(puzzle.Unreached)
-		for _, v := range dist[i*n : (i+1)*n] {
-			m = min(m, v)
-		}
-		if m == puzzle.Unreached {
-			missing++
-		}
-		dist[i] = m
-	}
-	if missing > 0 {
-		return nil, fmt.Errorf("verify: reference: %d of %d placements never reached", missing, size)
-	}
-	values := make([]uint8, size)
-	copy(values, dist[:size])
-	return values, nil
+	return dist, nil
 }
 
 // fifo is a first-in first-out queue of uint64 kept in fixed-size blocks,

@@ -64,6 +64,7 @@ const (
 var checkOrder = []string{
 	CheckIntegrity, CheckHeader, CheckRanking, CheckGoal, CheckUnreached,
 	CheckManhattan, CheckDescent, CheckStep, CheckSymmetry, CheckReference,
+	CheckZeroAware,
 }
 
 func checkRank(name string) int {

@@ -36,6 +36,16 @@ func SetFile(ctx context.Context, path string, opts Options) (*format.Set, []err
 		if m == nil {
 			continue
 		}
+		if part.Table.Regions != nil {
+			prob, err := zaSetPart(ctx, path, i, part)
+			if err != nil {
+				return nil, probs, err
+			}
+			if prob != nil {
+				probs = append(probs, prob)
+			}
+			continue
+		}
 		ref, err := Reference(ctx, part.Pattern)
 		if err != nil {
 			return nil, probs, err

@@ -168,7 +168,7 @@ func (r *Report) ran(check string, start time.Time) {
 // skipAll marks every check after integrity as skipped.
 func (r *Report) skipAll(reason string) {
 	for _, c := range checkOrder {
-		if c == CheckIntegrity || c == CheckReference {
+		if c == CheckIntegrity || c == CheckReference || c == CheckZeroAware {
 			continue
 		}
 		r.Skipped = append(r.Skipped, c+": "+reason)
@@ -178,6 +178,9 @@ func (r *Report) skipAll(reason string) {
 
 // checkTable runs every check after integrity on t.
 func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, recount bool) error {
+	if t != nil && t.Regions != nil && t.Pattern != nil {
+		return checkZeroAware(ctx, r, t, opts, recount)
+	}
 	defer r.sortFindings()
 	start := time.Now()
 	tl := newTally(opts.MaxFindingsPerCheck)

@@ -21,7 +21,7 @@ import (
 
 // buildCmd is "pdbgen build": its usage line, summary and help (the flags are
 // defined where it parses them).
-var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE] [--shards N] [--shard-dir DIR] [--resume] [--shard-stats FILE]",
+var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--preset NAME[,NAME...] | --board WxH --tiles LIST [--tiles LIST...]] [--goal GOAL] [--manifest FILE] [--write-manifest FILE] [--if-needed] [--json] [--format 2|1] [--max-memory SIZE] [--shards N] [--shard-dir DIR] [--resume] [--shard-stats FILE] [--zero-aware]",
 	short: "build tables into a directory (--if-needed: only the missing or bad ones)",
 	help: `Writes one .pdb file per table into the output directory and prints each
 path on stdout when it is written. Before the first search, build checks
@@ -79,6 +79,7 @@ type buildConfig struct {
 	shardDir      string // --shard-dir: where the shard folders go ("" = the output directory)
 	resume        bool   // --resume: continue out-of-core builds from their shard folders
 	shardStats    string // --shard-stats: append one JSON line per shard Step to this file
+	zeroAware     bool   // --zero-aware: write zero-aware tables (zeroaware.go)
 }
 
 // outOfCore reports whether the flags ask for out-of-core builds of
@@ -91,6 +92,8 @@ type plannedTable struct {
 	file    string   // file name in the output directory
 	memory  uint64   // builder.MemoryEstimate, computed once (out of core: ooc.need)
 	ooc     *oocPlan // nil: built in memory
+	// zeroAware: build the zero-aware table of pattern (--zero-aware).
+	zeroAware bool
 }
 
 // plannedSet is the set file of a preset whose parts share tables
@@ -213,6 +216,7 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.BoolVar(&cfg.resume, "resume", false, "build out of core, continuing each table whose shard folder is there from its last finished level")
 	fs.StringVar(&cfg.shardStats, "shard-stats", "", "out of core: append one JSON line per shard and level (the builder's StepStats, seconds, disk bytes) to this file")
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per table on stdout (file, action, reason, identity, verify report)")
+	fs.BoolVar(&cfg.zeroAware, "zero-aware", false, zeroAwareHelp)
 	if err := noArgs(fs, args); err != nil {
 		return nil, err
 	}
@@ -251,6 +255,11 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 	} else if plan.tables, plan.sets, err = resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
+	if cfg.zeroAware {
+		if err := planZeroAware(cfg, plan); err != nil {
+			return nil, err
+		}
+	}
 	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
 		return nil, err
 	}
@@ -260,7 +269,9 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 			return nil, &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
 		}
 		pt.memory = builder.MemoryEstimate(pt.pattern)
-		if err := planTableOutOfCore(cfg, plan, pt); err != nil {
+		if pt.zeroAware {
+			pt.memory = builder.ZeroAwareMemoryEstimate(pt.pattern)
+		} else if err := planTableOutOfCore(cfg, plan, pt); err != nil {
 			return nil, err
 		}
 		if !cfg.ifNeeded {
@@ -366,6 +377,9 @@ const freeOSMemoryAbove = 64<<20*5/4 + 32<<20
 // buildTable runs the BFS for pt with progress output and encodes the
 // result; it returns the table and the time the BFS took.
 func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
+	if pt.zeroAware {
+		return buildZeroAware(ctx, e, cfg, pt)
+	}
 	if !cfg.quiet {
 		fmt.Fprintf(e.stderr, "building %s: %s, %d entries, about %s of memory\n",
 			pt.file, pt.pattern, pt.pattern.Size(), sysmem.FormatSize(pt.memory))

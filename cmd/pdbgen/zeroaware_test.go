@@ -1,0 +1,94 @@
+package main
+
+import (
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestBuildZeroAware: build --zero-aware writes _za.pdb tables (and a
+// _za.set.json for a preset whose parts share tables) that verify, lookup
+// and solve read: lookup gives at least the plain tables' value, solve the
+// same length with at most as many nodes. Bad combinations are one-line
+// usage errors.
+func TestBuildZeroAware(t *testing.T) {
+	dir := t.TempDir()
+	r := pdbgen(t, "", "build", "--board", "3x3", "--tiles", "1,2,3", "--tiles", "4-8", "--zero-aware", "-o", dir, "--quiet", "-j", "1")
+	wantCode(t, r, 0)
+	za := []string{filepath.Join(dir, "3x3_1-2-3_za.pdb"), filepath.Join(dir, "3x3_4-5-6-7-8_za.pdb")}
+	if got := lines(r.stdout); !slices.Equal(got, za) {
+		t.Fatalf("stdout %q, want %q", got, za)
+	}
+	wantCode(t, pdbgen(t, "", "build", "--board", "3x3", "--tiles", "1,2,3", "--tiles", "4-8", "-o", dir, "--quiet", "-j", "1"), 0)
+	plain := []string{filepath.Join(dir, "3x3_1-2-3.pdb"), filepath.Join(dir, "3x3_4-5-6-7-8.pdb")}
+
+	v := pdbgen(t, "", append([]string{"verify", "--deep"}, za...)...)
+	wantCode(t, v, 0)
+	if !strings.Contains(v.stdout, "checked zero-aware ok") {
+		t.Errorf("verify did not run the zero-aware check:\n%v", v)
+	}
+
+	boards := "8 7 6 5 4 3 2 1 0\n1 2 3 4 5 6 7 8 0\n0 1 2 3 4 5 6 7 8\n4 1 0 3 2 5 6 7 8\n"
+	lz := pdbgen(t, boards, append([]string{"lookup"}, za...)...)
+	lp := pdbgen(t, boards, append([]string{"lookup"}, plain...)...)
+	wantCode(t, lz, 0)
+	wantCode(t, lp, 0)
+	zl, pl := lines(lz.stdout), lines(lp.stdout)
+	if len(zl) != 4 || len(pl) != 4 {
+		t.Fatalf("lookup:\n%v\n%v", lz, lp)
+	}
+	larger := false
+	for i := range zl {
+		_, zs, _ := strings.Cut(zl[i], "\t")
+		_, ps, _ := strings.Cut(pl[i], "\t")
+		zv, err1 := strconv.Atoi(zs)
+		pv, err2 := strconv.Atoi(ps)
+		if err1 != nil || err2 != nil || zv < pv {
+			t.Fatalf("board %d: zero-aware %q, plain %q", i, zl[i], pl[i])
+		}
+		larger = larger || zv > pv
+	}
+	if !larger {
+		t.Errorf("the zero-aware lookups never exceed the plain ones: %q %q", zl, pl)
+	}
+
+	sz := pdbgen(t, boards, append([]string{"solve", "--json"}, za...)...)
+	sp := pdbgen(t, boards, append([]string{"solve", "--json"}, plain...)...)
+	wantCode(t, sz, 0)
+	wantCode(t, sp, 0)
+	if len(lines(sz.stdout)) != 4 {
+		t.Fatalf("solve:\n%v", sz)
+	}
+	for i, zs := range lines(sz.stdout) {
+		ps := lines(sp.stdout)[i]
+		if field(zs, "length") == "" || field(zs, "length") != field(ps, "length") || field(zs, "moves") != field(ps, "moves") {
+			t.Errorf("board %d: zero-aware %s, plain %s", i, zs, ps)
+		}
+	}
+
+	for _, args := range [][]string{
+		{"build", "--board", "3x3", "--tiles", "1-8", "--zero-aware", "-o", dir},
+		{"build", "--preset", "8puzzle", "--zero-aware", "-o", dir},
+		{"build", "--board", "3x3", "--tiles", "1,2", "--zero-aware", "--if-needed", "-o", dir},
+	} {
+		r := pdbgen(t, "", args...)
+		wantCode(t, r, 2)
+		oneErrorLine(t, r, "build", "zero-aware")
+	}
+}
+
+// field returns the raw JSON text of key in a one-line object (enough for
+// numbers and strings without commas).
+func field(js, key string) string {
+	_, rest, ok := strings.Cut(js, `"`+key+`":`)
+	if !ok {
+		return ""
+	}
+	end := strings.IndexAny(rest, ",}")
+	if end < 0 {
+		return rest
+	}
+	return rest[:end]
+}

@@ -1,0 +1,85 @@
+package puzzle
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestRegions: the slot counts of known patterns (the 4x4 example of
+// builder/additive.go's index anatomy: S = 632, 3792 states; the 3x3
+// example of format/SPEC.md section 11: S = 124), labels numbered by
+// smallest cell, and Index inverted by Placement over every placement
+// and region of a pattern.
+func TestRegions(t *testing.T) {
+	for _, c := range []struct {
+		w, h  int
+		tiles []uint8
+		slots uint64
+	}{
+		{4, 4, []uint8{1, 2, 3}, 632},
+		{3, 3, []uint8{1, 2, 3}, 124},
+		{2, 3, []uint8{1}, 6},
+	} {
+		g, _ := NewGeometry(c.w, c.h)
+		p, err := NewPattern(g, BlankLastGoal(g), c.tiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewRegions(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Slots() != c.slots || r.Size() != Factorial(len(c.tiles))*c.slots {
+			t.Errorf("%s: S = %d, size %d; want S = %d", p, r.Slots(), r.Size(), c.slots)
+		}
+		n := g.N()
+		cells := make([]uint8, p.K())
+		pos := make([]uint8, n)
+		seen := make([]bool, r.Size())
+		for rank := uint64(0); rank < p.Size(); rank++ {
+			p.Unrank(rank, cells)
+			for i, tile := range p.Tiles {
+				pos[tile] = cells[i]
+			}
+			m := rank % p.Combinations()
+			labels := r.RegionsOf(m)
+			// Numbered by smallest cell: the first cell of each label
+			// comes in increasing label order.
+			next := uint8(0)
+			for _, l := range labels {
+				if l == OccupiedRegion {
+					continue
+				}
+				if l > next {
+					t.Fatalf("%s: cell set %d labels %v not numbered by smallest cell", p, m, labels)
+				}
+				if l == next {
+					next++
+				}
+			}
+			if int(next) != r.Count(m) {
+				t.Fatalf("%s: cell set %d: %d labels, Count %d", p, m, next, r.Count(m))
+			}
+			for c := 0; c < n; c++ {
+				if labels[c] == OccupiedRegion {
+					continue
+				}
+				pos[0] = uint8(c)
+				idx := r.Index(pos)
+				gotRank, region := r.Placement(idx)
+				if gotRank != rank || region != int(labels[c]) {
+					t.Fatalf("%s: placement %d blank %d: index %d splits into %d, %d", p, rank, c, idx, gotRank, region)
+				}
+				seen[idx] = true
+			}
+		}
+		if i := slices.Index(seen, false); i >= 0 {
+			t.Errorf("%s: index %d is no state's", p, i)
+		}
+	}
+	g, _ := NewGeometry(3, 3)
+	exact, _ := NewPattern(g, BlankLastGoal(g), []uint8{1, 2, 3, 4, 5, 6, 7, 8})
+	if _, err := NewRegions(exact); err == nil {
+		t.Error("NewRegions accepted an exact pattern")
+	}
+}
