@@ -404,18 +404,27 @@ func buildAdditive(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8
 	if err != nil {
 		return nil, err
 	}
+	if err := s.runAll(ctx, p); err != nil {
+		return nil, err
+	}
+	return s.values, nil
+}
+
+// runAll runs the search of p level by level until no state is left,
+// and checks that every abstract state was reached.
+func (s *additiveSearch) runAll(ctx context.Context, p *puzzle.Pattern) error {
 	for level := 0; !s.done(); level++ {
 		if level > MaxLevel {
-			return nil, fmt.Errorf("builder: %s: distances exceed %d", p, MaxLevel)
+			return fmt.Errorf("builder: %s: distances exceed %d", p, MaxLevel)
 		}
 		if _, err := s.level(ctx, level); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if got, total := s.run.reached.Load(), s.run.total; got != total {
-		return nil, fmt.Errorf("builder: %s: %d of %d abstract states unreached", p, total-got, total)
+		return fmt.Errorf("builder: %s: %d of %d abstract states unreached", p, total-got, total)
 	}
-	return s.values, nil
+	return nil
 }
 
 // finishPull is the rewrite pass after a pull level: every state still at

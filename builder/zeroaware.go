@@ -35,16 +35,8 @@ func BuildZeroAware(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint
 		return nil, err
 	}
 	s.states = make([]uint8, s.sp.stateCount())
-	for level := 0; !s.done(); level++ {
-		if level > MaxLevel {
-			return nil, fmt.Errorf("builder: %s: distances exceed %d", p, MaxLevel)
-		}
-		if _, err := s.level(ctx, level); err != nil {
-			return nil, err
-		}
-	}
-	if got, total := s.run.reached.Load(), s.run.total; got != total {
-		return nil, fmt.Errorf("builder: %s: %d of %d abstract states unreached", p, total-got, total)
+	if err := s.runAll(ctx, p); err != nil {
+		return nil, err
 	}
 	return s.states, nil
 }
