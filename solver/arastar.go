@@ -141,12 +141,17 @@ func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []floa
 	start := time.Now()
 	best := Bounded{Length: -1, Lower: -1}
 	var err error
-	for _, w := range sched {
+	for i, w := range sched {
 		lim := opt.Limits
 		if lim.TimeLimit > 0 {
+			// The first search always runs (with at least 1ns), so that a
+			// stop by the limit still answers the board and its bound.
 			if lim.TimeLimit -= time.Since(start); lim.TimeLimit <= 0 {
-				err = fmt.Errorf("restarting weighted A*: %w: %v", ErrTimeLimit, opt.Limits.TimeLimit)
-				break
+				if i > 0 {
+					err = fmt.Errorf("%w: %v", ErrTimeLimit, opt.Limits.TimeLimit)
+					break
+				}
+				lim.TimeLimit = 1
 			}
 		}
 		var out Bounded
@@ -176,6 +181,7 @@ func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []floa
 				best.Bound = 1
 			}
 		}
+		best.Stats.Elapsed = time.Since(start)
 		if improved && best.Length >= 0 && opt.OnSolution != nil {
 			opt.OnSolution(best)
 		}

@@ -367,7 +367,7 @@ const boardHelp = `Input: one board per line on stdin: the tile in each cell in 
 (a comma with no tile before it, as in "1,,2", is an error).
 For the 8-puzzle, "8 6 7 2 5 4 3 0 1" and "8,6,7,2,5,4,3,_,1" are the same
 board. Boards must have the tables' number of cells (W·H: 9 for 3x3, 16 for
-4x4, 25 for 5x5, 64 for 8x8). Blank lines and lines starting with # are
+4x4, 25 for 5x5, 36 for 6x6, 49 for 7x7, 64 for 8x8). Blank lines and lines starting with # are
 skipped; a UTF-8 byte-order mark at the start is ignored; a line over 4096
 bytes is reported and skipped. Each answer is printed as soon as it is known.
 

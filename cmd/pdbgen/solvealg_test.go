@@ -760,3 +760,27 @@ func TestSolveAnytimeStreamsAndInterrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestSolveRestartsTinyTimeLimit: --restarts with a time limit that is
+// over before the first search still answers every board (with the best
+// solution or what was proven), never as a bad input line.
+func TestSolveRestartsTinyTimeLimit(t *testing.T) {
+	boards, _ := sample8(t, 5)
+	p123, p456 := fixture(t, fx123), fixture(t, fx456)
+	r := pdbgen(t, strings.Join(boards, "\n")+"\n", "solve", "--restarts", "--time-limit", "1ns", "-j", "1", p123, p456)
+	if r.code != 0 && r.code != 1 {
+		t.Fatalf("exit %d, want 0 or 1\n%v", r.code, r)
+	}
+	if strings.Contains(r.stderr, "bad line") || strings.Contains(r.stderr, "line 1:") {
+		t.Errorf("a board stopped by the time limit was reported as a bad line:\n%v", r)
+	}
+	final := 0
+	for _, l := range lines(r.stdout) {
+		if !strings.Contains(l, " : improved ") {
+			final++
+		}
+	}
+	if final != len(boards) {
+		t.Errorf("%d final lines for %d boards:\n%v", final, len(boards), r)
+	}
+}
