@@ -118,14 +118,8 @@ func (c *checker) frame(ctx context.Context, lo uint64, vals []uint8) error {
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
+	if err := mergeTallies(ctx, g, c.r, tallies, c.opts.MaxFindingsPerCheck); err != nil {
 		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for _, tl := range tallies {
-		c.r.merge(tl, c.opts.MaxFindingsPerCheck)
 	}
 	if c.opts.Progress != nil {
 		c.opts.Progress(CheckRanking, lo+n, p.Size())

@@ -364,6 +364,16 @@ func (c *checker) scan(ctx context.Context, fn func(lo, hi uint64, tl *tally)) e
 			return nil
 		})
 	}
+	if err := mergeTallies(ctx, g, c.r, tallies, c.opts.MaxFindingsPerCheck); err != nil {
+		return err
+	}
+	return nil
+}
+
+// mergeTallies waits for the workers of g, then merges the findings each
+// gathered (nil where it found none) into r in worker order, so that the
+// report does not depend on scheduling. It returns g's error or ctx's.
+func mergeTallies(ctx context.Context, g *errgroup.Group, r *Report, tallies []*tally, limit int) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
@@ -371,7 +381,7 @@ func (c *checker) scan(ctx context.Context, fn func(lo, hi uint64, tl *tally)) e
 		return err
 	}
 	for _, tl := range tallies {
-		c.r.merge(tl, c.opts.MaxFindingsPerCheck)
+		r.merge(tl, limit)
 	}
 	return nil
 }

@@ -255,14 +255,8 @@ func zaConsistency(ctx context.Context, r *Report, p *puzzle.Pattern, values []u
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
+	if err := mergeTallies(ctx, g, r, tallies, opts.MaxFindingsPerCheck); err != nil {
 		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for _, tl := range tallies {
-		r.merge(tl, opts.MaxFindingsPerCheck)
 	}
 	return nil
 }
