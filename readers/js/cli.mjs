@@ -25,7 +25,7 @@
 //   set file (with its tables) (exit 0, 1 bad data, 2 trouble)
 
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { openSet, TilepdbError, SetError, LimitError, readFile, isSetFile, ioMessage, Table, TableSet } from './tilepdb.mjs';
+import { openSet, TilepdbError, SetError, LimitError, readFile, isSetFile, ioMessage, Table, TableSet, Regions, KIND_ZERO_AWARE } from './tilepdb.mjs';
 import { LineSplitter, boardOfLine } from './board.mjs';
 import { Pattern, positions } from './rank.mjs';
 
@@ -105,7 +105,11 @@ function exitOf(e) {
 async function openSetInWorker(files) {
   const m = await inWorker('open', files);
   if (m.error) throw new ExitError(m.error.code, m.error.message);
-  const tables = m.tables.map((t) => new Table(t.header, new Pattern(t.w, t.h, t.goal, t.tiles), new Uint8Array(t.values), t.version));
+  const tables = m.tables.map((t) => {
+    const p = new Pattern(t.w, t.h, t.goal, t.tiles);
+    // a zero-aware table's region numbering is labelled again here (a flood fill per cell set)
+    return new Table(t.header, p, new Uint8Array(t.values), t.version, t.header.kind === KIND_ZERO_AWARE ? new Regions(p) : null);
+  });
   return TableSet.fromParts(m.parts.map((p) => ({ pattern: new Pattern(p.w, p.h, p.goal, p.tiles), table: tables[p.table], symmetry: p.symmetry, map: p.map })));
 }
 

@@ -139,3 +139,38 @@ export function decodeCodes(values, p) {
   });
   return bad;
 }
+
+/**
+ * decodeCodes for a zero-aware table (SPEC.md 11.2, format 2): the
+ * Manhattan distance of index P·S + slot is that of its placement, rank
+ * P·C(N,k) + M with M the cell set of the slot. Works one tile order at a
+ * time, with the Manhattan row of its C(N,k) placements.
+ */
+export function decodeZeroAwareCodes(values, regions) {
+  const p = regions.pattern;
+  const comb = regions.comb;
+  const S = regions.slots;
+  const slotStart = regions.slotStart;
+  const dist = distances(p);
+  const row = new Uint8Array(comb);
+  let bad = null;
+  additiveRows(p, dist, (r0, count, partial, rowBase) => {
+    const m0 = r0 % comb;
+    for (let s = 0; s < count; s++) row[m0 + s] = partial + dist[rowBase + s];
+    if (m0 + count < comb) return true;
+    const base = ((r0 - m0) / comb) * S; // the order's block of S entries
+    for (let m = 0; m < comb; m++) {
+      const mv = row[m];
+      for (let i = base + slotStart[m], end = base + slotStart[m + 1]; i < end; i++) {
+        const v = mv + 2 * values[i];
+        if (v > 254) {
+          bad = { rank: i, value: v };
+          return false;
+        }
+        values[i] = v;
+      }
+    }
+    return true;
+  });
+  return bad;
+}

@@ -110,12 +110,47 @@ export interface Header {
   [key: string]: unknown;
 }
 
+export const KIND_ZERO_AWARE: 'zero-aware';
+export const RANKING_CELLSET_ORDER_REGION: 'cellset-order-region';
+
+/**
+ * The index of a zero-aware table (SPEC.md section 11): the regions of the
+ * free cells of every cell set M (colexicographic), numbered by their
+ * smallest cell, and the prefix sums slotStart. Memory C(N,k)·(N+8) bytes.
+ */
+export class Regions {
+  constructor(pattern: Pattern);
+  readonly pattern: Pattern;
+  /** C(N,k). */
+  readonly comb: number;
+  /** slotStart[M], M = 0..C(N,k). */
+  readonly slotStart: Float64Array;
+  /** regionOf[M·N + c]: region of cell c in cell set M, 255 for an occupied cell. */
+  readonly regionOf: Uint8Array;
+  /** S, the number of (cell set, region) slots. */
+  readonly slots: number;
+  /** k!·S, the entries of the zero-aware table. */
+  readonly size: number;
+  /** Number of regions of cell set m. */
+  count(m: number): number;
+  /** Zero-aware index of the state with position vector pos (pos[0] = the blank's cell). */
+  index(pos: ArrayLike<number>): number;
+  /** index given the cells of the pattern tiles (tiles ascending) and the blank's cell. */
+  indexCells(cells: ArrayLike<number>, blank: number): number;
+  /** Cell set M of slot s < S. */
+  cellSetOfSlot(s: number): number;
+}
+
 /** One decoded, verified table. */
 export class Table {
   readonly header: Header;
   readonly pattern: Pattern;
-  /** values[rank] = moves; header.entries bytes. */
+  /** values[index] = moves; header.entries bytes (index: the rank, or Regions.index for a zero-aware table). */
   readonly values: Uint8Array;
+  /** A zero-aware table's region numbering (SPEC.md section 11), else null. */
+  readonly regions: Regions | null;
+  /** Whether header.kind is "zero-aware". */
+  readonly zeroAware: boolean;
   /** [major, minor]. */
   readonly version: [number, number];
   /** "raw bytes" (format 1) or the format 2 encoding. */

@@ -32,13 +32,15 @@
 // that is malformed or does not hold together with its tables.
 
 import { Decompress } from 'fzstd';
-import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION, MIN_SIDE, MAX_SIDE } from './rank.mjs';
+import { Pattern, BoardError, validateBoard, positions, goalName, RANKING_VERSION, MIN_SIDE, MAX_SIDE, MAX_ENTRIES } from './rank.mjs';
 import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayField, quoteName } from './json.mjs';
 import { xxh64Low32 } from './xxh64.mjs';
 import { codecFor, SUPPORTED_MAJORS } from './values.mjs';
+import { Regions, KIND_ZERO_AWARE, RANKING_CELLSET_ORDER_REGION } from './regions.mjs';
 import { SYMMETRIES, MAX_SET_FILE_LEN, mapPattern, parseSetFile, looksLikeSetFile, validTableName, tileListError, goList } from './setfile.mjs';
 
 export { Pattern, BoardError } from './rank.mjs';
+export { Regions, KIND_ZERO_AWARE, RANKING_CELLSET_ORDER_REGION } from './regions.mjs';
 export { SYMMETRIES, SET_VERSION, MAX_SET_FILE_LEN, SET_FILE_EXT, parseSetFile, mapPattern, symmetryCell } from './setfile.mjs';
 
 /** Major versions read (any minor version of each). */
@@ -159,7 +161,7 @@ export function fileHandleSource(fh, size) {
 
 /** One decoded, verified table (of either format: the values are the same). */
 export class Table {
-  constructor(header, pattern, values, version) {
+  constructor(header, pattern, values, version, regions = null) {
     /** The JSON header as parsed (numbers as JavaScript numbers; entries and histogram counts too). */
     this.header = header;
     /** The pattern (geometry, goal, tiles, ranking). */
@@ -170,11 +172,18 @@ export class Table {
     this.version = version;
     /** "raw bytes" (format 1) or the format 2 encoding. */
     this.encoding = header.encoding ?? 'raw bytes';
+    /**
+     * A zero-aware table's region numbering (regions.mjs Regions: values
+     * are indexed by Regions.index, SPEC.md section 11), else null.
+     */
+    this.regions = regions;
+    /** Whether the table is of kind zero-aware. */
+    this.zeroAware = regions !== null;
   }
 
   /** Fast path for a solver's inner loop: the value of the state with position vector pos; nothing checked, no allocation. */
   value(pos) {
-    return this.values[this.pattern.rank(pos)];
+    return this.values[this.regions ? this.regions.index(pos) : this.pattern.rank(pos)];
   }
 
   /**
@@ -316,7 +325,7 @@ export async function readTable(src, opts = {}) {
     throw e;
   }
   // 4. header sanity, 5. layout
-  const pattern = checkHeader(h, major);
+  const { pattern, regions } = checkHeader(h, major);
   const codec = codecFor(major, h.encoding);
   const layout = checkLayout(h, major, codec, payloadOff, size);
   const { frames, offs, frameSize, entries } = layout;
@@ -358,7 +367,7 @@ export async function readTable(src, opts = {}) {
     if (msg) throw new FormatError(offs[i], `frame ${i}: ${msg}`);
     if (opts.onProgress) opts.onProgress({ done: i + 1, total: frames.length });
   }
-  const bad = codec.finish(raw, pattern);
+  const bad = codec.finish(raw, pattern, regions);
   if (bad) throw new FormatError(payloadOff, `the entry of rank ${bad.rank} decodes to ${bad.value}, above 254`);
   // 9. raw SHA-256
   const rawSum = toHex(await sha256(raw));
@@ -385,7 +394,7 @@ export async function readTable(src, opts = {}) {
     histogram: h.histogram.map(Number),
     frames: frames.slice(),
   };
-  return new Table(header, pattern, raw, [major, minor]);
+  return new Table(header, pattern, raw, [major, minor], regions);
 }
 
 function decodeFrame(f, dst, i, off, window) {
@@ -440,7 +449,8 @@ function parseHeader(text, major) {
 }
 
 // checkHeader: SPEC.md 3.4 in the reference reader's order. Converts the
-// checked integer fields of h to numbers and returns the pattern.
+// checked integer fields of h to numbers and returns { pattern, regions }
+// (regions: the Regions of a zero-aware table, SPEC.md section 11, else null).
 function checkHeader(h, major) {
   const bad = (msg) => new FormatError(OFF_HEADER, `header: ${msg}`);
   const unsupported = (msg) => new UnsupportedError(OFF_HEADER, `header: ${msg}`);
@@ -468,12 +478,32 @@ function checkHeader(h, major) {
     if (e instanceof BoardError) throw bad(e.message);
     throw e;
   }
-  if (h.kind !== p.kind) throw bad(`kind "${h.kind}", but ${p.tiles.length} of ${n - 1} tiles make an "${p.kind}" table`);
-  if (h.ranking !== p.ranking) throw bad(`ranking "${h.ranking}", want "${p.ranking}" for a table of kind "${p.kind}"`);
+  // A zero-aware header describes an additive pattern; a kind none of
+  // the three (a future one) is unsupported, not corrupt (SPEC.md 11).
+  const za = h.kind === KIND_ZERO_AWARE && !p.exact;
+  if (h.kind !== 'exact' && h.kind !== 'additive' && h.kind !== KIND_ZERO_AWARE) {
+    throw unsupported(`kind ${JSON.stringify(h.kind)} is not supported (this reader implements "exact", "additive" and "${KIND_ZERO_AWARE}")`);
+  }
+  const wantKind = za ? KIND_ZERO_AWARE : p.kind;
+  const wantRanking = za ? RANKING_CELLSET_ORDER_REGION : p.ranking;
+  if (h.kind !== wantKind) throw bad(`kind "${h.kind}", but ${p.tiles.length} of ${n - 1} tiles make an "${p.kind}" table`);
+  if (h.ranking !== wantRanking) throw bad(`ranking "${h.ranking}", want "${wantRanking}" for a table of kind "${wantKind}"`);
   if (h.ranking_version !== BigInt(RANKING_VERSION)) throw unsupported(`ranking_version ${h.ranking_version} is not supported (this reader implements version ${RANKING_VERSION})`);
   if (h.bits_per_entry !== BigInt(BITS_PER_ENTRY)) throw unsupported(`bits_per_entry ${h.bits_per_entry} is not supported (want ${BITS_PER_ENTRY})`);
   if (major >= 2 && !codecFor(major, h.encoding)) throw unsupported(`encoding ${JSON.stringify(h.encoding)} is not supported (this reader implements manhattan-half-4bit and manhattan-half-8bit)`);
-  if (h.entries !== BigInt(p.size)) throw bad(`entries ${h.entries}, but pattern ${p} has ${p.size}`);
+  let regions = null;
+  if (za) {
+    // The region maps take C(N,k)·(N+8) bytes, less than the k!·C(N,k)
+    // entries of the smallest zero-aware table of p for k >= 5 (and at
+    // most 41 MB below that): refuse before labelling what this reader
+    // could not hold anyway.
+    if (p.size > MAX_TABLE_BYTES) {
+      throw new LimitError(`tilepdb: the zero-aware table of ${p} has at least ${p.size} entries, more than this reader's limit of ${MAX_TABLE_BYTES} bytes (one Uint8Array)`);
+    }
+    regions = new Regions(p);
+    if (regions.size > MAX_ENTRIES) throw bad(`the zero-aware table of ${p} has ${regions.size} entries, more than ${MAX_ENTRIES}`);
+    if (h.entries !== BigInt(regions.size)) throw bad(`entries ${h.entries}, but the zero-aware table of pattern ${p} has ${regions.size}`);
+  } else if (h.entries !== BigInt(p.size)) throw bad(`entries ${h.entries}, but pattern ${p} has ${p.size}`);
   const wantName = p.goalName === 'blank-last' || p.goalName === 'blank-first' ? p.goalName : 'custom';
   if (h.goal_name !== wantName) throw bad(`goal_name "${h.goal_name}", but the goal is "${wantName}"`);
   if (h.max_value < 0n || h.max_value >= 255n) throw bad(`max_value ${h.max_value} out of range 0..254`);
@@ -491,7 +521,7 @@ function checkHeader(h, major) {
   h.tiles = h.tiles.map(Number);
   h.ranking_version = Number(h.ranking_version);
   h.bits_per_entry = Number(h.bits_per_entry);
-  return p;
+  return { pattern: p, regions };
 }
 
 // checkLayout: SPEC.md 3.5.
@@ -699,6 +729,7 @@ export class TableSet {
     this._patterns = this.parts.map((p) => p.table.pattern);
     this._cellMaps = this.parts.map((p) => (p.map ? p.map.cell : null));
     this._srcs = this.parts.map((p) => (p.map ? p.map.src : null));
+    this._regions = this.parts.map((p) => p.table.regions ?? null);
   }
 
   /**
@@ -721,7 +752,9 @@ export class TableSet {
    * cell of tile t, length N); nothing checked, no allocation. A symmetric
    * part reads its table at the cellset-order rank of the cells σ(pos[t])
    * of its tiles t, taken in the order of the table tiles π(t) they are
-   * looked up as (SPEC.md section 10).
+   * looked up as (SPEC.md section 10). A zero-aware table (SPEC.md
+   * section 11) is read at the index of those cells and of the blank's
+   * cell σ(pos[0]).
    */
   heuristic(pos) {
     let h = 0;
@@ -729,14 +762,15 @@ export class TableSet {
     const patterns = this._patterns;
     for (let i = 0; i < values.length; i++) {
       const src = this._srcs[i];
+      const za = this._regions[i];
       if (src === null) {
-        h += values[i][patterns[i].rank(pos)];
+        h += values[i][za ? za.index(pos) : patterns[i].rank(pos)];
         continue;
       }
       const cell = this._cellMaps[i];
       const cells = this._cells;
       for (let j = 0; j < src.length; j++) cells[j] = cell[pos[src[j]]];
-      h += values[i][patterns[i].rankCells(cells, src.length)];
+      h += values[i][za ? za.indexCells(cells, cell[pos[0]]) : patterns[i].rankCells(cells, src.length)];
     }
     return h;
   }

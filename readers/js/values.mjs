@@ -5,7 +5,7 @@
 // and, in format 2, the header key `encoding` (SPEC.md section 8).
 // No dependencies beyond the Manhattan walk.
 
-import { decodeCodes } from './manhattan.mjs';
+import { decodeCodes, decodeZeroAwareCodes } from './manhattan.mjs';
 
 /** Major versions this reader implements. */
 export const SUPPORTED_MAJORS = [1, 2];
@@ -19,9 +19,16 @@ export const bytesCodec = {
     dst.set(stored);
     return '';
   },
-  /** Turns the unpacked table into values; null or { rank, value } of an invalid value. */
+  /**
+   * Turns the unpacked table into values (pattern: its rank.mjs Pattern;
+   * regions: a zero-aware table's regions.mjs Regions, else null); null or
+   * { rank, value } of an invalid value.
+   */
   finish: () => null,
 };
+
+// value = m + 2*code, m of the entry's placement (SPEC.md 8 and 11.2).
+const finishCodes = (values, pattern, regions) => (regions ? decodeZeroAwareCodes(values, regions) : decodeCodes(values, pattern));
 
 /** Format 2, manhattan-half-4bit: two codes per byte, low nibble first; value = m(r) + 2*code. */
 export const halfNibbleCodec = {
@@ -42,7 +49,7 @@ export const halfNibbleCodec = {
     }
     return '';
   },
-  finish: decodeCodes,
+  finish: finishCodes,
 };
 
 /** Format 2, manhattan-half-8bit: one code per byte; value = m(r) + 2*code. */
@@ -53,7 +60,7 @@ export const halfByteCodec = {
     dst.set(stored);
     return '';
   },
-  finish: decodeCodes,
+  finish: finishCodes,
 };
 
 /** The encodings of format 2 this reader implements. */

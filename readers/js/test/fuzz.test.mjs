@@ -18,6 +18,11 @@ const goodFiles = ['good-additive.pdb', 'good-exact.pdb', 'good-v2-additive.pdb'
 for (const f of ['v2-additive-6x6.pdb', 'v2-additive-7x7-frames.pdb']) {
   if (fs.existsSync(path.join(conformanceDir, f))) goodFiles.push(path.join(conformanceDir, f));
 }
+// zero-aware tables (SPEC.md section 11), formats 1 and 2, frames that start inside a block of S entries
+const zaDir = path.join(conformanceDir, '..', 'conformance-zero-aware');
+for (const f of ['v1-zero-aware-3x3.pdb', 'v2-zero-aware-4x3-frames.pdb']) {
+  if (fs.existsSync(path.join(zaDir, f))) goodFiles.push(path.join(zaDir, f));
+}
 
 function rng(seed) {
   let s = seed >>> 0;
