@@ -123,4 +123,34 @@ final class Manhattan {
         });
         return bad[0];
     }
+
+    /**
+     * decodeCodes for a zero-aware table (SPEC.md 11.2): the Manhattan
+     * distance of index P·S + slot is that of its placement, rank
+     * P·C(N,k) + M with M the cell set of the slot. Works one tile order at
+     * a time, with the row of its C(N,k) placements.
+     */
+    static long[] decodeZeroAware(byte[] values, Regions r) {
+        long[][] bad = {null};
+        int comb = (int) r.comb;
+        int[] row = new int[comb];
+        forEach(r.pattern, (rank, m) -> {
+            int set = (int) (rank % comb);
+            row[set] = m;
+            if (set < comb - 1) return true;
+            long base = rank / comb * r.slots;
+            for (int s = 0; s < comb; s++) {
+                for (long i = base + r.slotStart(s), end = base + r.slotStart(s + 1); i < end; i++) {
+                    int val = row[s] + 2 * (values[(int) i] & 0xff);
+                    if (val > 254) {
+                        bad[0] = new long[] {i, val};
+                        return false;
+                    }
+                    values[(int) i] = (byte) val;
+                }
+            }
+            return true;
+        });
+        return bad[0];
+    }
 }

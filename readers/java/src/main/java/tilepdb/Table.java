@@ -11,21 +11,27 @@ public final class Table {
 
     public final Header header;
     public final Pattern pattern;
-    /** values[rank] = moves, unsigned (use & 0xff). */
+    /** values[index] = moves, unsigned (use & 0xff); index: the rank, or {@link Regions#index} for a zero-aware table. */
     public final byte[] values;
     public final int major, minor;
+    /** A zero-aware table's region numbering (SPEC.md section 11), else null. */
+    public final Regions regions;
 
-    Table(Header header, Pattern pattern, byte[] values, int major, int minor) {
+    Table(Header header, Pattern pattern, byte[] values, int major, int minor, Regions regions) {
         this.header = header;
         this.pattern = pattern;
         this.values = values;
         this.major = major;
         this.minor = minor;
+        this.regions = regions;
     }
+
+    /** Whether the table is of kind zero-aware. */
+    public boolean zeroAware() { return regions != null; }
 
     /** Fast path for a solver's inner loop: the value of the state pos; nothing checked. */
     public int value(byte[] pos) {
-        return values[(int) pattern.rank(pos)] & 0xff;
+        return values[(int) (regions != null ? regions.index(pos) : pattern.rank(pos))] & 0xff;
     }
 
     /**

@@ -303,7 +303,8 @@ public final class TableReader {
             throw TilepdbException.format(OFF_HEADER, "header JSON: nested too deeply");
         }
         // 4. sanity, 5. layout
-        Pattern p = checkHeader(h, major);
+        Checked ck = checkHeader(h, major);
+        Pattern p = ck.pattern();
         ValueCodec codec = ValueCodec.forVersion(major, h.encoding);
         long entries = h.entries.longValue();
         int frameSize = checkLayout(h, major, codec, entries, payloadOff, size);
@@ -366,7 +367,7 @@ public final class TableReader {
             String um = codec.unpack(dst, raw, lo, e);
             if (um != null) throw TilepdbException.format(offs[i], "frame " + i + ": " + um);
         }
-        long[] bad = codec.finish(raw, p);
+        long[] bad = codec.finish(raw, p, ck.regions());
         if (bad != null) throw TilepdbException.format(payloadOff, "the entry of rank " + bad[0] + " decodes to " + bad[1] + ", above 254");
         // 9. raw SHA-256
         String rawSum = hex.formatHex(sha256(raw, 0, raw.length));
@@ -396,7 +397,7 @@ public final class TableReader {
         Table.Header header = new Table.Header(p.w, p.h, goal, h.goalName, tiles, h.kind, h.ranking, 1, entries,
                 BITS_PER_ENTRY, maxValue, histogram, h.rawSha256, h.generator, frameSize, frames,
                 major >= 2 ? h.encoding : "raw bytes", major >= 2 ? h.payloadSha256 : "");
-        return new Table(header, p, raw, major, minor);
+        return new Table(header, p, raw, major, minor, ck.regions());
     }
 
     private static MessageDigest sha256() {
@@ -451,7 +452,10 @@ public final class TableReader {
     }
 
     /** SPEC.md 3.4, in the reference reader's order; returns the pattern. */
-    private static Pattern checkHeader(Raw h, int major) throws TilepdbException {
+    /** The pattern a checked header describes, and a zero-aware table's regions (else null). */
+    private record Checked(Pattern pattern, Regions regions) {}
+
+    private static Checked checkHeader(Raw h, int major) throws TilepdbException, LimitException {
         if (!in(h.width, Pattern.MIN_SIDE, Pattern.MAX_SIDE) || !in(h.height, Pattern.MIN_SIDE, Pattern.MAX_SIDE))
             throw bad("board " + h.width + "x" + h.height + ": each side must be between " + Pattern.MIN_SIDE + " and " + Pattern.MAX_SIDE);
         int w = h.width.intValue(), ht = h.height.intValue(), n = w * ht;
@@ -477,15 +481,31 @@ public final class TableReader {
         } catch (BoardException e) {
             throw bad(e.getMessage());
         }
-        if (!h.kind.equals(p.kind())) throw bad("kind \"" + h.kind + "\", but " + tiles.length + " of " + (n - 1) + " tiles make an \"" + p.kind() + "\" table");
-        if (!h.ranking.equals(p.ranking())) throw bad("ranking \"" + h.ranking + "\", want \"" + p.ranking() + "\" for a table of kind \"" + p.kind() + "\"");
+        // A zero-aware header describes an additive pattern; a kind none of
+        // the three (a future one) is unsupported, not corrupt (SPEC.md 11).
+        boolean za = h.kind.equals(Regions.KIND) && !p.exact;
+        if (!h.kind.equals("exact") && !h.kind.equals("additive") && !h.kind.equals(Regions.KIND))
+            throw TilepdbException.unsupported(OFF_HEADER, "header: kind " + Json.quoteName(h.kind) + " is not supported (this reader implements \"exact\", \"additive\" and \"zero-aware\")");
+        String wantKind = za ? Regions.KIND : p.kind(), wantRanking = za ? Regions.RANKING : p.ranking();
+        if (!h.kind.equals(wantKind)) throw bad("kind \"" + h.kind + "\", but " + tiles.length + " of " + (n - 1) + " tiles make an \"" + p.kind() + "\" table");
+        if (!h.ranking.equals(wantRanking)) throw bad("ranking \"" + h.ranking + "\", want \"" + wantRanking + "\" for a table of kind \"" + wantKind + "\"");
         if (!h.rankingVersion.equals(BigInteger.ONE))
             throw TilepdbException.unsupported(OFF_HEADER, "header: ranking_version " + h.rankingVersion + " is not supported (this reader implements version 1)");
         if (!h.bitsPerEntry.equals(BigInteger.valueOf(BITS_PER_ENTRY)))
             throw TilepdbException.unsupported(OFF_HEADER, "header: bits_per_entry " + h.bitsPerEntry + " is not supported (want 8)");
         if (major >= 2 && ValueCodec.forVersion(major, h.encoding) == null)
             throw TilepdbException.unsupported(OFF_HEADER, "header: encoding \"" + h.encoding + "\" is not supported (this reader implements manhattan-half-4bit and manhattan-half-8bit)");
-        if (!h.entries.equals(BigInteger.valueOf(p.size))) throw bad("entries " + h.entries + ", but pattern " + p + " has " + p.size);
+        Regions regions = null;
+        if (za) {
+            // The region maps take C(N,k)·(N+4) bytes, less than the k!·C(N,k)
+            // entries of the smallest zero-aware table of p for k >= 5 (at most
+            // 41 MB below): refuse before labelling what this reader could not hold.
+            if (p.size > MAX_TABLE_BYTES)
+                throw new LimitException("tilepdb: the zero-aware table of " + p + " has at least " + p.size + " entries, more than this reader's limit of " + MAX_TABLE_BYTES + " bytes (one Java byte array)");
+            regions = new Regions(p);
+            if (regions.size > Pattern.MAX_ENTRIES) throw bad("the zero-aware table of " + p + " has " + regions.size + " entries, more than " + Pattern.MAX_ENTRIES);
+            if (!h.entries.equals(BigInteger.valueOf(regions.size))) throw bad("entries " + h.entries + ", but the zero-aware table of pattern " + p + " has " + regions.size);
+        } else if (!h.entries.equals(BigInteger.valueOf(p.size))) throw bad("entries " + h.entries + ", but pattern " + p + " has " + p.size);
         String gn = p.goalName();
         String wantName = gn.equals("blank-last") || gn.equals("blank-first") ? gn : "custom";
         if (!h.goalName.equals(wantName)) throw bad("goal_name \"" + h.goalName + "\", but the goal is \"" + wantName + "\"");
@@ -497,7 +517,7 @@ public final class TableReader {
         if (!sum.equals(h.entries)) throw bad("histogram sums to " + sum.and(Json.UINT64_MAX) + ", want entries = " + h.entries);
         if (!h.rawSha256.matches("[0-9a-f]{64}")) throw bad("raw_sha256 \"" + h.rawSha256 + "\" is not 64 lowercase hex digits");
         if (major >= 2 && !h.payloadSha256.matches("[0-9a-f]{64}")) throw bad("payload_sha256 \"" + h.payloadSha256 + "\" is not 64 lowercase hex digits");
-        return p;
+        return new Checked(p, regions);
     }
 
     private static long minFrameLen(long raw) {

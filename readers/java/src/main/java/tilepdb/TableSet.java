@@ -42,6 +42,7 @@ public final class TableSet {
     public final boolean exact;
     private final Pattern[] patterns;
     private final byte[][] values;
+    private final Regions[] regions; // per part: its table's, null for a plain table
     private final byte[][] cellMaps, srcs;
 
     /** Groups tables, each for its own pattern (see the class comment); throws IllegalArgumentException with the reason. */
@@ -74,12 +75,14 @@ public final class TableSet {
         int k = parts.size();
         this.patterns = new Pattern[k];
         this.values = new byte[k][];
+        this.regions = new Regions[k];
         this.cellMaps = new byte[k][];
         this.srcs = new byte[k][];
         for (int i = 0; i < k; i++) {
             Part p = parts.get(i);
             patterns[i] = p.table().pattern;
             values[i] = p.table().values;
+            regions[i] = p.table().regions;
             if (p.mapping() != null) {
                 cellMaps[i] = p.mapping().cell();
                 srcs[i] = p.mapping().src();
@@ -159,17 +162,20 @@ public final class TableSet {
      * cell of tile t); nothing checked, no allocation. A symmetric part reads
      * its table at the cellset-order rank of the cells σ(pos[t]) of its tiles
      * t, in the order of the table tiles π(t) they are looked up as (SPEC.md
-     * section 10). Safe for concurrent use.
+     * section 10). A zero-aware table (SPEC.md section 11) is read at the
+     * index of those cells and of the blank's cell σ(pos[0]). Safe for
+     * concurrent use.
      */
     public int heuristic(byte[] pos) {
         int sum = 0;
         for (int i = 0; i < patterns.length; i++) {
             byte[] src = srcs[i];
+            Regions za = regions[i];
             if (src == null) {
-                sum += values[i][(int) patterns[i].rank(pos)] & 0xff;
+                sum += values[i][(int) (za != null ? za.index(pos) : patterns[i].rank(pos))] & 0xff;
                 continue;
             }
-            sum += values[i][(int) patterns[i].rankMapped(pos, src, cellMaps[i])] & 0xff;
+            sum += values[i][(int) (za != null ? za.indexMapped(pos, src, cellMaps[i]) : patterns[i].rankMapped(pos, src, cellMaps[i]))] & 0xff;
         }
         return sum;
     }

@@ -16,8 +16,11 @@ interface ValueCodec {
     /** Writes the e entries of one frame from its stored bytes into dst[off, off+e); null or what is wrong. */
     String unpack(byte[] stored, byte[] dst, int off, int e);
 
-    /** Turns the unpacked table into values in place; null, or {rank, value} of a value above 254. */
-    long[] finish(byte[] values, Pattern p);
+    /**
+     * Turns the unpacked table into values in place (regions: a zero-aware
+     * table's, else null); null, or {index, value} of a value above 254.
+     */
+    long[] finish(byte[] values, Pattern p, Regions regions);
 
     /** Format 1.x: the stored bytes are the values. */
     ValueCodec BYTES = new ValueCodec() {
@@ -30,7 +33,7 @@ interface ValueCodec {
             return null;
         }
 
-        public long[] finish(byte[] values, Pattern p) { return null; }
+        public long[] finish(byte[] values, Pattern p, Regions regions) { return null; }
     };
 
     /** Format 2, manhattan-half-4bit: two codes per byte, low nibble first; value = m(r) + 2 code. */
@@ -54,7 +57,9 @@ interface ValueCodec {
             return null;
         }
 
-        public long[] finish(byte[] values, Pattern p) { return Manhattan.decodeCodes(values, p); }
+        public long[] finish(byte[] values, Pattern p, Regions regions) {
+            return regions != null ? Manhattan.decodeZeroAware(values, regions) : Manhattan.decodeCodes(values, p);
+        }
     };
 
     /** Format 2, manhattan-half-8bit: one code per byte. */
@@ -68,7 +73,9 @@ interface ValueCodec {
             return null;
         }
 
-        public long[] finish(byte[] values, Pattern p) { return Manhattan.decodeCodes(values, p); }
+        public long[] finish(byte[] values, Pattern p, Regions regions) {
+            return regions != null ? Manhattan.decodeZeroAware(values, regions) : Manhattan.decodeCodes(values, p);
+        }
     };
 
     /** The codec for a major version and (format 2) encoding, or null when not implemented. */

@@ -42,11 +42,14 @@ class TableReaderTest {
     /** The good files the fuzz tests mutate: the readers kit's, and the conformance kit's 6x6 and 7x7 tables (cell sets past cell 31) when it is there. */
     static Stream<String> goodKitFiles() {
         Stream<String> big = Stream.of("v2-additive-6x6.pdb", "v2-additive-7x7-frames.pdb").filter(f -> Files.exists(conformance.resolve(f)));
+        // zero-aware tables (SPEC.md section 11), formats 1 and 2, frames starting inside a block of S entries
+        big = Stream.concat(big, Stream.of("v1-zero-aware-3x3.pdb", "v2-zero-aware-4x3-frames.pdb").filter(f -> Files.exists(TestFiles.conformanceZeroAware.resolve(f))));
         return Stream.concat(Stream.of("good-additive.pdb", "good-exact.pdb", "good-v2-additive.pdb", "good-v2-exact.pdb", "good-multiframe.pdb"), big);
     }
 
-    /** A file of goodKitFiles: in the readers kit, or (v2-additive-*) in the conformance kit. */
+    /** A file of goodKitFiles: in the readers kit, or (v2-additive-*, *zero-aware*) in the conformance kits. */
     static Path goodFile(String name) {
+        if (name.contains("zero-aware")) return TestFiles.conformanceZeroAware.resolve(name);
         return name.startsWith("v2-additive-") ? conformance.resolve(name) : kit.resolve(name);
     }
 

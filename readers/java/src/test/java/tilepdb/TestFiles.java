@@ -29,6 +29,8 @@ final class TestFiles {
     static final Path conformance = System.getenv("TILEPDB_CONFORMANCE_DIR") != null
             ? Path.of(System.getenv("TILEPDB_CONFORMANCE_DIR")) : root.resolve("format/testdata/conformance");
     static final Path data = root.resolve("data");
+    /** The zero-aware conformance kit (SPEC.md section 11), beside the conformance kit. */
+    static final Path conformanceZeroAware = conformance.resolveSibling("conformance-zero-aware");
 
     /** The SPEC error classes a damaged file may give. */
     static final List<String> CLASSES = List.of("format", "checksum", "unsupported", "unsupported-version");
