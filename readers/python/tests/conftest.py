@@ -17,6 +17,8 @@ KIT = ROOT / "readers" / "testdata" / "kit"
 SETS = ROOT / "readers" / "testdata" / "sets"
 CONFORMANCE = Path(os.environ.get("TILEPDB_CONFORMANCE_DIR", ROOT / "format" / "testdata" / "conformance"))
 FORMAT_TESTDATA = ROOT / "format" / "testdata"
+#: The zero-aware conformance kit (SPEC.md section 11), beside the conformance kit.
+CONFORMANCE_ZA = CONFORMANCE.parent / "conformance-zero-aware"
 DATA = ROOT / "data"
 CLASSES = ("format", "checksum", "unsupported", "unsupported-version")
 

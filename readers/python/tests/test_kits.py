@@ -9,7 +9,7 @@ import json
 import pytest
 
 import tilepdb
-from conftest import CLASSES, CONFORMANCE, KIT, tsv
+from conftest import CLASSES, CONFORMANCE, CONFORMANCE_ZA, KIT, tsv
 
 
 def outcome(data: bytes) -> str:
@@ -44,20 +44,25 @@ def test_read_file_of_a_checksum_error_closes_its_map():
         tilepdb.read_file(KIT / "bad-frame-checksum.pdb")
 
 
-def _conformance_files():
-    index = CONFORMANCE / "index.json"
+def _conformance_files(kit):
+    index = kit / "index.json"
     if not index.exists():
         return []
-    return json.loads(index.read_text(encoding="utf-8"))["files"]
+    return [(kit, f) for f in json.loads(index.read_text(encoding="utf-8"))["files"]]
 
 
-CONF = _conformance_files()
+# the conformance kit and the zero-aware one (its ranks are zero-aware indexes, SPEC.md 11.2)
+CONF = _conformance_files(CONFORMANCE) + _conformance_files(CONFORMANCE_ZA)
+
+
+def test_zero_aware_kit_is_there():
+    assert len(_conformance_files(CONFORMANCE_ZA)) >= 8, CONFORMANCE_ZA
 
 
 @pytest.mark.skipif(not CONF, reason=f"{CONFORMANCE}/index.json not in this tree")
-@pytest.mark.parametrize("entry", CONF, ids=[f["file"] for f in CONF])
-def test_conformance_kit_file(entry):
-    data = (CONFORMANCE / entry["file"]).read_bytes()
+@pytest.mark.parametrize("kit,entry", CONF, ids=[f"{k.name}/{f['file']}" for k, f in CONF])
+def test_conformance_kit_file(kit, entry):
+    data = (kit / entry["file"]).read_bytes()
     if entry["expect"] == "error":
         assert entry["error"] in CLASSES
         with pytest.raises(tilepdb.TilepdbError) as e:
@@ -68,7 +73,9 @@ def test_conformance_kit_file(entry):
     want = entry["table"]
     assert f"{t.version[0]}.{t.version[1]}" == want["format"]
     p = t.pattern
-    assert (p.w, p.h, list(p.goal), list(p.tiles), p.kind) == (
+    kind = "zero-aware" if t.zero_aware else p.kind
+    assert t.header["kind"] == want["kind"]
+    assert (p.w, p.h, list(p.goal), list(p.tiles), kind) == (
         want["width"], want["height"], want["goal"], want["tiles"], want["kind"])
     if "encoding" in want:
         assert t.encoding == want["encoding"]
@@ -79,7 +86,8 @@ def test_conformance_kit_file(entry):
         assert t.values[r["rank"]] == r["value"], r
     for b in entry["boards"]:
         pos = tilepdb.positions(b["board"])
-        assert p.rank(pos) == b["rank"], b
+        assert (t.regions.index(pos) if t.zero_aware else p.rank(pos)) == b["rank"], b
+        assert t.value(pos) == b["value"], b
         assert t.lookup(b["board"]) == b["value"], b
 
 

@@ -38,7 +38,8 @@ from .errors import (
     UnsupportedError,
     UnsupportedVersionError,
 )
-from .pattern import MAX_SIDE, MIN_SIDE, RANKING_VERSION, ManhattanWalker, Pattern, positions, validate_board
+from .pattern import MAX_ENTRIES, MAX_SIDE, MIN_SIDE, RANKING_VERSION, ManhattanWalker, Pattern, positions, validate_board
+from .regions import KIND_ZERO_AWARE, RANKING_CELLSET_ORDER_REGION, Regions
 
 __all__ = ["Table", "read_bytes", "read_file", "MAGIC", "MAJOR_VERSIONS"]
 
@@ -51,6 +52,8 @@ MAX_FRAME_SIZE = 1 << 26
 BITS_PER_ENTRY = 8
 UNREACHED = 255
 ENCODINGS = ("manhattan-half-4bit", "manhattan-half-8bit")
+#: Largest region maps (C(N,k)·N bytes) labelled for a zero-aware header.
+MAX_REGION_BYTES = 1 << 28
 _PREFIX_LEN = 16
 _CHECKSUM_LEN = 32
 _OFF_HEADER = 16
@@ -65,16 +68,25 @@ class Table:
     Attributes: ``header`` (dict, the JSON header as parsed), ``pattern``
     (:class:`~tilepdb.pattern.Pattern`), ``values`` (read-only numpy uint8
     array, ``values[rank]`` = moves), ``version`` ((major, minor)),
-    ``encoding`` ("raw bytes" in format 1, else the format 2 encoding).
+    ``encoding`` ("raw bytes" in format 1, else the format 2 encoding),
+    ``regions`` (a zero-aware table's :class:`~tilepdb.regions.Regions`,
+    SPEC.md section 11: ``values`` is indexed by its index; else None).
     """
 
-    def __init__(self, header: dict, pattern: Pattern, values: np.ndarray, version: tuple[int, int]) -> None:
+    def __init__(self, header: dict, pattern: Pattern, values: np.ndarray, version: tuple[int, int],
+                 regions: Regions | None = None) -> None:
         values.flags.writeable = False
         self.header = header
         self.pattern = pattern
         self.values = values
         self.version = version
         self.encoding = header.get("encoding", "raw bytes")
+        self.regions = regions
+
+    @property
+    def zero_aware(self) -> bool:
+        """Whether the table is of kind zero-aware."""
+        return self.regions is not None
 
     def __repr__(self) -> str:
         return f"<tilepdb.Table {self.pattern}, {len(self.values)} entries, format {self.version[0]}.{self.version[1]}>"
@@ -85,7 +97,7 @@ class Table:
 
     def value(self, pos) -> int:
         """Value of the state with position vector pos (unchecked)."""
-        return int(self.values[self.pattern.rank(pos)])
+        return int(self.values[self.regions.index(pos) if self.regions else self.pattern.rank(pos)])
 
     def lookup(self, board) -> int:
         """Checked lookup of one board (N tiles, 0 = blank), in moves.
@@ -109,7 +121,7 @@ class Table:
 
         out = np.empty(len(_as_boards(boards, self.pattern.n)), dtype=np.int64)
         for lo, hi, pos_t in _batch_positions(boards, self.pattern.n, check):
-            r = self.pattern.ranks_t(pos_t)
+            r = self.regions.indexes_t(pos_t) if self.regions else self.pattern.ranks_t(pos_t)
             if check:
                 r[~self.pattern.solvable_t(pos_t)] = -1
             out[lo:hi] = r
@@ -324,8 +336,9 @@ def _parse_header(text: str, major: int) -> dict:
     return h
 
 
-def _check_header(h: dict, major: int) -> Pattern:
-    """SPEC.md 3.4 in the reference reader's order; returns the pattern."""
+def _check_header(h: dict, major: int) -> tuple[Pattern, Regions | None]:
+    """SPEC.md 3.4 in the reference reader's order; returns the pattern and
+    a zero-aware table's regions (else None)."""
 
     def bad(msg):
         return FormatError(_OFF_HEADER, f"header: {msg}")
@@ -358,10 +371,20 @@ def _check_header(h: dict, major: int) -> Pattern:
         p = Pattern(w, ht, goal, tiles)
     except BoardError as e:
         raise bad(str(e)) from None
-    if h["kind"] != p.kind:
+    # A zero-aware header describes an additive pattern; a kind none of the
+    # three (a future one) is unsupported, not corrupt (SPEC.md section 11).
+    za = h["kind"] == KIND_ZERO_AWARE and not p.exact
+    if h["kind"] not in ("exact", "additive", KIND_ZERO_AWARE):
+        raise unsupported(
+            f"kind {json.dumps(h['kind'])} is not supported "
+            f'(this reader implements "exact", "additive" and "{KIND_ZERO_AWARE}")'
+        )
+    want_kind = KIND_ZERO_AWARE if za else p.kind
+    want_ranking = RANKING_CELLSET_ORDER_REGION if za else p.ranking
+    if h["kind"] != want_kind:
         raise bad(f'kind "{h["kind"]}", but {len(p.tiles)} of {n - 1} tiles make an "{p.kind}" table')
-    if h["ranking"] != p.ranking:
-        raise bad(f'ranking "{h["ranking"]}", want "{p.ranking}" for a table of kind "{p.kind}"')
+    if h["ranking"] != want_ranking:
+        raise bad(f'ranking "{h["ranking"]}", want "{want_ranking}" for a table of kind "{want_kind}"')
     if h["ranking_version"] != RANKING_VERSION:
         raise unsupported(
             f"ranking_version {h['ranking_version']} is not supported (this reader implements version {RANKING_VERSION})"
@@ -373,7 +396,21 @@ def _check_header(h: dict, major: int) -> Pattern:
             f"encoding {json.dumps(h['encoding'])} is not supported "
             "(this reader implements manhattan-half-4bit and manhattan-half-8bit)"
         )
-    if h["entries"] != p.size:
+    regions = None
+    if za:
+        # Labelling takes C(N,k)·N bytes and a flood fill per cell set:
+        # bounded before it starts (a 35-puzzle 6-tile table needs 70 MB).
+        if p.comb * n > MAX_REGION_BYTES:
+            raise LimitError(
+                f"tilepdb: the region maps of the zero-aware table of {p} take {p.comb * n} bytes, "
+                f"more than this reader's limit of {MAX_REGION_BYTES}"
+            )
+        regions = Regions(p)
+        if regions.size > MAX_ENTRIES:
+            raise bad(f"the zero-aware table of {p} has {regions.size} entries, more than {MAX_ENTRIES}")
+        if h["entries"] != regions.size:
+            raise bad(f"entries {h['entries']}, but the zero-aware table of pattern {p} has {regions.size}")
+    elif h["entries"] != p.size:
         raise bad(f"entries {h['entries']}, but pattern {p} has {p.size}")
     want_name = p.goal_name if p.goal_name in ("blank-last", "blank-first") else "custom"
     if h["goal_name"] != want_name:
@@ -393,7 +430,7 @@ def _check_header(h: dict, major: int) -> Pattern:
         raise bad(f"raw_sha256 {json.dumps(h['raw_sha256'])} is not 64 lowercase hex digits")
     if major >= 2 and not _HEX64.match(h["payload_sha256"]):
         raise bad(f"payload_sha256 {json.dumps(h['payload_sha256'])} is not 64 lowercase hex digits")
-    return p
+    return p, regions
 
 
 def _check_layout(h: dict, major: int, payload_off: int, size: int) -> list[int]:
@@ -500,7 +537,7 @@ def read_bytes(data) -> Table:
         )
         raise FormatError(_OFF_HEADER, f"header JSON: {msg}") from None
     # 4. header sanity, 5. layout
-    pattern = _check_header(h, major)
+    pattern, regions = _check_header(h, major)
     offs = _check_layout(h, major, payload_off, size)
     entries, fs, enc = h["entries"], h["frame_size"], h.get("encoding")
     nf = len(offs) - 1
@@ -528,6 +565,7 @@ def read_bytes(data) -> Table:
     except MemoryError:
         raise LimitError(f"tilepdb: cannot allocate {entries} bytes for the table") from None
     walker = ManhattanWalker(pattern) if enc is not None else None
+    m_of = _ZeroAwareManhattan(walker, regions) if enc is not None and regions is not None else None
     for i in range(nf):
         f = buf[offs[i] : offs[i + 1]]
         e = frame_entries(i)
@@ -547,7 +585,8 @@ def read_bytes(data) -> Table:
             unpacked[0::2] = codes & 15
             unpacked[1::2] = codes >> 4
             codes = unpacked[:e]
-        v = walker.manhattan(lo, lo + e).astype(np.uint16) + 2 * codes.astype(np.uint16)
+        m = m_of.manhattan(lo, lo + e) if m_of else walker.manhattan(lo, lo + e)
+        v = m.astype(np.uint16) + 2 * codes.astype(np.uint16)
         over = np.flatnonzero(v > 254)
         if len(over):
             r = int(over[0])
@@ -572,7 +611,31 @@ def read_bytes(data) -> Table:
                 _OFF_HEADER,
                 f"header histogram does not match the table: value {v}: header says {want} entries, table has {int(hist[v])}",
             )
-    return Table(h, pattern, values, (major, minor))
+    return Table(h, pattern, values, (major, minor), regions)
+
+
+class _ZeroAwareManhattan:
+    """m(index) of a zero-aware table (SPEC.md 11.2): the Manhattan distance
+    of index P·S + slot is that of placement P·C(N,k) + M, M the cell set of
+    the slot; one order's row of C(N,k) placements at a time (the last one kept)."""
+
+    def __init__(self, walker: ManhattanWalker, regions: Regions) -> None:
+        self.walker, self.r = walker, regions
+        self.slot_set = regions.slot_cell_sets()
+        self.order, self.row = -1, None
+
+    def manhattan(self, lo: int, hi: int) -> np.ndarray:
+        s, c = self.r.slots, self.r.comb
+        out = np.empty(hi - lo, dtype=np.uint8)
+        i = lo
+        while i < hi:
+            order, first = divmod(i, s)
+            j = min(hi, (order + 1) * s)
+            if order != self.order:
+                self.order, self.row = order, self.walker.manhattan(order * c, (order + 1) * c)
+            out[i - lo : j - lo] = self.row[self.slot_set[first : first + j - i]]
+            i = j
+        return out
 
 
 def _clear_frames(e: BaseException | None) -> None:

@@ -187,11 +187,12 @@ class TableSet:
         self._plan = []
         for part in self.parts:
             tp = part.table.pattern
+            za = part.table.regions  # a zero-aware table (SPEC.md section 11): the blank's region counts too
             if part.map is None:
-                self._plan.append((part.table.values, tp, None, None, list(tp.tiles)))
+                self._plan.append((part.table.values, tp, None, None, list(tp.tiles), za))
             else:
                 cm = np.asarray(part.map.cell, dtype=np.uint8)
-                self._plan.append((part.table.values, tp, part.map.cell, cm, list(part.map.src)))
+                self._plan.append((part.table.values, tp, part.map.cell, cm, list(part.map.src), za))
 
     @classmethod
     def of_tables(cls, tables: list[Table], names: list[str] | None = None) -> "TableSet":
@@ -205,9 +206,11 @@ class TableSet:
     def heuristic(self, pos) -> int:
         """Sum of the parts' values for position vector pos (length N); unchecked."""
         h = 0
-        for values, tp, cell, _, src in self._plan:
+        for values, tp, cell, _, src, za in self._plan:
             if cell is None:
-                h += int(values[tp.rank(pos)])
+                h += int(values[za.index(pos) if za else tp.rank(pos)])
+            elif za:
+                h += int(values[za.index_cells([cell[pos[t]] for t in src], cell[pos[0]])])
             else:
                 h += int(values[tp.rank_cells([cell[pos[t]] for t in src])])
         return h
@@ -252,9 +255,11 @@ class TableSet:
             raise ValueError(f"out must be an int16 array of shape ({len(a)},)")
         for lo, hi, pos_t in _batch_positions(a, self.n, check):
             acc = None
-            for values, tp, _, cm, src in self._plan:
+            for values, tp, _, cm, src, za in self._plan:
                 if cm is None:
-                    r = tp.ranks_t(pos_t)
+                    r = za.indexes_t(pos_t) if za else tp.ranks_t(pos_t)
+                elif za:
+                    r = za.indexes_t(pos_t, cm.take(pos_t[src]), cm.take(pos_t[0]))
                 else:
                     r = tp.ranks_t(pos_t, cm.take(pos_t[src]))
                 v = values.take(r)
