@@ -72,6 +72,10 @@ export class Solver {
       ? tables.map((t) => ({ pattern: t.pattern, values: t.values, map: t.map ?? null }))
       : tables.parts.map((p) => ({ pattern: p.table.pattern, values: p.table.values, map: p.map }));
     if (parts.length === 0) throw new Error('solver: no tables');
+    // The incremental IDA* below indexes plain tables only; a zero-aware
+    // table (SPEC.md section 11) is refused rather than misread.
+    const za = Array.isArray(tables) ? tables.find((t) => t.zeroAware || t.regions) : tables.parts.find((p) => p.table.regions);
+    if (za) throw new Error('solver: zero-aware tables are not supported by this solver (they are read and looked up by tilepdb.mjs)');
     const p0 = parts[0].pattern;
     this.w = p0.w;
     this.h = p0.h;
