@@ -13,7 +13,10 @@
 //    direct one does not already cut. Ranks are updated incrementally per
 //    move. Parts may be looked up through a board symmetry (set files).
 //    Two six-move paths round a 2x2 square that reach the same state are
-//    not both searched (duplicate-path pruning, as in Go).
+//    not both searched (duplicate-path pruning, as in Go). Zero-aware
+//    tables (SPEC.md section 11) are read at the region of the blank too;
+//    a part's region changes only when one of its tiles moves (the blank
+//    then takes that tile's cell), so the incremental update is the same.
 //
 // Moves name the direction in which the BLANK moves: 'u', 'd', 'l', 'r'.
 // The node count is the number of states generated (children of expanded
@@ -22,6 +25,7 @@
 // the same counts.
 
 import { BINOM, popcount32, cellSetRank, orderRank, solvableFrom } from './rank.mjs';
+import { Regions } from './regions.mjs';
 
 // A set of cells of a board of up to 64 cells is kept as two 32-bit words
 // (JavaScript's bitwise operators are 32-bit): lo holds cells 0..31 (bit c),
@@ -58,24 +62,22 @@ export class Stopped extends Error {}
 /**
  * tables: the heuristic's parts, either a TableSet (tilepdb.mjs: tables and
  * set files, its parts looked up through shared tables by a board
- * symmetry) or an array of { pattern, values, map } (a tilepdb.mjs Table,
- * or the same fields rebuilt in a Web Worker: pattern needs w, h, n, goal,
- * tiles, exact; map is null or absent for the table's own pattern, else
- * { cell, src } of setfile.mjs mapPattern: the part's tiles src[j] are
- * looked up as table tile j, at cells cell[c]).
+ * symmetry) or an array of { pattern, values, map, regions, zeroAware } (a
+ * tilepdb.mjs Table, or the same fields rebuilt in a Web Worker: pattern
+ * needs w, h, n, goal, tiles, exact; map is null or absent for the table's
+ * own pattern, else { cell, src } of setfile.mjs mapPattern: the part's
+ * tiles src[j] are looked up as table tile j, at cells cell[c]; a
+ * zero-aware table gives its regions.mjs Regions, or zeroAware: true to
+ * have them labelled here).
  * opts.reflect: also look up the reflected state (square boards whose goal
  * has the blank on the main diagonal).
  */
 export class Solver {
   constructor(tables, opts = {}) {
     const parts = Array.isArray(tables)
-      ? tables.map((t) => ({ pattern: t.pattern, values: t.values, map: t.map ?? null }))
-      : tables.parts.map((p) => ({ pattern: p.table.pattern, values: p.table.values, map: p.map }));
+      ? tables.map((t) => ({ pattern: t.pattern, values: t.values, map: t.map ?? null, regions: t.regions ?? (t.zeroAware ? new Regions(t.pattern) : null) }))
+      : tables.parts.map((p) => ({ pattern: p.table.pattern, values: p.table.values, map: p.map, regions: p.table.regions ?? null }));
     if (parts.length === 0) throw new Error('solver: no tables');
-    // The incremental IDA* below indexes plain tables only; a zero-aware
-    // table (SPEC.md section 11) is refused rather than misread.
-    const za = Array.isArray(tables) ? tables.find((t) => t.zeroAware || t.regions) : tables.parts.find((p) => p.table.regions);
-    if (za) throw new Error('solver: zero-aware tables are not supported by this solver (they are read and looked up by tilepdb.mjs)');
     const p0 = parts[0].pattern;
     this.w = p0.w;
     this.h = p0.h;
@@ -127,7 +129,10 @@ export class Solver {
           throw new Error(`solver: part ${i + 1} is for another board or goal than part 1`);
         }
         const k = t.tiles.length;
-        this.tabs.push({ values: part.values, k, comb: BINOM[n][k] });
+        // za: a zero-aware table's slots S, slotStart and region labels (SPEC.md section 11)
+        const r = part.regions;
+        const za = r ? { slots: r.slots, slotStart: r.slotStart, regionOf: r.regionOf } : null;
+        this.tabs.push({ values: part.values, k, comb: BINOM[n][k], za });
         const cell = part.map ? Uint8Array.from(part.map.cell) : Uint8Array.from({ length: n }, (_, c) => c);
         this.partCell.push(cell);
         if (this.reflect) this.partCellR.push(Uint8Array.from(this.reflCell, (rc) => cell[rc]));
@@ -253,14 +258,16 @@ export class Solver {
         if (tj >= 0) x.cellsR[tj][this.tileIdx[rt]] = this.partCellR[tj][c];
       }
     }
+    // value of table tab at order o, cell set m, the blank on (mapped) cell bc
+    const at = (tab, o, m, bc) => tab.values[tab.za ? o * tab.za.slots + tab.za.slotStart[m] + tab.za.regionOf[m * n + bc] : o * tab.comb + m];
     for (let i = 0; i < T; i++) {
       const tab = this.tabs[i];
       this._rank(i, x.cells[i], x.st, i);
-      x.h[i] = tab.values[x.st.ord[i] * tab.comb + x.st.m[i]];
+      x.h[i] = at(tab, x.st.ord[i], x.st.m[i], this.partCell[i][x.blank]);
       x.sum += x.h[i];
       if (this.reflect) {
         this._rank(i, x.cellsR[i], x.stR, i);
-        x.hR[i] = tab.values[x.stR.ord[i] * tab.comb + x.stR.m[i]];
+        x.hR[i] = at(tab, x.stR.ord[i], x.stR.m[i], this.partCellR[i][x.blank]);
         x.sumR += x.hR[i];
       }
     }
@@ -299,12 +306,21 @@ export class Solver {
     const hv = new Int32Array(Q);
     const cells = new Uint8Array(Q * S);
     const cmap = new Uint8Array(Q * S); // cell a board cell is looked up as, per lookup
+    // zero-aware lookups: zaOn[q] = 1, slots, slotStart and region labels
+    const zaOn = new Uint8Array(Q);
+    const zaSlots = new Float64Array(Q);
+    const zaStart = [];
+    const zaReg = [];
     for (let q = 0; q < Q; q++) {
       const p = q % P;
       const refl = q >= P;
       const tab = this.tabs[p];
       vals.push(tab.values);
       comb[q] = tab.comb;
+      zaOn[q] = tab.za ? 1 : 0;
+      zaSlots[q] = tab.za ? tab.za.slots : 0;
+      zaStart.push(tab.za ? tab.za.slotStart : null);
+      zaReg.push(tab.za ? tab.za.regionOf : null);
       kk[q] = tab.k;
       const st = refl ? x.stR : x.st;
       maskLo[q] = st.lo[p];
@@ -362,9 +378,11 @@ export class Solver {
     const undo = Uint8Array.from(UNDO);
 
     const tmp = new Int32Array(4);
+    // value of lookup q at order o and cell set m, the blank on (mapped) cell bc
+    const valueAt = (q, o, m, bc) => (zaOn[q] === 0 ? vals[q][o * comb[q] + m] : vals[q][o * zaSlots[q] + zaStart[q][m] + zaReg[q][m * n + bc]]);
     // evalMove: lookup q after one of its tiles moved from cell a to cell c
     // (cells[] already updated): the new cell set (lo, hi words), m, ord
-    // into tmp; returns the value.
+    // into tmp; returns the value (the blank is on cell a now).
     // evalMove32: the same on boards of at most 32 cells (one word; the hi
     // words stay 0), as fast as before boards grew past 5x5
     const evalMove32 = (q, a, c) => {
@@ -397,7 +415,7 @@ export class Solver {
       tmp[1] = 0;
       tmp[2] = m;
       tmp[3] = o;
-      return vals[q][o * comb[q] + m];
+      return valueAt(q, o, m, a);
     };
     const evalMove64 = (q, a, c) => {
       const oLo = maskLo[q];
@@ -437,7 +455,7 @@ export class Solver {
       tmp[1] = nHi;
       tmp[2] = m;
       tmp[3] = o;
-      return vals[q][o * comb[q] + m];
+      return valueAt(q, o, m, a);
     };
     const evalMove = n <= 32 ? evalMove32 : evalMove64;
 

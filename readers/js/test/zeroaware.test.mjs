@@ -173,3 +173,87 @@ test('malformed zero-aware headers: one error of a class each, quickly', async (
     assert.ok(Date.now() - t0 < 20000, `${name}: ${Date.now() - t0} ms`);
   }
 });
+
+// referenceIDA: IDA* with the set's full lookup at every node (no
+// incremental ranks), the solver's move order (u, d, l, r), its undo and
+// 2x2 duplicate-path rules and its node count: the incremental solver must
+// generate exactly the same nodes.
+function referenceIDA(set, board, w) {
+  const n = board.length;
+  const b = Array.from(board);
+  const pos = positions(b);
+  const goal = Array.from(set.goal).join(',');
+  const dirs = [[-w, 0], [w, 1], [-1, 2], [1, 3]];
+  const undo = [1, 0, 3, 2];
+  const DUP = new Set(['rdlurd', 'ldruld', 'lurdlu', 'ruldru']);
+  let nodes = 0;
+  const dfs = (g, bound, last, hist) => {
+    let next = Infinity;
+    const z = pos[0];
+    for (const [d, dir] of dirs) {
+      if (dir === undo[last]) continue;
+      const to = z + d;
+      if (to < 0 || to >= n || ((dir === 2 || dir === 3) && Math.floor(to / w) !== Math.floor(z / w))) continue;
+      const h6 = (hist + 'udlr'[dir]).slice(-6);
+      if (DUP.has(h6)) continue;
+      nodes++;
+      const t = b[to];
+      b[z] = t; b[to] = 0; pos[t] = z; pos[0] = to;
+      const f = g + 1 + set.heuristic(pos);
+      let found = false;
+      if (f > bound) next = Math.min(next, f);
+      else if (b.join(',') === goal) found = true;
+      else {
+        const r = dfs(g + 1, bound, dir, h6);
+        if (r === true) found = true;
+        else next = Math.min(next, r);
+      }
+      b[to] = t; b[z] = 0; pos[t] = to; pos[0] = z;
+      if (found) return true;
+    }
+    return next;
+  };
+  let bound = set.heuristic(pos);
+  if (b.join(',') === goal) return { length: 0, nodes: 0 };
+  for (;;) {
+    const r = dfs(0, bound, 4, '');
+    if (r === true) return { length: bound, nodes };
+    bound = r;
+  }
+}
+
+test('solver over zero-aware tables: the same nodes as a non-incremental IDA*, and BFS-optimal lengths', async () => {
+  const { Solver, applyMoves } = await import('../solver.mjs');
+  const t = await readFile(kit3x3);
+  const goal = Array.from(t.pattern.goal);
+  const part = new Pattern(3, 3, goal, [1, 4, 7]);
+  const m = mapPattern(part, t.pattern, 'transpose');
+  for (const set of [new TableSet([t]), TableSet.fromParts([{ pattern: part, table: t, symmetry: 'transpose', map: m.map }])]) {
+    const solver = new Solver(set);
+    let seed = 3;
+    let solved = 0;
+    for (let i = 0; i < 60; i++) {
+      let b = goal.slice();
+      for (let j = 0; j < 40; j++) {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        try {
+          b = Array.from(applyMoves(b, 3, 'udlr'[(seed >>> 16) % 4]));
+        } catch {
+          // off the board: another move
+        }
+      }
+      const got = solver.solve(b);
+      const want = referenceIDA(set, b, 3);
+      assert.equal(got.length, want.length, `length of ${b}`);
+      assert.equal(got.nodes, want.nodes, `nodes of ${b}`);
+      assert.deepEqual(Array.from(applyMoves(b, 3, got.moves)), goal);
+      solved++;
+    }
+    assert.ok(solved >= 60);
+  }
+  // a Web Worker's parts: { pattern, values, zeroAware } (the regions labelled by the solver)
+  const w = new Solver([{ pattern: t.pattern, values: t.values, zeroAware: true }]);
+  const b = [4, 1, 0, 3, 2, 5, 6, 7, 8];
+  assert.equal(w.solve(b).nodes, new Solver(new TableSet([t])).solve(b).nodes);
+  assert.equal(w.heuristic(b), t.lookup(b));
+});
