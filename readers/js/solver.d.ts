@@ -12,6 +12,10 @@ export interface SolverPart {
   values: Uint8Array;
   /** null/absent: the table's own pattern; else the part's tile src[j] is looked up as table tile j, at cell cell[c]. */
   map?: { cell: ArrayLike<number>; src: ArrayLike<number> } | null;
+  /** A zero-aware table's regions (values indexed by Regions.index, SPEC.md section 11). */
+  regions?: import('./tilepdb.js').Regions | null;
+  /** A zero-aware table without its regions: the solver labels them. */
+  zeroAware?: boolean;
 }
 
 export interface SolverOptions {
