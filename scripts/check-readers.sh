@@ -17,9 +17,14 @@
 #     cell left empty by a comma refused and an uppercase X taken as the blank;
 #     answers written as they come (an answer is out before the next line is
 #     typed); SIGTERM: "interrupted", exit 143, what was answered kept;
-#  3. every file of the readers kit (readers/testdata/kit) and, once merged, of the
-#     conformance kit (format/testdata/conformance): all four give the same
-#     outcome (ok, or the same error class) and exit status;
+#  3. every file of the readers kit (readers/testdata/kit) and, once merged, of
+#     the conformance kits (format/testdata/conformance and
+#     conformance-zero-aware): all four give the same outcome (ok, or the
+#     same error class) and exit status;
+#  1c. zero-aware tables (SPEC.md section 11, when pdbgen builds them): the
+#     15-663 set built --zero-aware (formats 2 and 1, and mixed with a plain
+#     table), a 3x3 and a blank-first 4x3 table, and a set file of the
+#     zero-aware 6-6-3 tables looked up by transpose (the blank transposed too);
 #  4. set, usage and I/O errors (tables that do not combine, a directory, a
 #     named pipe, a device where a table is read): same exit status and final
 #     error line;
@@ -156,6 +161,14 @@ echo "== building blank-first and custom-goal tables into $tmp"
 "$PDBGEN" build --quiet -o "$tmp/bf" --preset 8puzzle,15-555 --goal blank-first >/dev/null
 "$PDBGEN" build --quiet -o "$tmp/custom" --board 3x3 --tiles 1-8 --goal "1 2 3 8 0 4 7 6 5" >/dev/null
 "$PDBGEN" build --quiet -o "$tmp/custom" --board 4x3 --tiles 1,2,3,4 --goal blank-first >/dev/null
+if [[ $("$PDBGEN" build -h 2>&1 || true) == *-zero-aware* ]]; then
+	# zero-aware tables (SPEC.md section 11): the 15-663 set (about 10 s),
+	# a 3x3 and a blank-first 4x3 table, and the 15-663 set in format 1
+	"$PDBGEN" build --quiet -j 2 -o "$tmp/za" --preset 15-663 --zero-aware >/dev/null
+	"$PDBGEN" build --quiet -o "$tmp/za" --board 3x3 --tiles 1,2,3 --zero-aware >/dev/null
+	"$PDBGEN" build --quiet -o "$tmp/za" --board 4x3 --tiles 1,2,3,4 --goal blank-first --zero-aware >/dev/null
+	"$PDBGEN" build --quiet -j 2 -o "$tmp/za1" --preset 15-663 --zero-aware --format 1 >/dev/null
+fi
 if [[ $("$PDBGEN" build -h 2>&1 || true) == *-format* ]]; then
 	# pdbgen writes both formats: also the other one of the default
 	"$PDBGEN" build --quiet -o "$tmp/v1" --preset 8puzzle,15-555 --format 1 >/dev/null
@@ -163,8 +176,8 @@ if [[ $("$PDBGEN" build -h 2>&1 || true) == *-format* ]]; then
 fi
 
 echo "== lookup: each table"
-for f in "$DATA"/*.pdb "$tmp"/bf/*.pdb "$tmp"/custom/*.pdb $(ls "$tmp"/v1/*.pdb "$tmp"/v2/*.pdb 2>/dev/null); do
-	case $f in *8puzzle* | */custom/3x3*) n=9 ;; */custom/4x3*) n=12 ;; *) n=16 ;; esac
+for f in "$DATA"/*.pdb "$tmp"/bf/*.pdb "$tmp"/custom/*.pdb $(ls "$tmp"/v1/*.pdb "$tmp"/v2/*.pdb "$tmp"/za/*.pdb "$tmp"/za1/*.pdb 2>/dev/null); do
+	case $f in *8puzzle* | */custom/3x3* | */za/3x3*) n=9 ;; */custom/4x3* | */za/4x3*) n=12 ;; *) n=16 ;; esac
 	compare "$(basename "$(dirname "$f")")/$(basename "$f")" "$(boards $n)" "$f"
 done
 echo "== lookup: sets"
@@ -175,6 +188,14 @@ compare "set 15-663 (two tables)" "$(boards 16)" "$DATA"/15-663_2-3-4.pdb "$DATA
 if [ -d "$tmp/v1" ]; then
 	compare "set 15-555 format 1" "$(boards 16)" "$tmp"/v1/15-555*.pdb
 	compare "set 15-555 formats 1 and 2 mixed" "$(boards 16)" "$tmp"/v1/15-555_1-*.pdb "$tmp"/v2/15-555_5-*.pdb "$tmp"/v1/15-555_8-*.pdb
+fi
+if [ -d "$tmp/za" ]; then
+	compare "set 15-663 zero-aware" "$(boards 16)" "$tmp"/za/15-663_*.pdb
+	compare "set 15-663 zero-aware, format 1" "$(boards 16)" "$tmp"/za1/15-663_*.pdb
+	compare "set 15-663 zero-aware and plain mixed" "$(boards 16)" "$tmp"/za/15-663_2-3-4_za.pdb "$DATA"/15-663_1-5-6-9-10-13.pdb "$tmp"/za/15-663_7-8-11-12-14-15_za.pdb
+	WANT_UNSOLVABLE=1
+	compare "unsolvable boards, set 15-663 zero-aware" "$(boards 16 unsolvable)" "$tmp"/za/15-663_*.pdb
+	WANT_UNSOLVABLE=
 fi
 printf '1 2 3 4 5 6 7 8 0\n' >"$tmp/one.txt"
 for len in 1048575 1048576; do
@@ -333,6 +354,30 @@ WANT_UNSOLVABLE=1
 compare "unsolvable boards, set file 15-663 transposed" "$(boards 16 unsolvable)" "$tmp/t663/15-663-transposed.set.json"
 WANT_UNSOLVABLE=
 compare "set file 15-663 transposed with its tables given too" "$(boards 16)" "$tmp"/t663/*.pdb "$tmp/t663/15-663-transposed.set.json"
+if [ -d "$tmp/za" ]; then
+	# The same transposed set file through the zero-aware 6-6-3 tables: the
+	# blank's cell is transposed too (its region in the table's cell set).
+	mkdir -p "$tmp/tza"
+	cp "$tmp"/za/15-663_*.pdb "$tmp/tza/"
+	zsha() { "$PDBGEN" info --json "$tmp/tza/$1" | sed -e 's/.*"raw_sha256":"\([0-9a-f]*\)".*/\1/'; }
+	cat >"$tmp/tza/15-663-za-transposed.set.json" <<EOF
+{"tilepdb_set": 1, "width": 4, "height": 4, "goal": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "parts": [
+ {"tiles":[1,2,3,4,6,7],"table":"15-663_1-5-6-9-10-13_za.pdb","table_tiles":[1,5,6,9,10,13],"symmetry":"transpose","tile_map":[1,5,9,13,6,10],"table_raw_sha256":"$(zsha 15-663_1-5-6-9-10-13_za.pdb)"},
+ {"tiles":[8,10,11,12,14,15],"table":"15-663_7-8-11-12-14-15_za.pdb","table_tiles":[7,8,11,12,14,15],"symmetry":"transpose","tile_map":[14,7,11,15,8,12],"table_raw_sha256":"$(zsha 15-663_7-8-11-12-14-15_za.pdb)"},
+ {"tiles":[5,9,13],"table":"15-663_2-3-4_za.pdb","table_tiles":[2,3,4],"symmetry":"transpose","tile_map":[2,3,4],"table_raw_sha256":"$(zsha 15-663_2-3-4_za.pdb)"}]}
+EOF
+	if ! "$PDBGEN" lookup "$tmp/tza/15-663-za-transposed.set.json" </dev/null >/dev/null 2>&1; then
+		echo "FAIL pdbgen refuses $tmp/tza/15-663-za-transposed.set.json"; fail=$((fail + 1))
+	fi
+	compare "set file 15-663 zero-aware transposed" "$(boards 16)" "$tmp/tza/15-663-za-transposed.set.json"
+	WANT_UNSOLVABLE=1
+	compare "unsolvable boards, set file 15-663 zero-aware transposed" "$(boards 16 unsolvable)" "$tmp/tza/15-663-za-transposed.set.json"
+	WANT_UNSOLVABLE=
+	for f in "$tmp"/za/*.set.json; do
+		[ -e "$f" ] || continue
+		compare "zero-aware set file $(basename "$f")" "$(boards 16)" "$f"
+	done
+fi
 for f in "$DATA"/*.set.json; do
 	[ -e "$f" ] || continue
 	case $f in */24-*) n=25 ;; *) n=16 ;; esac
@@ -385,6 +430,7 @@ if [[ $("$PDBGEN" build -h 2>&1 || true) != *-format* ]]; then
 else
 	kits=(readers/testdata/kit)
 	[ -d "$CONFORMANCE" ] && kits+=("$CONFORMANCE")
+	[ -d "$(dirname "$CONFORMANCE")/conformance-zero-aware" ] && kits+=("$(dirname "$CONFORMANCE")/conformance-zero-aware")
 	for dir in "${kits[@]}"; do
 		n=0
 		for f in $(find "$dir" -type f -name '*.pdb' | sort); do
