@@ -184,7 +184,7 @@ async function readCard(url, c) {
   const t = await readBytes(bytes, { onProgress: ({ done, total }) => (c.progress.value = 0.5 + (0.5 * done) / total) });
   c.progress.value = 1;
   const h = t.header;
-  c.state.innerHTML = `<span class="ok">verified</span> · format ${t.version.join('.')} · tiles ${h.tiles.join(',')} · ${h.entries.toLocaleString('en-US')} entries · max ${h.max_value} · ${(bytes.length / 1024).toFixed(0)} KiB`;
+  c.state.innerHTML = `<span class="ok">verified</span> · format ${t.version.join('.')} · tiles ${h.tiles.join(',')}${t.zeroAware ? ' · zero-aware' : ''} · ${h.entries.toLocaleString('en-US')} entries · max ${h.max_value} · ${(bytes.length / 1024).toFixed(0)} KiB`;
   drawHistogram(c.canvas, h.histogram);
   c.table = t;
   return t;
@@ -247,7 +247,8 @@ async function load() {
       type: 'tables',
       id: 'ready',
       reflect,
-      tables: tables.map((t) => ({ w: t.pattern.w, h: t.pattern.h, goal: Array.from(t.pattern.goal), tiles: Array.from(t.pattern.tiles), values: t.values.buffer })),
+      // zeroAware: the worker's solver labels the table's regions (SPEC.md section 11)
+      tables: tables.map((t) => ({ w: t.pattern.w, h: t.pattern.h, goal: Array.from(t.pattern.goal), tiles: Array.from(t.pattern.tiles), values: t.values.buffer, zeroAware: t.zeroAware })),
       parts: set.parts.map((p) => ({ table: tables.indexOf(p.table), map: p.map && { cell: Array.from(p.map.cell), src: Array.from(p.map.src) } })),
     },
     tables.map((t) => t.values.buffer),
@@ -268,7 +269,7 @@ async function load() {
     board: { w: W, h: N / W },
     set: setUrl,
     parts: set.parts.map((p) => ({ tiles: Array.from(p.pattern.tiles), symmetry: p.symmetry })),
-    tables: cards.map((c) => ({ name: c.name, format: c.table.version.join('.'), encoding: c.table.encoding, entries: c.table.header.entries, max: c.table.header.max_value, verified: true })),
+    tables: cards.map((c) => ({ name: c.name, format: c.table.version.join('.'), encoding: c.table.encoding, kind: c.table.header.kind, entries: c.table.header.entries, max: c.table.header.max_value, verified: true })),
     reflect,
     loadMs: ms,
   };

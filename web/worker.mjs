@@ -3,7 +3,7 @@
 // modules from the URLs the page resolved through its import map
 // (worker.mjs?solver=URL&rank=URL): module workers do not see the page's
 // import map. Messages:
-//   in  { type: 'tables', tables: [{ w, h, goal, tiles, values: ArrayBuffer }],
+//   in  { type: 'tables', tables: [{ w, h, goal, tiles, values: ArrayBuffer, zeroAware }],
 //         parts: [{ table, map: null | { cell, src } }], reflect }
 //   in  { type: 'solve', id, board: number[], convert }   (convert: the board is
 //         in the other of blank-first/blank-last than the tables)
@@ -19,7 +19,7 @@ self.onmessage = async (ev) => {
   try {
     const [{ Solver }, { Pattern }] = await modules;
     if (msg.type === 'tables') {
-      const tables = msg.tables.map((t) => ({ pattern: new Pattern(t.w, t.h, t.goal, t.tiles), values: new Uint8Array(t.values) }));
+      const tables = msg.tables.map((t) => ({ pattern: new Pattern(t.w, t.h, t.goal, t.tiles), values: new Uint8Array(t.values), zeroAware: !!t.zeroAware }));
       solver = new Solver(msg.parts.map((p) => ({ ...tables[p.table], map: p.map })), { reflect: msg.reflect });
       self.postMessage({ type: 'ready' });
     } else if (msg.type === 'solve') {

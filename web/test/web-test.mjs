@@ -23,6 +23,10 @@
 // random moves from the goal is solved with the length `pdbgen solve` finds
 // on the same tables. Saves a screenshot of it (SCREENSHOT_7X7, default
 // web/screenshot-7x7-test.png).
+// Then zero-aware tables (SPEC.md section 11): the 6-6-3 tables built
+// --zero-aware here (about 10 s) load, verify and solve Korf's 15-puzzle
+// instances 9 and 12 with their published lengths, in fewer nodes than
+// the plain tables.
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -88,6 +92,13 @@ if (fs.existsSync(pdbgen)) {
   }
 }
 
+// The zero-aware 6-6-3 tables, in the same folder.
+let tablesZA = [];
+if (fs.existsSync(pdbgen)) {
+  const out = execFileSync(pdbgen, ['build', '--quiet', '-j', '2', '--preset', '15-663', '--zero-aware', '-o', bigDir], { encoding: 'utf8' });
+  tablesZA = out.trim().split('\n');
+}
+
 const server = await serve(0, dataDir, { '/big/': bigDir });
 const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tilepdb-chromium-'));
 const browser = await puppeteer.launch({
@@ -144,6 +155,7 @@ try {
 
   await page.goto(`${server.url}/web/?speed=15`, { waitUntil: 'load' });
   const summary = await page.evaluate(() => window.tilepdb.ready);
+  const plainNodes = new Map();
   check(summary.tables.length === 3 && summary.tables.every((t) => t.verified), `tables load and verify: ${summary.tables.map((t) => `${t.name} (format ${t.format}, ${t.entries} entries, max ${t.max})`).join(', ')} in ${(summary.loadMs / 1000).toFixed(2)} s`);
 
   // Korf #1 through the page's controls, timed from navigation start.
@@ -156,9 +168,10 @@ try {
 
   for (const id of INSTANCES) {
     const { len, board } = korf.get(id);
-    const r = await page.evaluate((b) => window.tilepdb.solve(b, 'blank-first').then((x) => ({ length: x.length, moves: x.moves, ms: x.ms })), board);
+    const r = await page.evaluate((b) => window.tilepdb.solve(b, 'blank-first').then((x) => ({ length: x.length, moves: x.moves, nodes: x.nodes, ms: x.ms })), board);
     const end = await page.evaluate((b, mv) => window.tilepdb.applyMoves(b.split(' ').map(Number), mv).join(' '), board, r.moves);
     check(r.length === len && end === [...Array(16).keys()].join(' '), `Korf #${id}: ${r.length} moves (published ${len}), moves reach the goal, ${(r.ms / 1000).toFixed(2)} s in the worker`);
+    plainNodes.set(id, r.nodes);
   }
 
   // A bad board gets pdbgen's message; then Korf #1 again for the screenshot.
@@ -254,6 +267,26 @@ try {
     await p7.screenshot({ path: shot7 });
     console.log(`screenshot: ${path.relative(root, shot7)}`);
     await p7.close();
+  }
+
+  // Zero-aware 6-6-3 tables: loaded, verified, and the same optimal lengths in fewer nodes.
+  if (tablesZA.length === 0) {
+    console.log(`skip zero-aware: ${pdbgen} missing (make build)`);
+  } else {
+    const pz = await browser.newPage();
+    watch(pz);
+    await pz.goto(`${server.url}/web/?tables=${tablesZA.map((f) => `../big/${path.basename(f)}`).join(',')}&speed=15`, { waitUntil: 'load' });
+    const sz = await pz.evaluate(() => window.tilepdb.ready);
+    check(sz.tables.length === 3 && sz.tables.every((t) => t.verified && t.kind === 'zero-aware') && sz.reflect,
+      `zero-aware 6-6-3 tables load and verify: ${sz.tables.map((t) => `${t.name} (${t.entries} entries)`).join(', ')} in ${(sz.loadMs / 1000).toFixed(2)} s`);
+    for (const id of [9, 12]) {
+      const { len, board } = korf.get(id);
+      const r = await pz.evaluate((b) => window.tilepdb.solve(b, 'blank-first').then((x) => ({ length: x.length, moves: x.moves, nodes: x.nodes, ms: x.ms })), board);
+      const end = await pz.evaluate((b, mv) => window.tilepdb.applyMoves(b.split(' ').map(Number), mv).join(' '), board, r.moves);
+      check(r.length === len && end === [...Array(16).keys()].join(' ') && r.nodes <= plainNodes.get(id),
+        `zero-aware, Korf #${id}: ${r.length} moves (published ${len}), moves reach the goal; ${r.nodes} nodes (plain tables: ${plainNodes.get(id)}), ${(r.ms / 1000).toFixed(2)} s in the worker`);
+    }
+    await pz.close();
   }
 } finally {
   await browser.close();
