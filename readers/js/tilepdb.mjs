@@ -166,7 +166,7 @@ export class Table {
     this.header = header;
     /** The pattern (geometry, goal, tiles, ranking). */
     this.pattern = pattern;
-    /** values[rank] = moves (Uint8Array of header.entries bytes). */
+    /** values[index] = moves (Uint8Array of header.entries bytes); index: the rank, or regions.index(pos) for a zero-aware table. */
     this.values = values;
     /** [major, minor] of the file. */
     this.version = version;

@@ -113,7 +113,8 @@ class Table:
         return self.value(pos)
 
     def rank_batch(self, boards, *, check: bool = True) -> np.ndarray:
-        """Ranks (int64, shape (B,)) of a (B, N) integer array of boards.
+        """Ranks (int64, shape (B,)) of a (B, N) integer array of boards: the
+        indexes of ``values`` (zero-aware indexes for a zero-aware table).
 
         With check, every row must be a permutation of 0..N-1 (ValueError
         naming the first bad row otherwise); unsolvable boards get rank -1."""
