@@ -27,19 +27,6 @@ OCCUPIED = 0xFF
 _CHUNK = 1 << 15  # cell sets labelled per vectorised step
 
 
-def _neighbours(w: int, h: int) -> np.ndarray:
-    """nb[d, c]: the neighbour of cell c in direction d (up, down, left, right), c itself at the edge."""
-    n = w * h
-    c = np.arange(n)
-    r, col = c // w, c % w
-    return np.stack([
-        np.where(r > 0, c - w, c),
-        np.where(r < h - 1, c + w, c),
-        np.where(col > 0, c - 1, c),
-        np.where(col < w - 1, c + 1, c),
-    ])
-
-
 class Regions:
     """The region numbering of an additive pattern.
 
@@ -59,7 +46,6 @@ class Regions:
         self.n, self.k = n, k
         self.comb = math.comb(n, k)
         combs = _colex_combinations(n, k)  # (C, k) sorted cells
-        nb = _neighbours(p.w, p.h)
         cells = np.arange(n, dtype=np.uint8)
         self.region_of = np.empty((self.comb, n), dtype=np.uint8)
         counts = np.empty(self.comb, dtype=np.int64)
@@ -68,15 +54,22 @@ class Regions:
             occ = np.zeros((len(cs), n), dtype=bool)
             np.put_along_axis(occ, cs.astype(np.intp), True, axis=1)
             # min-label propagation: each free cell ends with the smallest cell of its region
+            # (rows that stopped changing leave the working set)
             lab = np.where(occ, np.uint8(OCCUPIED), cells[None, :])
-            while True:
-                new = lab
-                for d in range(4):
-                    new = np.minimum(new, lab[:, nb[d]])
-                new[occ] = OCCUPIED
-                if np.array_equal(new, lab):
-                    break
-                lab = new
+            rows = np.arange(len(cs))
+            cur, cocc = lab, occ
+            while len(rows):
+                # the four neighbours as shifted views of the (rows, h, w) boards
+                new = cur.copy()
+                c3, n3 = cur.reshape(-1, p.h, p.w), new.reshape(-1, p.h, p.w)
+                np.minimum(n3[:, 1:, :], c3[:, :-1, :], out=n3[:, 1:, :])
+                np.minimum(n3[:, :-1, :], c3[:, 1:, :], out=n3[:, :-1, :])
+                np.minimum(n3[:, :, 1:], c3[:, :, :-1], out=n3[:, :, 1:])
+                np.minimum(n3[:, :, :-1], c3[:, :, 1:], out=n3[:, :, :-1])
+                new[cocc] = OCCUPIED
+                moving = (new != cur).any(axis=1)
+                lab[rows] = new
+                rows, cur, cocc = rows[moving], new[moving], cocc[moving]
             root = (lab == cells[None, :]) & ~occ
             # region number = roots at smaller cells than this cell's root
             before = np.cumsum(root, axis=1, dtype=np.uint8) - root
