@@ -137,3 +137,38 @@ def test_malformed_zero_aware_header(name, edit, cls, msg):
         tilepdb.read_bytes(assemble(major, json.dumps(h, separators=(",", ":")).encode(), payload))
     assert msg in str(e.value)
     assert time.monotonic() - t0 < 30
+
+
+def _flood_regions(w, h, occupied):
+    """Reference labelling, one flood fill at a time (SPEC.md 11.1)."""
+    n = w * h
+    lab = [OCCUPIED] * n
+    nxt = 0
+    for c in range(n):
+        if c in occupied or lab[c] != OCCUPIED:
+            continue
+        lab[c], stack = nxt, [c]
+        while stack:
+            x = stack.pop()
+            r, col = divmod(x, w)
+            for y, ok in ((x - w, r > 0), (x + w, r < h - 1), (x - 1, col > 0), (x + 1, col < w - 1)):
+                if ok and y not in occupied and lab[y] == OCCUPIED:
+                    lab[y] = nxt
+                    stack.append(y)
+        nxt += 1
+    return lab, nxt
+
+
+@pytest.mark.parametrize("w,h,tiles", [(3, 3, [1, 2, 3]), (4, 3, [1, 2, 3, 4]), (3, 4, [2, 5]), (5, 2, [1, 2, 3]), (2, 5, [1, 3, 4]), (4, 4, [1, 2, 3, 4, 5])])
+def test_vectorised_labels_match_flood_fill(w, h, tiles):
+    from tilepdb.pattern import _colex_combinations
+
+    n = w * h
+    r = Regions(Pattern(w, h, list(range(1, n)) + [0], tiles))
+    start = 0
+    for m, cs in enumerate(_colex_combinations(n, len(tiles))):
+        lab, count = _flood_regions(w, h, set(int(c) for c in cs))
+        assert list(r.region_of[m]) == lab, (m, list(cs))
+        assert r.slot_start[m] == start
+        start += count
+    assert r.slots == start
