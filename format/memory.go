@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/tilepdb/tilepdb/internal/sysmem"
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // DecodeMemory estimates the bytes of memory that decoding the table this
@@ -13,7 +14,8 @@ import (
 // bytes, plus for each decoding goroutine (min(GOMAXPROCS, frames) of them)
 // its compressed frame and the zstd decoder's window and buffers, counted
 // as twice the raw frame size (FrameSize, or Entries when smaller) plus the
-// largest frame. It does not count the Go
+// largest frame; for a zero-aware table (SPEC.md section 11) also its
+// region maps, C(N,k)·(N+4)+4 bytes (puzzle.Regions). It does not count the Go
 // runtime itself (about 8 MiB).
 //
 // It uses header fields only, so a caller can read the header (ReadHeader,
@@ -32,7 +34,12 @@ func (h *Header) DecodeMemory() uint64 {
 	workers := uint64(max(1, min(runtime.GOMAXPROCS(0), len(h.Frames))))
 	window := min(uint64(max(h.FrameSize, 0)), h.Entries) // no frame holds more than the table
 	perWorker := sysmem.SatAdd(sysmem.SatMul(2, window), largest)
-	return sysmem.SatAdd(h.Entries, sysmem.SatMul(workers, perWorker))
+	need := sysmem.SatAdd(h.Entries, sysmem.SatMul(workers, perWorker))
+	if n := h.Width * h.Height; h.Kind == KindZeroAware && n > 0 && len(h.Tiles) <= n {
+		comb := puzzle.Binomial(n, len(h.Tiles))
+		need = sysmem.SatAdd(need, sysmem.SatAdd(sysmem.SatMul(comb, uint64(n+4)), 4))
+	}
+	return need
 }
 
 // InspectHeaderFile is the header part of Inspect: it reads and checks the

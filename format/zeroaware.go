@@ -71,8 +71,9 @@ func (t *Table) recompute() (*Table, error) {
 
 // zeroAwareHeader labels the regions of p for a header of kind
 // KindZeroAware and returns the header fields they determine. The region
-// maps take C(N,k)·(N+4) bytes (at most about 31 MB for the largest
-// pattern a header may describe); their entry count is checked against
+// maps take C(N,k)·(N+4) bytes (C(N,k) < puzzle.MaxRegionCellSets = 2^24,
+// checked before they are allocated, so at most 1.1 GiB on 8x8; 4.4 MB for
+// 6 tiles of the 24-puzzle); their entry count is checked against
 // MaxEntries here, before the table is allocated.
 func (d *decoder) zeroAwareHeader(h *Header, p *puzzle.Pattern) (Header, error) {
 	r, err := puzzle.NewRegions(p)

@@ -152,6 +152,15 @@ func TestZeroAwareRefused(t *testing.T) {
 			h.Kind, h.Ranking = KindZeroAware, puzzle.RankingCellsetOrderRegion
 		})},
 		{"ranking version 2", classUnsupported, withHeader(t, za, func(h *Header) { h.RankingVersion = 2 })},
+		// 6 tiles of 8x8: C(64,6) = 74,974,368 cell sets, whose region maps
+		// (5.1 GB) must not be allocated for a header of a few hundred bytes.
+		{"8x8, 6 tiles: too many cell sets", classFormat, withHeader(t, za, func(h *Header) {
+			h.Width, h.Height, h.GoalName, h.Tiles = 8, 8, "blank-last", []int{1, 2, 3, 4, 5, 6}
+			h.Goal = make([]int, 64)
+			for c := range 63 {
+				h.Goal[c] = c + 1
+			}
+		})},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Decode(bytes.NewReader(c.file), int64(len(c.file)))

@@ -22,6 +22,15 @@ const RankingCellsetOrderRegion = "cellset-order-region"
 // maxRegionSlots bounds S so that slotStart fits in uint32 (S <= C(N,k)·N/2).
 const maxRegionSlots = 1 << 32
 
+// MaxRegionCellSets bounds C(N,k), the cell sets NewRegions labels: fewer
+// than 2^24, the limit of the builder (builder.CheckLimits: a slot of the
+// additive search has 24 bits), so no zero-aware table this project can
+// build is refused, and the region maps of the largest accepted pattern
+// take at most 2^24·(N+4) bytes (1.1 GiB on 8x8) where 6 tiles of 8x8
+// (C(64,6) = 74,974,368) would take 5.1 GB. format/SPEC.md section 11
+// states the same limit, so a reader refuses such a header before labelling.
+const MaxRegionCellSets = 1 << 24
+
 // Regions is the region numbering of an additive pattern: for every cell
 // set M (colexicographic rank of the occupied cells), the region label of
 // every free cell and the first slot of M. It is the index
@@ -41,12 +50,16 @@ type Regions struct {
 const OccupiedRegion = 0xFF
 
 // NewRegions labels the regions of every cell set of the additive pattern
-// p. It fails for an exact pattern.
+// p. It fails for an exact pattern and, before allocating, for a pattern
+// of MaxRegionCellSets cell sets or more.
 func NewRegions(p *Pattern) (*Regions, error) {
 	if p.Exact {
 		return nil, fmt.Errorf("%w: %s: zero-aware tables are additive, not exact", ErrPattern, p)
 	}
 	n, k := p.n, p.k
+	if p.combCount >= MaxRegionCellSets {
+		return nil, fmt.Errorf("%w: %s: %d cell sets (C(%d,%d)), zero-aware tables allow fewer than 2^24", ErrPattern, p, p.combCount, n, k)
+	}
 	r := &Regions{p: p, n: n, k: k, comb: p.combCount}
 	r.slotStart = make([]uint32, r.comb+1)
 	r.regionOf = make([]uint8, r.comb*uint64(n))

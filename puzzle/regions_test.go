@@ -1,7 +1,10 @@
 package puzzle
 
 import (
+	"errors"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +84,33 @@ func TestRegions(t *testing.T) {
 	exact, _ := NewPattern(g, BlankLastGoal(g), []uint8{1, 2, 3, 4, 5, 6, 7, 8})
 	if _, err := NewRegions(exact); err == nil {
 		t.Error("NewRegions accepted an exact pattern")
+	}
+}
+
+// TestNewRegionsTooManyCellSets checks that a pattern of 2^24 cell sets or
+// more is refused before its region maps are allocated (6 tiles of 8x8
+// would take 5.1 GB), and that the largest pattern below the limit on the
+// 7x7 board is not refused by the check itself.
+func TestNewRegionsTooManyCellSets(t *testing.T) {
+	g, err := NewGeometry(8, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewPattern(g, BlankLastGoal(g), []uint8{1, 2, 3, 4, 5, 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r, err := NewRegions(p)
+	runtime.ReadMemStats(&after)
+	if err == nil || r != nil {
+		t.Fatalf("NewRegions(%s) = %v, %v; want an error", p, r, err)
+	}
+	if !errors.Is(err, ErrPattern) || !strings.Contains(err.Error(), "74974368 cell sets") {
+		t.Errorf("error %q: want ErrPattern naming the 74974368 cell sets", err)
+	}
+	if b := after.TotalAlloc - before.TotalAlloc; b > 1<<20 {
+		t.Errorf("%d bytes allocated before the refusal", b)
 	}
 }
