@@ -355,7 +355,9 @@ func claimWork(ctx context.Context, wf *workFolder, fp string) error {
 }
 
 // runLevel builds and runs the pipelines of one level: task i in lane
-// i%Lanes, lane l in job l%Jobs, the jobs at the same time.
+// i%Lanes, lane l in job l%Jobs, the jobs at the same time. Each lane is
+// Create -> step ParDo -> GroupByKey: the GroupByKey only gives the step's
+// stage an output (stepFn says why Prism needs one).
 func runLevel(ctx context.Context, opt Options, spec Spec, level int, tasks []Task) error {
 	lanes := make([][]Task, opt.Lanes)
 	for i, t := range tasks {
@@ -372,7 +374,7 @@ func runLevel(ctx context.Context, opt Options, spec Spec, level int, tasks []Ta
 				continue
 			}
 			s := root.Scope(fmt.Sprintf("lane%d", l))
-			beam.ParDo0(s, fn, beam.CreateList(s, lanes[l]))
+			beam.GroupByKey(s, beam.ParDo(s, fn, beam.CreateList(s, lanes[l])))
 			n++
 		}
 		if n == 0 {

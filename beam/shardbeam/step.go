@@ -128,6 +128,14 @@ type stepRecord struct {
 // stepRecord under deterministic names. Every output but the record's
 // timings and process id depends only on the inputs, so a retried bundle
 // rewrites the same bytes.
+//
+// It emits (shard, level) once the shard's files are written: a
+// GroupByKey (see runLevel) consumes it, which gives the step's stage an
+// output. Prism v2.77.0 busy-waits while a bundle of a stage without
+// outputs runs (its progress loop selects on a "data done" channel that
+// is closed from the start when there is nothing to wait for), which
+// burnt one core for as long as the Steps ran; with an output that
+// channel closes at the end of the bundle.
 type stepFn struct {
 	Work    string // the work folder of this table
 	Spec    Spec
@@ -158,10 +166,11 @@ func (f *stepFn) Teardown() error {
 	return nil
 }
 
-func (f *stepFn) ProcessElement(ctx context.Context, t Task) error {
+func (f *stepFn) ProcessElement(ctx context.Context, t Task, done func(int, int)) error {
 	if _, err := runStep(ctx, f.pl, f.wf, f.Level, t); err != nil {
 		return fmt.Errorf("level %d shard %d: %w", f.Level, t.Shard, err)
 	}
+	done(t.Shard, f.Level)
 	return nil
 }
 
@@ -222,5 +231,6 @@ func runStep(ctx context.Context, pl *builder.ShardPlan, wf *workFolder, level i
 }
 
 func init() {
-	register.DoFn2x1[context.Context, Task, error](&stepFn{})
+	register.DoFn3x1[context.Context, Task, func(int, int), error](&stepFn{})
+	register.Emitter2[int, int]()
 }
