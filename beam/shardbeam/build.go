@@ -198,8 +198,8 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) (*Result, error)
 // It returns one Result per table, in order, and what the pipelines cost.
 // The tables do not depend on which others share their pipelines. Each
 // table needs its own work folder; a Table's Shards of 0 picks
-// AutoSetShards. On an error the results of none are
-// returned and the work folders keep their files.
+// AutoSetShards. On an error no Result is returned and the work folders
+// keep their files.
 func BuildSet(ctx context.Context, tables []Table, opt Options) ([]*Result, *SetReport, error) {
 	if len(tables) == 0 {
 		return nil, nil, errors.New("shardbeam: no table to build")
@@ -281,14 +281,12 @@ func BuildSet(ctx context.Context, tables []Table, opt Options) ([]*Result, *Set
 		wall := time.Since(t0)
 		laneSec := make([]float64, opt.Lanes)
 		reps := make([]LevelReport, len(searches))
-		var recs []*stepRecord
 		for i, t := range tasks {
 			sr := searches[t.Table]
 			rec, err := sr.collect(ctx, level, t)
 			if err != nil {
 				return nil, nil, err
 			}
-			recs = append(recs, rec)
 			procs[rec.PID] = true
 			laneSec[lanes[i]] += rec.ReadSec + rec.StepSec + rec.WriteSec
 			addRecord(&reps[t.Table], rec)
