@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,6 +103,72 @@ func TestBuildMatchesBuilder(t *testing.T) {
 				t.Errorf("work folder not removed (%v): %v", err, left)
 			}
 		})
+	}
+}
+
+// TestBuildSetMatchesBuilder searches tables of different sizes and
+// depths in the same pipelines (some finish levels before the others)
+// and compares each with builder.Build.
+func TestBuildSetMatchesBuilder(t *testing.T) {
+	ctx := context.Background()
+	ps := []*puzzle.Pattern{
+		pattern(t, 3, 3, 1, 2, 3, 4),
+		pattern(t, 3, 3, 5, 6),
+		pattern(t, 4, 4, 1, 2, 3, 4),
+		pattern(t, 3, 3, 7, 8),
+	}
+	for _, c := range []struct {
+		name   string
+		shards []int
+		lanes  int
+	}{
+		{"auto shards, 2 lanes", []int{0, 0, 0, 0}, 2},
+		{"mixed shards, 3 lanes", []int{3, 1, 5, 2}, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var tables []Table
+			for i, p := range ps {
+				tables = append(tables, Table{Pattern: p, Work: filepath.Join(t.TempDir(), "w"), Shards: c.shards[i]})
+			}
+			rs, srep, err := BuildSet(ctx, tables, Options{Lanes: c.lanes, StepWorkers: 1, Log: testLog(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			deepest := 0
+			for i, r := range rs {
+				want, err := builder.Build(ctx, ps[i], builder.Options{Workers: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := r.Values()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s: values differ from builder.Build", ps[i])
+				}
+				if c.shards[i] != 0 && r.Report.Shards != c.shards[i] {
+					t.Errorf("%s: %d shards, want %d", ps[i], r.Report.Shards, c.shards[i])
+				}
+				deepest = max(deepest, len(r.Report.Levels))
+				if err := r.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := os.Stat(tables[i].Work); !os.IsNotExist(err) {
+					t.Errorf("%s: work folder not removed (%v)", ps[i], err)
+				}
+			}
+			if len(srep.Levels) != deepest {
+				t.Errorf("%d pipeline levels, want the deepest table's %d", len(srep.Levels), deepest)
+			}
+			if len(rs[1].Report.Levels) >= deepest {
+				t.Errorf("the small table searched %d levels, as many as the deepest: the test needs tables that end at different levels", len(rs[1].Report.Levels))
+			}
+		})
+	}
+	w := t.TempDir()
+	if _, _, err := BuildSet(ctx, []Table{{Pattern: ps[1], Work: w}, {Pattern: ps[3], Work: w + "/"}}, Options{}); err == nil || !strings.Contains(err.Error(), "another table's") {
+		t.Errorf("one work folder for two tables: err = %v", err)
 	}
 }
 
@@ -217,6 +284,27 @@ func TestAutoShards(t *testing.T) {
 		p := pattern(t, c.w, c.h, c.tiles...)
 		if got := AutoShards(p, c.lanes); got != c.want {
 			t.Errorf("AutoShards(%s, %d lanes) = %d, want %d", p, c.lanes, got, c.want)
+		}
+		if got := AutoSetShards([]*puzzle.Pattern{p}, c.lanes); len(got) != 1 || got[0] != c.want {
+			t.Errorf("AutoSetShards of %s alone, %d lanes = %v, want [%d]", p, c.lanes, got, c.want)
+		}
+	}
+	// The default set (as preset.Defaults plans it, 8puzzle aside): the
+	// 15-puzzle's 5-tile and 3-tile tables get one shard each, its 6-tile
+	// tables a lane each (two shards); on 8 lanes those get 4 lanes each.
+	set := []*puzzle.Pattern{
+		pattern(t, 4, 4, 1, 2, 3, 4, 7), pattern(t, 4, 4, 5, 6, 9, 10, 13), pattern(t, 4, 4, 8, 11, 12, 14, 15),
+		pattern(t, 4, 4, 1, 5, 6, 9, 10, 13), pattern(t, 4, 4, 7, 8, 11, 12, 14, 15), pattern(t, 4, 4, 2, 3, 4),
+	}
+	for _, c := range []struct {
+		lanes int
+		want  []int
+	}{
+		{2, []int{1, 1, 1, 2, 2, 1}},
+		{8, []int{1, 1, 1, 8, 8, 1}},
+	} {
+		if got := AutoSetShards(set, c.lanes); !slices.Equal(got, c.want) {
+			t.Errorf("AutoSetShards(default set, %d lanes) = %v, want %v", c.lanes, got, c.want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package shardbeam
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -95,12 +96,21 @@ func planFor(sp Spec, workers int) (*builder.ShardPlan, error) {
 	return e.pl, e.err
 }
 
-// Task is one element of a level's pipeline: a shard, the level whose
+// TableSpec is one table of a level's pipeline: its work folder and its
+// Spec.
+type TableSpec struct {
+	Work string
+	Spec Spec
+}
+
+// Task is one element of a level's pipeline: a table (its index in the
+// step's Tables), a shard of it, the level whose
 // Step wrote the shard's state (-1: the initial state, builder.ShardPlan.
 // Init; older than the level before when the shard sat idle) and the
 // shards that sent it a batch at the level before. The driver knows both
 // from the stats records, so a worker opens only files that exist.
 type Task struct {
+	Table      int
 	Shard      int
 	StateLevel int
 	Senders    []int
@@ -123,45 +133,63 @@ type stepRecord struct {
 }
 
 // stepFn runs one BFS level for the shards of its input: read the state
-// (or Init at level 0) and the incoming batches from the work folder,
-// Step, write the new state, the outgoing batches, the value log and the
-// stepRecord under deterministic names. Every output but the record's
-// timings and process id depends only on the inputs, so a retried bundle
-// rewrites the same bytes.
+// (or Init at level 0) and the incoming batches from the table's work
+// folder, Step, write the new state, the outgoing batches, the value log
+// and the stepRecord under deterministic names. Every output but the
+// record's timings and process id depends only on the inputs, so a
+// retried bundle rewrites the same bytes.
+//
+// It emits (shard, level) once the shard's files are written: a
+// GroupByKey (see runLevel) consumes it, which gives the step's stage an
+// output. Prism v2.77.0 busy-waits while a bundle of a stage without
+// outputs runs (its progress loop selects on a "data done" channel that
+// is closed from the start when there is nothing to wait for), which
+// burnt one core for as long as the Steps ran; with an output that
+// channel closes at the end of the bundle.
 type stepFn struct {
-	Work    string // the work folder of this table
-	Spec    Spec
+	Tables  []TableSpec
 	Level   int
 	Workers int // goroutines per Step
 
-	pl *builder.ShardPlan
-	wf *workFolder
+	pls []*builder.ShardPlan // by table, set up on first use
+	wfs []*workFolder
 }
 
-func (f *stepFn) Setup(ctx context.Context) error {
-	pl, err := planFor(f.Spec, f.Workers)
-	if err != nil {
-		return err
-	}
-	wf, err := openWork(ctx, f.Work)
-	if err != nil {
-		return err
-	}
-	f.pl, f.wf = pl, wf
-	return nil
+func (f *stepFn) Setup() {
+	f.pls = make([]*builder.ShardPlan, len(f.Tables))
+	f.wfs = make([]*workFolder, len(f.Tables))
 }
 
 func (f *stepFn) Teardown() error {
-	if f.wf != nil {
-		return f.wf.Close()
+	var err error
+	for _, wf := range f.wfs {
+		if wf != nil {
+			err = errors.Join(err, wf.Close())
+		}
 	}
-	return nil
+	return err
 }
 
-func (f *stepFn) ProcessElement(ctx context.Context, t Task) error {
-	if _, err := runStep(ctx, f.pl, f.wf, f.Level, t); err != nil {
-		return fmt.Errorf("level %d shard %d: %w", f.Level, t.Shard, err)
+func (f *stepFn) ProcessElement(ctx context.Context, t Task, done func(int, int)) error {
+	if t.Table < 0 || t.Table >= len(f.Tables) {
+		return fmt.Errorf("level %d: task of table %d, the step has %d", f.Level, t.Table, len(f.Tables))
 	}
+	if f.pls[t.Table] == nil {
+		ts := f.Tables[t.Table]
+		pl, err := planFor(ts.Spec, f.Workers)
+		if err != nil {
+			return err
+		}
+		wf, err := openWork(ctx, ts.Work)
+		if err != nil {
+			return err
+		}
+		f.pls[t.Table], f.wfs[t.Table] = pl, wf
+	}
+	if _, err := runStep(ctx, f.pls[t.Table], f.wfs[t.Table], f.Level, t); err != nil {
+		return fmt.Errorf("%s: level %d shard %d: %w", f.pls[t.Table].Pattern(), f.Level, t.Shard, err)
+	}
+	done(t.Shard, f.Level)
 	return nil
 }
 
@@ -222,5 +250,6 @@ func runStep(ctx context.Context, pl *builder.ShardPlan, wf *workFolder, level i
 }
 
 func init() {
-	register.DoFn2x1[context.Context, Task, error](&stepFn{})
+	register.DoFn3x1[context.Context, Task, func(int, int), error](&stepFn{})
+	register.Emitter2[int, int]()
 }

@@ -247,10 +247,54 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return runOnPool(ctx, p, *jobopts.Endpoint, cfg.pools[job], placeholder)
 		}
 	}
+	// The additive tables search together, level L of each in the same
+	// pipelines (shardbeam.BuildSet); then each is written in turn.
+	var set []shardbeam.Table
+	for _, pt := range tables {
+		if !pt.pattern.Exact {
+			set = append(set, shardbeam.Table{Pattern: pt.pattern, Shards: cfg.shards,
+				Work: strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.file, preset.FileSuffix)})
+		}
+	}
+	var results []*shardbeam.Result
+	if len(set) > 0 {
+		start := time.Now()
+		if !cfg.quiet {
+			for _, t := range set {
+				fmt.Fprintf(stderr, "searching %s on Beam: %d entries, work folder %s\n", t.Pattern, t.Pattern.Size(), t.Work)
+			}
+		}
+		var srep *shardbeam.SetReport
+		results, srep, err = shardbeam.BuildSet(ctx, set, opt)
+		if err != nil {
+			return &failedError{fmt.Errorf("%w (nothing written)", err)}
+		}
+		defer func() {
+			for _, r := range results {
+				r.Close()
+			}
+		}()
+		if !cfg.quiet {
+			var busy float64
+			for _, l := range srep.Levels {
+				busy += l.ReadSec + l.StepSec + l.WriteSec
+			}
+			fmt.Fprintf(stderr, "searched %d table(s): %d levels (the tables' level L in the same pipelines), %d lanes, %d job(s) per level, worker processes %v; %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level)\n",
+				len(set), len(srep.Levels), srep.Lanes, srep.Jobs, srep.Processes, time.Since(start).Seconds(), busy, srep.Overhead().Seconds(), srep.Overhead().Seconds()/float64(len(srep.Levels)))
+		}
+	}
 	sha := map[string]string{}
+	next := 0 // the result of the next additive table
 	for _, pt := range tables {
 		path := filepath.Join(cfg.out, pt.file)
-		raw, err := buildTable(ctx, cfg, opt, workRoot, pt, path, stderr)
+		var raw string
+		if pt.pattern.Exact {
+			raw, err = buildExact(ctx, cfg, pt, path, stderr)
+		} else {
+			raw, err = writeSearched(cfg, pt, results[next], path, stderr)
+			results[next].Close() // its work folder is no longer needed
+			next++
+		}
 		if err != nil {
 			return err
 		}
@@ -266,46 +310,41 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return nil
 }
 
-// buildTable computes one table and writes it to path; it returns the
-// table's raw SHA-256 (for a set file). An additive pattern runs on Beam
-// (shardbeam) and is encoded from the shards' values one shard at a time
-// (format.EncodeStream: the table is never whole in memory); an exact one
-// (at most 4x3's 239,500,800 entries; the shard kernel does not split
-// those) is built with builder.Build in this process.
-func buildTable(ctx context.Context, cfg *buildConfig, opt shardbeam.Options, workRoot string, pt plannedTable, path string, stderr io.Writer) (string, error) {
+// buildExact builds an exact table (at most 4x3's 239,500,800 entries;
+// the shard kernel does not split those) with builder.Build in this
+// process and writes it to path; it returns the table's raw SHA-256 (for
+// a set file).
+func buildExact(ctx context.Context, cfg *buildConfig, pt plannedTable, path string, stderr io.Writer) (string, error) {
 	start := time.Now()
 	failed := func(err error) error { return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.file, err)} }
-	if pt.pattern.Exact {
-		if !cfg.quiet {
-			fmt.Fprintf(stderr, "building %s: %s, %d entries, exact: in this process (the shard kernel splits additive patterns only)\n", pt.file, pt.pattern, pt.pattern.Size())
-		}
-		values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.stepWorkers})
-		if err != nil {
-			return "", failed(err)
-		}
-		t, err := format.NewTable(pt.pattern, values, generator)
-		if err != nil {
-			return "", failed(err)
-		}
-		t.Header.Major = uint16(cfg.fileFormat)
-		if err := format.WriteFile(path, t, cfg.stepWorkers); err != nil {
-			return "", err
-		}
-		if !cfg.quiet {
-			fmt.Fprintf(stderr, "wrote %s: %d entries, max %d, in %.2fs\n", path, t.Header.Entries, t.Header.MaxValue, time.Since(start).Seconds())
-		}
-		return t.Header.RawSHA256, nil
-	}
-	opt.Work = strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.file, preset.FileSuffix)
 	if !cfg.quiet {
-		fmt.Fprintf(stderr, "building %s: %s, %d entries, on Beam, work folder %s\n", pt.file, pt.pattern, pt.pattern.Size(), opt.Work)
+		fmt.Fprintf(stderr, "building %s: %s, %d entries, exact: in this process (the shard kernel splits additive patterns only)\n", pt.file, pt.pattern, pt.pattern.Size())
 	}
-	res, err := shardbeam.Build(ctx, pt.pattern, opt)
+	values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.stepWorkers})
 	if err != nil {
 		return "", failed(err)
 	}
-	defer res.Close()
-	searched := time.Now()
+	t, err := format.NewTable(pt.pattern, values, generator)
+	if err != nil {
+		return "", failed(err)
+	}
+	t.Header.Major = uint16(cfg.fileFormat)
+	if err := format.WriteFile(path, t, cfg.stepWorkers); err != nil {
+		return "", err
+	}
+	if !cfg.quiet {
+		fmt.Fprintf(stderr, "wrote %s: %d entries, max %d, in %.2fs\n", path, t.Header.Entries, t.Header.MaxValue, time.Since(start).Seconds())
+	}
+	return t.Header.RawSHA256, nil
+}
+
+// writeSearched writes the table whose search on Beam res holds to path,
+// encoded from the shards' values one shard at a time
+// (format.EncodeStream: the table is never whole in memory); it returns
+// the table's raw SHA-256 (for a set file).
+func writeSearched(cfg *buildConfig, pt plannedTable, res *shardbeam.Result, path string, stderr io.Writer) (string, error) {
+	start := time.Now()
+	failed := func(err error) error { return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.file, err)} }
 	st, err := format.EncodeStream(pt.pattern, res.Source, format.StreamOptions{
 		Major: uint16(cfg.fileFormat), Workers: cfg.stepWorkers, Generator: generator, TempDir: cfg.out})
 	if err != nil {
@@ -329,10 +368,9 @@ func buildTable(ctx context.Context, cfg *buildConfig, opt shardbeam.Options, wo
 		const mib = 1 << 20
 		fmt.Fprintf(stderr, "%s: work folder traffic: shard states %.1f MiB written and read per level, batches %.1f MiB in all (at most %.1f MiB at a level), value logs %.1f MiB\n",
 			pt.file, float64(maxState)/mib, float64(batches)/mib, float64(maxBatches)/mib, float64(logs)/mib)
-		fmt.Fprintf(stderr, "%s: %d levels, %d shards in %d lanes, %d job(s) per level, worker processes %v; search %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level); values and encoding %.2fs (value logs %.2fs)\n",
-			pt.file, len(rep.Levels), rep.Shards, rep.Lanes, rep.Jobs, rep.Processes, searched.Sub(start).Seconds(), busy, rep.Overhead().Seconds(),
-			rep.Overhead().Seconds()/float64(len(rep.Levels)), time.Since(searched).Seconds(), rep.ValuesSec)
-		fmt.Fprintf(stderr, "wrote %s: %d entries, max %d, in %.2fs\n", path, st.Header.Entries, st.Header.MaxValue, time.Since(start).Seconds())
+		fmt.Fprintf(stderr, "%s: %d levels, %d shards, worker processes %v; shard steps %.2fs; values and encoding %.2fs (value logs %.2fs)\n",
+			pt.file, len(rep.Levels), rep.Shards, rep.Processes, busy, time.Since(start).Seconds(), rep.ValuesSec)
+		fmt.Fprintf(stderr, "wrote %s: %d entries, max %d\n", path, st.Header.Entries, st.Header.MaxValue)
 	}
 	return st.Header.RawSHA256, nil
 }

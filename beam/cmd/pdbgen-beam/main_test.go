@@ -87,7 +87,8 @@ func TestGeneratorMatchesPdbgen(t *testing.T) {
 }
 
 // TestBuildInProcess runs the command on Prism in-process: the exact
-// 8-puzzle (built in the driver) and a 15-puzzle 5-tile table (on Beam),
+// 8-puzzle (built in the driver), a 15-puzzle 5-tile table (on Beam) and
+// a set of two 8-puzzle tables searched in the same pipelines,
 // byte-identical to the reference.
 func TestBuildInProcess(t *testing.T) {
 	out := t.TempDir()
@@ -100,16 +101,21 @@ func TestBuildInProcess(t *testing.T) {
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
+	args = []string{"build", "--board", "3x3", "--tiles", "1,2,3,4", "--tiles", "5,6,7,8", "-o", out, "--lanes", "2", "-j", "1", "--quiet"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
 	g, _ := puzzle.NewGeometry(3, 3)
 	exact, err := puzzle.NewPattern(g, puzzle.BlankLastGoal(g), []uint8{1, 2, 3, 4, 5, 6, 7, 8})
 	if err != nil {
 		t.Fatal(err)
 	}
 	add := customPattern(t, "4x4", "1,2,3,4,7")
+	set1, set2 := customPattern(t, "3x3", "1,2,3,4"), customPattern(t, "3x3", "5,6,7,8")
 	for _, c := range []struct {
 		file string
 		p    *puzzle.Pattern
-	}{{"8puzzle.pdb", exact}, {preset.FileName("4x4", add), add}} {
+	}{{"8puzzle.pdb", exact}, {preset.FileName("4x4", add), add}, {preset.FileName("3x3", set1), set1}, {preset.FileName("3x3", set2), set2}} {
 		got, err := os.ReadFile(filepath.Join(out, c.file))
 		if err != nil {
 			t.Fatal(err)
