@@ -56,3 +56,52 @@ func TestSpaceLimit(t *testing.T) {
 		t.Errorf("MemoryEstimate = %d, below the table's %d bytes", got, p.Size())
 	}
 }
+
+// TestSlotParity: every move of a space leads to a slot of the other
+// parity (which the pull kernel's parity filter relies on), and
+// slotParities agrees with slotOdd bit by bit for every alignment,
+// including windows that start before slot 0 or run past the last slot.
+func TestSlotParity(t *testing.T) {
+	cases := []struct {
+		w, h  int
+		goal  string
+		tiles []uint8
+	}{
+		{3, 3, "blank-last", []uint8{1, 2, 3}},
+		{4, 4, "blank-first", []uint8{1, 4, 5, 8}},
+		{5, 5, "blank-last", []uint8{1, 2, 3}},
+		{2, 8, "blank-first", []uint8{1, 2, 3, 4}},
+		{8, 2, "blank-last", []uint8{1, 9, 10}},
+	}
+	for _, c := range cases {
+		p := newTestPattern(t, c.w, c.h, c.goal, c.tiles)
+		sp, err := newSpace(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		odd := 0
+		for s := uint64(0); s < sp.slotsPerBlock; s++ {
+			if sp.slotOdd(s) {
+				odd++
+			}
+			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {
+				if sp.slotOdd(mv.slot()) == sp.slotOdd(s) {
+					t.Fatalf("%s: move from slot %d to slot %d keeps the parity", p, s, mv.slot())
+				}
+			}
+		}
+		if odd == 0 || uint64(odd) == sp.slotsPerBlock {
+			t.Errorf("%s: %d of %d slots odd, want both parities", p, odd, sp.slotsPerBlock)
+		}
+		for from := int64(-40); from < int64(sp.slotsPerBlock)+40; from++ {
+			got := sp.slotParities(from)
+			for j := int64(0); j < 32; j++ {
+				s := from + j
+				want := s >= 0 && s < int64(sp.slotsPerBlock) && sp.slotOdd(uint64(s))
+				if (got>>(2*j)&1 != 0) != want || got>>(2*j+1)&1 != 0 {
+					t.Fatalf("%s: slotParities(%d) = %#x: bit for slot %d wrong (want odd=%v)", p, from, got, s, want)
+				}
+			}
+		}
+	}
+}
