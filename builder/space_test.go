@@ -105,3 +105,22 @@ func TestSlotParity(t *testing.T) {
 		}
 	}
 }
+
+// TestPackEvenBits: packEvenBits gathers bits 0, 2, ..., 62 into bits
+// 0..31, checked against a bit-by-bit loop on single bits, all ones and
+// a few mixed words.
+func TestPackEvenBits(t *testing.T) {
+	xs := []uint64{0, lowBits, 0x1, 1 << 62, 0x4000000000000001, 0x1111111111111111, 0x0505050505050505, 0x5500550055005500}
+	for j := 0; j < 32; j++ {
+		xs = append(xs, 1<<(2*j))
+	}
+	for _, x := range xs {
+		var want uint64
+		for j := 0; j < 32; j++ {
+			want |= x >> (2 * j) & 1 << j
+		}
+		if got := packEvenBits(x); got != want {
+			t.Errorf("packEvenBits(%#x) = %#x, want %#x", x, got, want)
+		}
+	}
+}
