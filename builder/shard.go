@@ -167,7 +167,7 @@ func NewShardPlan(p *puzzle.Pattern, shards int) (*ShardPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl := &ShardPlan{p: p, sp: sp, shards: shards, blockLo: make([]int, shards+1), workers: runtime.NumCPU(), usePull: defaultUsePull}
+	pl := &ShardPlan{p: p, sp: sp, shards: shards, blockLo: make([]int, shards+1), workers: runtime.NumCPU(), usePull: shardUsePull}
 	for s := 0; s <= shards; s++ {
 		pl.blockLo[s] = int(uint64(s) * uint64(sp.orders) / uint64(shards))
 	}

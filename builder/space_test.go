@@ -56,3 +56,71 @@ func TestSpaceLimit(t *testing.T) {
 		t.Errorf("MemoryEstimate = %d, below the table's %d bytes", got, p.Size())
 	}
 }
+
+// TestSlotParity: every move of a space leads to a slot of the other
+// parity (which the pull kernel's parity filter relies on), and
+// slotParities agrees with slotOdd bit by bit for every alignment,
+// including windows that start before slot 0 or run past the last slot.
+func TestSlotParity(t *testing.T) {
+	cases := []struct {
+		w, h  int
+		goal  string
+		tiles []uint8
+	}{
+		{3, 3, "blank-last", []uint8{1, 2, 3}},
+		{4, 4, "blank-first", []uint8{1, 4, 5, 8}},
+		{5, 5, "blank-last", []uint8{1, 2, 3}},
+		{2, 8, "blank-first", []uint8{1, 2, 3, 4}},
+		{8, 2, "blank-last", []uint8{1, 9, 10}},
+	}
+	for _, c := range cases {
+		p := newTestPattern(t, c.w, c.h, c.goal, c.tiles)
+		sp, err := newSpace(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		odd := 0
+		for s := uint64(0); s < sp.slotsPerBlock; s++ {
+			if sp.slotOdd(s) {
+				odd++
+			}
+			for _, mv := range sp.moves[sp.moveStart[s]:sp.moveStart[s+1]] {
+				if sp.slotOdd(mv.slot()) == sp.slotOdd(s) {
+					t.Fatalf("%s: move from slot %d to slot %d keeps the parity", p, s, mv.slot())
+				}
+			}
+		}
+		if odd == 0 || uint64(odd) == sp.slotsPerBlock {
+			t.Errorf("%s: %d of %d slots odd, want both parities", p, odd, sp.slotsPerBlock)
+		}
+		for from := int64(-40); from < int64(sp.slotsPerBlock)+40; from++ {
+			got := sp.slotParities(from)
+			for j := int64(0); j < 32; j++ {
+				s := from + j
+				want := s >= 0 && s < int64(sp.slotsPerBlock) && sp.slotOdd(uint64(s))
+				if (got>>(2*j)&1 != 0) != want || got>>(2*j+1)&1 != 0 {
+					t.Fatalf("%s: slotParities(%d) = %#x: bit for slot %d wrong (want odd=%v)", p, from, got, s, want)
+				}
+			}
+		}
+	}
+}
+
+// TestPackEvenBits: packEvenBits gathers bits 0, 2, ..., 62 into bits
+// 0..31, checked against a bit-by-bit loop on single bits, all ones and
+// a few mixed words.
+func TestPackEvenBits(t *testing.T) {
+	xs := []uint64{0, lowBits, 0x1, 1 << 62, 0x4000000000000001, 0x1111111111111111, 0x0505050505050505, 0x5500550055005500}
+	for j := 0; j < 32; j++ {
+		xs = append(xs, 1<<(2*j))
+	}
+	for _, x := range xs {
+		var want uint64
+		for j := 0; j < 32; j++ {
+			want |= x >> (2 * j) & 1 << j
+		}
+		if got := packEvenBits(x); got != want {
+			t.Errorf("packEvenBits(%#x) = %#x, want %#x", x, got, want)
+		}
+	}
+}
