@@ -229,7 +229,28 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	if cfg.shards < 0 || cfg.shards > builder.MaxShards {
 		return nil, usageErr("--shards must be 1 to %d", builder.MaxShards)
 	}
+	if err := checkBuildConflicts(cfg); err != nil {
+		return nil, err
+	}
 	return cfg, nil
+}
+
+// checkBuildConflicts refuses flags that do not go together, before
+// anything is read or written (a manifest, a shard folder, the output
+// directory), so that the refusal is the first and only line.
+func checkBuildConflicts(cfg *buildConfig) error {
+	if cfg.zeroAware {
+		if cfg.manifest != "" || cfg.ifNeeded {
+			return usageErr("--zero-aware does not go with --manifest or --if-needed (manifests name plain tables)")
+		}
+		if cfg.outOfCore() {
+			return usageErr("--zero-aware does not go with --shards, --shard-dir or --resume (the shard kernel builds plain additive tables)")
+		}
+	}
+	if cfg.ifNeeded && cfg.outOfCore() {
+		return usageErr("--if-needed does not go with --shards, --shard-dir or --resume (it verifies each table in memory before writing it)")
+	}
+	return nil
 }
 
 // planBuild reads the manifest, resolves the tables of cfg (the ones the
@@ -256,7 +277,7 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
 	if cfg.zeroAware {
-		if err := planZeroAware(cfg, plan); err != nil {
+		if err := planZeroAware(plan); err != nil {
 			return nil, err
 		}
 	}
@@ -298,10 +319,7 @@ func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) err
 		return nil // refused by checkMemory, as before
 	}
 	if cfg.ifNeeded {
-		if cfg.outOfCore() {
-			return usageErr("%s: --if-needed does not build out of core (it verifies each table in memory before writing it)", pt.file)
-		}
-		return nil // in memory, or refused by checkMemory, as before
+		return nil // in memory, or refused by checkMemory, as before (the out-of-core flags are refused by checkBuildConflicts)
 	}
 	limit := b.Limit
 	if !b.Known {
