@@ -70,7 +70,8 @@ func TestVerifyFrames(t *testing.T) {
 	wantCode(t, pdbgen(t, "", "build", "--quiet", "--board", "4x4", "--tiles", "1-3", "--preset", "", "-o", dir), 0)
 	r := pdbgen(t, "", "verify", "--frames", filepath.Join(dir, "4x4_1-2-3.pdb"))
 	wantCode(t, r, 0)
-	if !strings.Contains(r.stdout, "skipped step: verified frame by frame") || !strings.Contains(r.stdout, "checked manhattan ok") {
+	checkedAligned(t, r.stdout)
+	if !strings.Contains(r.stdout, "skipped step: verified frame by frame") || !strings.Contains(r.stdout, "checked manhattan  ok") {
 		t.Errorf("report:\n%s", r.stdout)
 	}
 	wantCode(t, pdbgen(t, "", "build", "--quiet", "--preset", "8puzzle", "-o", dir), 0)

@@ -27,6 +27,7 @@ func TestBuildZeroAware(t *testing.T) {
 
 	v := pdbgen(t, "", append([]string{"verify", "--deep"}, za...)...)
 	wantCode(t, v, 0)
+	checkedAligned(t, v.stdout)
 	if !strings.Contains(v.stdout, "checked zero-aware ok") {
 		t.Errorf("verify did not run the zero-aware check:\n%v", v)
 	}
