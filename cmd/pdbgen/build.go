@@ -92,6 +92,7 @@ type plannedTable struct {
 	file    string   // file name in the output directory
 	memory  uint64   // builder.MemoryEstimate, computed once (out of core: ooc.need)
 	ooc     *oocPlan // nil: built in memory
+	notice  string   // one line for stderr before the table is built ("": none)
 	// zeroAware: build the zero-aware table of pattern (--zero-aware).
 	zeroAware bool
 }
@@ -136,7 +137,7 @@ func runBuild(e *env, args []string) error {
 			// the budget (the runtime and stacks take the rest). The collector then
 			// runs only near the limit: the live heap is mostly the
 			// resident shard states, which a collection never frees.
-			prev := debug.SetMemoryLimit(int64(plan.budget.Limit - plan.budget.Limit/8))
+			prev := debug.SetMemoryLimit(memoryLimitFor(plan.budget.Limit))
 			prevGC := debug.SetGCPercent(-1)
 			defer func() {
 				debug.SetMemoryLimit(prev)
@@ -149,6 +150,9 @@ func runBuild(e *env, args []string) error {
 	var entries []manifest.Entry // the tables in the folder at the end, for --write-manifest
 	counts := map[string]int{}
 	for _, pt := range plan.tables {
+		if pt.notice != "" {
+			fmt.Fprintln(e.stderr, pt.notice)
+		}
 		res, err := buildOne(ctx, e, cfg, plan, pt)
 		if err != nil {
 			return err
@@ -258,9 +262,8 @@ func checkBuildConflicts(cfg *buildConfig) error {
 // the memory of each once and refuses any that needs more than the limit
 // (with --if-needed, only when it comes to building it). Nothing is built
 // or written.
-func planBuild(cfg *buildConfig) (*buildPlan, error) {
+func planBuild(cfg *buildConfig) (_ *buildPlan, err error) {
 	plan := &buildPlan{}
-	var err error
 	if cfg.manifest != "" {
 		if plan.want, err = readManifestFile(cfg.manifest); err != nil {
 			return nil, err
@@ -284,6 +287,11 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err == nil {
+			err = plan.checkResume(cfg)
+		}
+	}()
 	for i := range plan.tables {
 		pt := &plan.tables[i]
 		if err := builder.CheckLimits(pt.pattern); err != nil {
@@ -305,11 +313,24 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 }
 
 // planTableOutOfCore decides whether pt is built out of core (the flags
-// ask for it, or --max-memory is below its in-memory estimate) and plans
-// its shards within the budget.
+// ask for it, or --max-memory is below its in-memory estimate), plans its
+// shards within the budget and checks the free disk space of its shard
+// folder. A table that cannot be built out of core within the budget is
+// built in memory when it fits there (with a notice), else refused with
+// the smallest --max-memory that builds it out of core. A table the
+// memory available cannot hold in memory is refused with that figure
+// too.
 func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) error {
 	b := plan.budget
-	if !cfg.outOfCore() && !(b.FromFlag && pt.memory > b.Limit) {
+	tooBig := b.Known && pt.memory > b.Limit
+	if !cfg.outOfCore() && !(b.FromFlag && tooBig) {
+		if tooBig && !pt.pattern.Exact && !cfg.ifNeeded {
+			// Refused by checkMemory; say what out of core would take.
+			if m, err := newOOCModel(pt.pattern); err == nil {
+				minimum, shards := m.minimum()
+				return tooLittle(b, pt, minimum, shards)
+			}
+		}
 		return nil
 	}
 	if pt.pattern.Exact {
@@ -321,22 +342,92 @@ func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) err
 	if cfg.ifNeeded {
 		return nil // in memory, or refused by checkMemory, as before (the out-of-core flags are refused by checkBuildConflicts)
 	}
-	limit := b.Limit
-	if !b.Known {
-		limit = pt.memory // no limit known: as much as the in-memory build
-	}
 	dir := cfg.shardDir
 	if dir == "" {
 		dir = cfg.out
 	}
-	op, err := planOutOfCore(pt.pattern, pt.file, dir, limit, cfg.workers, cfg.shards)
-	if err != nil {
-		if !cfg.outOfCore() {
-			return nil // too little even out of core: checkMemory refuses, as before
+	limit := b.Limit
+	if !b.Known {
+		limit = pt.memory // no limit known: as much as the in-memory build
+	}
+	op, notice, err := planOutOfCore(pt.pattern, pt.file, dir, limit, cfg.workers, cfg.shards)
+	var small *errOOCTooSmall
+	if errors.As(err, &small) {
+		small.fromFlag = b.FromFlag
+		switch {
+		case !b.Known:
+			op, notice, err = planOutOfCore(pt.pattern, pt.file, dir, small.minimum, cfg.workers, cfg.shards)
+		case !tooBig && !cfg.resume:
+			// It fits in memory: a build, not a refusal.
+			pt.notice = fmt.Sprintf("%s: out of core it needs at least %s, more than the %s it may use, but in memory only about %s: building it in memory",
+				pt.file, sysmem.FormatSize(small.minimum), sysmem.FormatSize(b.Limit), sysmem.FormatSize(pt.memory))
+			return nil
+		default:
+			if !tooBig {
+				return &exitError{code: exitTrouble, err: fmt.Errorf("%w (--resume continues out of core only)", err)}
+			}
+			return tooLittle(b, pt, small.minimum, small.shards)
 		}
+	}
+	if err != nil {
 		return &exitError{code: exitTrouble, err: err}
 	}
-	pt.ooc, pt.memory = op, op.need
+	if cfg.resume {
+		if _, err := os.Stat(op.dir); err == nil {
+			op.resume = true
+		}
+	}
+	if err := checkShardDisk(op); err != nil {
+		return &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
+	}
+	pt.ooc, pt.memory, pt.notice = op, op.need, notice
+	return nil
+}
+
+// tooLittle is the refusal of a table that fits the budget neither in
+// memory nor out of core: the in-memory need, then the smallest
+// --max-memory that builds it out of core and its shard count.
+func tooLittle(b sysmem.Budget, pt *plannedTable, minimum uint64, shards int) error {
+	err := b.Check(pt.file, pt.memory)
+	if minimum < pt.memory {
+		err = fmt.Errorf("%v; out of core it needs at least %s: --max-memory %s builds it so (%d shards)",
+			err, sysmem.FormatSize(minimum), flagSize(minimum), shards)
+	} else {
+		err = fmt.Errorf("%v (out of core it needs more: at least %s, %d shards)", err, sysmem.FormatSize(minimum), shards)
+	}
+	return &exitError{code: exitTrouble, err: err}
+}
+
+// checkResume refuses --resume when no table has a shard folder to
+// continue (a wrong -o or --shard-dir, or a build that finished: starting
+// afresh silently could cost hours and leave the folder meant behind),
+// and gives the tables without one a notice that they start from level 0.
+func (plan *buildPlan) checkResume(cfg *buildConfig) error {
+	if !cfg.resume {
+		return nil
+	}
+	var missing []*plannedTable
+	found := false
+	for i := range plan.tables {
+		pt := &plan.tables[i]
+		if pt.ooc == nil {
+			continue
+		}
+		if pt.ooc.resume {
+			found = true
+		} else {
+			missing = append(missing, pt)
+		}
+	}
+	if !found {
+		if len(missing) == 0 {
+			return usageErr("--resume: nothing to resume (no table is built out of core)")
+		}
+		return usageErr("--resume: nothing to resume: no shard folder %s (run without --resume to start)", missing[0].ooc.dir)
+	}
+	for _, pt := range missing {
+		pt.notice = fmt.Sprintf("%s: no shard folder %s to resume: starting from level 0", pt.file, pt.ooc.dir)
+	}
 	return nil
 }
 
