@@ -48,11 +48,17 @@ each other and the value logs of every level are files in the shard
 folder DIR/FILE.shards (DIR: --shard-dir, default the output directory),
 with only some shards in memory; the table is then written from the value
 logs one shard at a time. The shard count is the smallest power of two
-whose shards fit SIZE (--shards N forces one). An interrupted or failed
+whose shards fit SIZE (--shards N asks for N, raised with a notice when N
+does not fit). A table that fits SIZE in memory but not out of core is
+built in memory, with a notice; one that fits neither is refused with the
+smallest SIZE that builds it out of core. The first line gives the shard
+folder and its estimated peak disk use; a file system with clearly less
+free is refused before anything is written. An interrupted or failed
 build (Ctrl-C, a full disk) keeps its finished levels: the same command
 with --resume continues from the last one, and refuses a folder of another
-table, shard count or version. The folder is removed once the table is
-written. README.md, "Building beyond memory".
+table, shard count or version, and a build with no folder to resume. The
+folder is removed once the table is written. README.md, "Building beyond
+memory".
 
 Exit status: 0 success; 1 a malformed manifest, or a built table differs
 from --manifest or fails verify (it is not written); 2 usage or I/O
@@ -215,9 +221,9 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.StringVar(&cfg.maxMemory, "max-memory", "", maxMemoryHelp)
 	fs.BoolVar(&cfg.ifNeeded, "if-needed", false, "keep each existing table whose header matches the manifest and which passes verify (untouched); build only the missing or bad ones, verified before they are written")
 	fs.IntVar(&cfg.fileFormat, "format", format.MajorVersion, "file format version to write: 2 (Manhattan-delta encoding, smaller) or 1 (format 1.0, for readers that predate format 2)")
-	fs.IntVar(&cfg.shards, "shards", 0, "build out of core with this many shards (default: chosen from --max-memory)")
+	fs.IntVar(&cfg.shards, "shards", 0, "build out of core with this many shards, or more if they do not fit --max-memory (default: chosen from --max-memory)")
 	fs.StringVar(&cfg.shardDir, "shard-dir", "", "build out of core, with the shard folders (FILE.shards) in this directory (default: the output directory)")
-	fs.BoolVar(&cfg.resume, "resume", false, "build out of core, continuing each table whose shard folder is there from its last finished level")
+	fs.BoolVar(&cfg.resume, "resume", false, "build out of core, continuing each table whose shard folder is there from its last finished level (refused when no table has one)")
 	fs.StringVar(&cfg.shardStats, "shard-stats", "", "out of core: append one JSON line per shard and level (the builder's StepStats, seconds, disk bytes) to this file")
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per table on stdout (file, action, reason, identity, verify report)")
 	fs.BoolVar(&cfg.zeroAware, "zero-aware", false, zeroAwareHelp)
