@@ -104,6 +104,21 @@ func TestBuildSmallBudget(t *testing.T) {
 	if got := dirEntries(t, small); len(got) != 1 {
 		t.Errorf("output folder: %v", got)
 	}
+	// It is written with one zstd encoder (about 50 MiB), not -j 2's
+	// two; with room for more, -j of them.
+	for _, c := range []struct {
+		maxMemory string
+		writers   int
+	}{{"64M", 1}, {"1G", 2}} {
+		cfg, err := parseBuildFlags(&env{stderr: io.Discard}, []string{"--board", "4x4", "--tiles", "1-5", "-j", "2", "--max-memory", c.maxMemory})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := planBuild(cfg)
+		if err != nil || p.tables[0].ooc != nil || p.tables[0].writers != c.writers {
+			t.Errorf("--max-memory %s: %v, %+v; want %d writers in memory", c.maxMemory, err, p.tables[0], c.writers)
+		}
+	}
 }
 
 // sizeFlag is the first "--max-memory SIZE" in s.
