@@ -141,21 +141,6 @@ func runBuild(e *env, args []string) error {
 	if err := checkTargets(cfg, plan); err != nil {
 		return err
 	}
-	for _, pt := range plan.tables {
-		if pt.ooc != nil && plan.budget.FromFlag {
-			// Out of core, the garbage collector keeps the heap within
-			// the budget (the runtime and stacks take the rest). The collector then
-			// runs only near the limit: the live heap is mostly the
-			// resident shard states, which a collection never frees.
-			prev := debug.SetMemoryLimit(memoryLimitFor(plan.budget.Limit))
-			prevGC := debug.SetGCPercent(-1)
-			defer func() {
-				debug.SetMemoryLimit(prev)
-				debug.SetGCPercent(prevGC)
-			}()
-			break
-		}
-	}
 	ctx := e.context()
 	var entries []manifest.Entry // the tables in the folder at the end, for --write-manifest
 	counts := map[string]int{}
@@ -163,7 +148,9 @@ func runBuild(e *env, args []string) error {
 		if pt.notice != "" {
 			fmt.Fprintln(e.stderr, pt.notice)
 		}
+		restore := collectorFor(plan, pt)
 		res, err := buildOne(ctx, e, cfg, plan, pt)
+		restore()
 		if err != nil {
 			return err
 		}
@@ -208,6 +195,28 @@ func runBuild(e *env, args []string) error {
 		return dataErr(fmt.Errorf("%d table(s) failed verification (nothing written for them)", n))
 	}
 	return nil
+}
+
+// collectorFor sets the garbage collector for building pt and returns
+// the function that sets it back. Out of core under --max-memory, the
+// memory limit keeps the heap within the budget (memoryLimitFor) and the
+// collector runs only near it: the live heap is mostly the shard states,
+// which a collection never frees. A table built in memory after it gets
+// the usual collector back, and the shard arrays are returned to the OS
+// first (with the collector off until the limit, a 15-78 build's 7-tile
+// table, built in memory after the 8-tile one out of core, went over
+// --max-memory 256M).
+func collectorFor(plan *buildPlan, pt plannedTable) func() {
+	if pt.ooc == nil || !plan.budget.FromFlag {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(memoryLimitFor(plan.budget.Limit))
+	prevGC := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(prevGC)
+		debug.SetMemoryLimit(prev)
+		debug.FreeOSMemory()
+	}
 }
 
 func parseBuildFlags(e *env, args []string) (*buildConfig, error) {

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -197,5 +199,28 @@ func TestBuildOutOfCoreDisk(t *testing.T) {
 	oneErrorLine(t, r, "build", "of disk at its peak, its file system has 100.0 KiB free")
 	if got := dirEntries(t, dir); len(got) != 0 {
 		t.Errorf("written: %v", got)
+	}
+}
+
+// TestCollectorFor: an out-of-core table under --max-memory runs with the
+// memory limit and the collector off until it; the table after it gets
+// the collector back (with it off, an in-memory table built next went
+// over the budget); a table in memory is left alone.
+func TestCollectorFor(t *testing.T) {
+	budget := sysmem.Budget{Limit: 256 << 20, Known: true, FromFlag: true}
+	plan := &buildPlan{budget: budget}
+	gc0, lim0 := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	defer func() { debug.SetGCPercent(gc0); debug.SetMemoryLimit(lim0) }()
+	restore := collectorFor(plan, plannedTable{ooc: &oocPlan{}})
+	if gc, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); gc != -1 || lim != memoryLimitFor(budget.Limit) {
+		t.Errorf("out of core: GC percent %d, memory limit %d", gc, lim)
+	}
+	restore()
+	if gc, lim := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); gc != 100 || lim != math.MaxInt64 {
+		t.Errorf("after: GC percent %d, memory limit %d", gc, lim)
+	}
+	collectorFor(plan, plannedTable{})()
+	if gc := debug.SetGCPercent(100); gc != 100 {
+		t.Errorf("in memory: GC percent %d", gc)
 	}
 }
