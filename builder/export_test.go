@@ -1,6 +1,7 @@
 package builder
 
 import (
+	"io"
 	"testing"
 
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -27,3 +28,10 @@ func WithUsePull(opt Options, rule func(level int, frontier, unvisited uint64) b
 
 // DefaultUsePull is the rule Build uses.
 var DefaultUsePull = defaultUsePull
+
+// SetWriteHook makes every file BuildOutOfCore writes go through
+// hook(path, file) until the test ends: tests fill a disk with it.
+func SetWriteHook(tb testing.TB, hook func(path string, w io.Writer) io.Writer) {
+	writeHook = hook
+	tb.Cleanup(func() { writeHook = nil })
+}

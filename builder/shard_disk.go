@@ -305,6 +305,13 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 			return mk, err
 		}
 		d.chunks, r.chunks = r.chunks, nil
+		if chunkBytes(d.chunks) > pl.StateSize(s) {
+			// Kept, the buffers of every Step would grow to the largest
+			// output each chunk ever had, in any shard: more than one
+			// Step's (a 24-puzzle 7-tile build went over --max-memory
+			// that way). Beyond a state's worth they go to the collector.
+			d.chunks = nil
+		}
 		if s >= d.opt.Resident {
 			d.spare = r
 		}
@@ -398,6 +405,18 @@ func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next st
 	return st, nil
 }
 
+// chunkBytes is the capacity of the output buffers of a Step.
+func chunkBytes(chunks []chunkOut) uint64 {
+	var n uint64
+	for i := range chunks {
+		n += uint64(cap(chunks[i].values))
+		for _, b := range chunks[i].batches {
+			n += uint64(cap(b))
+		}
+	}
+	return n
+}
+
 // removeOldStates removes the state files that marker mk does not name
 // (best effort: a leftover costs disk space only).
 func (d *diskRun) removeOldStates(mk levelMarker) {
@@ -437,7 +456,11 @@ func writeFileRenamed(path string, fill func(io.Writer) error) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("writing %s: %w", path, err)
 	}
-	cw := &countWriter{w: f}
+	var fw io.Writer = f
+	if writeHook != nil {
+		fw = writeHook(path, f)
+	}
+	cw := &countWriter{w: fw}
 	bw := newBufWriter(cw)
 	err = fill(bw)
 	if err == nil {
@@ -455,6 +478,10 @@ func writeFileRenamed(path string, fill func(io.Writer) error) (int64, error) {
 	}
 	return cw.n, nil
 }
+
+// writeHook, when set (by tests), wraps the writer of every file of the
+// shard folder: a stand-in for a full disk.
+var writeHook func(path string, w io.Writer) io.Writer
 
 // unwrapPathErr drops the *os.PathError's temporary name.
 func unwrapPathErr(err error) error {

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
@@ -140,5 +144,68 @@ func TestBuildOutOfCoreResume(t *testing.T) {
 	}
 	if got := readAll(t, o, p.Size(), 5000); !bytes.Equal(got, want) {
 		t.Fatal("restarted build: table differs from Build's")
+	}
+}
+
+// fullDisk is a writer that fails with ENOSPC once the disk's bytes are
+// used up (shared by every file, as a file system's space is).
+type fullDisk struct {
+	w    io.Writer
+	left *atomic.Int64
+}
+
+func (f fullDisk) Write(p []byte) (int, error) {
+	if f.left.Add(-int64(len(p))) < 0 {
+		return 0, &os.PathError{Op: "write", Path: "stand-in", Err: syscall.ENOSPC}
+	}
+	return f.w.Write(p)
+}
+
+// TestBuildOutOfCoreDiskFull: a disk that fills in the middle of the
+// search fails the build with an error naming the file and the cause,
+// keeps the finished levels (a COMPLETE marker) and no temporary file,
+// and --resume on a disk with room again finishes Build's table.
+func TestBuildOutOfCoreDiskFull(t *testing.T) {
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3, 4)
+	want, err := builder.Build(context.Background(), p, builder.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "shards")
+	opt := builder.OutOfCoreOptions{Dir: dir, Shards: 3, Resident: 1, Workers: 2}
+	// The folder at the end; the disk then fills after twice that (a
+	// build writes more: every level rewrites the states).
+	if _, err := builder.BuildOutOfCore(context.Background(), p, opt); err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			fi, _ := d.Info()
+			total += fi.Size()
+		}
+		return nil
+	})
+	os.RemoveAll(dir)
+	left := new(atomic.Int64)
+	left.Store(total * 2)
+	builder.SetWriteHook(t, func(_ string, w io.Writer) io.Writer { return fullDisk{w, left} })
+	_, err = builder.BuildOutOfCore(context.Background(), p, opt)
+	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), dir) || strings.Contains(err.Error(), ".tmp-") {
+		t.Fatalf("full disk: %v", err)
+	}
+	markers, _ := filepath.Glob(filepath.Join(dir, "L*", "COMPLETE"))
+	temps, _ := filepath.Glob(filepath.Join(dir, "*", ".*.tmp-*"))
+	if len(markers) == 0 || len(temps) != 0 {
+		t.Fatalf("after the failure: markers %v, temporary files %v", markers, temps)
+	}
+	left.Store(1 << 40)
+	opt.Resume = true
+	o, err := builder.BuildOutOfCore(context.Background(), p, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readAll(t, o, p.Size(), 4096); !bytes.Equal(got, want) {
+		t.Fatal("resumed after a full disk: table differs from Build's")
 	}
 }

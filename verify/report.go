@@ -67,6 +67,25 @@ var checkOrder = []string{
 	CheckZeroAware,
 }
 
+// checkWidth is the width of the check column of the text report: the
+// longest check name ("zero-aware").
+var checkWidth = func() int {
+	w := 0
+	for _, c := range checkOrder {
+		w = max(w, len(c))
+	}
+	return w
+}()
+
+// CheckedLine is a "checked" row of the text report: "  checked", the
+// check's name padded to the longest check name, its status ("ok" or "N
+// findings") padded to 16 columns, and took (the time, or "" for none),
+// without trailing blanks, so that the statuses of every row start in
+// one column.
+func CheckedLine(check, status, took string) string {
+	return strings.TrimRight(fmt.Sprintf("  checked %-*s %-16s %s", checkWidth, check, status, took), " ")
+}
+
 func checkRank(name string) int {
 	for i, c := range checkOrder {
 		if c == name {
@@ -189,7 +208,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				took = "(in the " + g[0] + " pass)"
 			}
 		}
-		fmt.Fprintf(&sb, "  checked %-9s %-16s %s\n", c, status, took)
+		sb.WriteString(CheckedLine(c, status, took) + "\n")
 	}
 	for _, s := range r.Skipped { // any not named by a check
 		name, _, _ := strings.Cut(s, ": ")

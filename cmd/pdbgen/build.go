@@ -48,11 +48,17 @@ each other and the value logs of every level are files in the shard
 folder DIR/FILE.shards (DIR: --shard-dir, default the output directory),
 with only some shards in memory; the table is then written from the value
 logs one shard at a time. The shard count is the smallest power of two
-whose shards fit SIZE (--shards N forces one). An interrupted or failed
+whose shards fit SIZE (--shards N asks for N, raised with a notice when N
+does not fit). A table that fits SIZE in memory but not out of core is
+built in memory, with a notice; one that fits neither is refused with the
+smallest SIZE that builds it out of core. The first line gives the shard
+folder and its estimated peak disk use; a file system with clearly less
+free is refused before anything is written. An interrupted or failed
 build (Ctrl-C, a full disk) keeps its finished levels: the same command
 with --resume continues from the last one, and refuses a folder of another
-table, shard count or version. The folder is removed once the table is
-written. README.md, "Building beyond memory".
+table, shard count or version, and a build with no folder to resume. The
+folder is removed once the table is written. README.md, "Building beyond
+memory".
 
 Exit status: 0 success; 1 a malformed manifest, or a built table differs
 from --manifest or fails verify (it is not written); 2 usage or I/O
@@ -92,6 +98,11 @@ type plannedTable struct {
 	file    string   // file name in the output directory
 	memory  uint64   // builder.MemoryEstimate, computed once (out of core: ooc.need)
 	ooc     *oocPlan // nil: built in memory
+	notice  string   // one line for stderr before the table is built ("": none)
+	// writers is the goroutines compressing an in-memory table (0:
+	// -j); under --max-memory, only as many zstd encoders as fit beside
+	// the table.
+	writers int
 	// zeroAware: build the zero-aware table of pattern (--zero-aware).
 	zeroAware bool
 }
@@ -130,26 +141,16 @@ func runBuild(e *env, args []string) error {
 	if err := checkTargets(cfg, plan); err != nil {
 		return err
 	}
-	for _, pt := range plan.tables {
-		if pt.ooc != nil && plan.budget.FromFlag {
-			// Out of core, the garbage collector keeps the heap within
-			// the budget (the runtime and stacks take the rest). The collector then
-			// runs only near the limit: the live heap is mostly the
-			// resident shard states, which a collection never frees.
-			prev := debug.SetMemoryLimit(int64(plan.budget.Limit - plan.budget.Limit/8))
-			prevGC := debug.SetGCPercent(-1)
-			defer func() {
-				debug.SetMemoryLimit(prev)
-				debug.SetGCPercent(prevGC)
-			}()
-			break
-		}
-	}
 	ctx := e.context()
 	var entries []manifest.Entry // the tables in the folder at the end, for --write-manifest
 	counts := map[string]int{}
 	for _, pt := range plan.tables {
+		if pt.notice != "" {
+			fmt.Fprintln(e.stderr, pt.notice)
+		}
+		restore := collectorFor(plan, pt)
 		res, err := buildOne(ctx, e, cfg, plan, pt)
+		restore()
 		if err != nil {
 			return err
 		}
@@ -196,6 +197,28 @@ func runBuild(e *env, args []string) error {
 	return nil
 }
 
+// collectorFor sets the garbage collector for building pt and returns
+// the function that sets it back. Out of core under --max-memory, the
+// memory limit keeps the heap within the budget (memoryLimitFor) and the
+// collector runs only near it: the live heap is mostly the shard states,
+// which a collection never frees. A table built in memory after it gets
+// the usual collector back, and the shard arrays are returned to the OS
+// first (with the collector off until the limit, a 15-78 build's 7-tile
+// table, built in memory after the 8-tile one out of core, went over
+// --max-memory 256M).
+func collectorFor(plan *buildPlan, pt plannedTable) func() {
+	if pt.ooc == nil || !plan.budget.FromFlag {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(memoryLimitFor(plan.budget.Limit))
+	prevGC := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(prevGC)
+		debug.SetMemoryLimit(prev)
+		debug.FreeOSMemory()
+	}
+}
+
 func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	cfg := &buildConfig{}
 	fs := newFlags(e, "build")
@@ -211,9 +234,9 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	fs.StringVar(&cfg.maxMemory, "max-memory", "", maxMemoryHelp)
 	fs.BoolVar(&cfg.ifNeeded, "if-needed", false, "keep each existing table whose header matches the manifest and which passes verify (untouched); build only the missing or bad ones, verified before they are written")
 	fs.IntVar(&cfg.fileFormat, "format", format.MajorVersion, "file format version to write: 2 (Manhattan-delta encoding, smaller) or 1 (format 1.0, for readers that predate format 2)")
-	fs.IntVar(&cfg.shards, "shards", 0, "build out of core with this many shards (default: chosen from --max-memory)")
+	fs.IntVar(&cfg.shards, "shards", 0, "build out of core with this many shards, or more if they do not fit --max-memory (default: chosen from --max-memory)")
 	fs.StringVar(&cfg.shardDir, "shard-dir", "", "build out of core, with the shard folders (FILE.shards) in this directory (default: the output directory)")
-	fs.BoolVar(&cfg.resume, "resume", false, "build out of core, continuing each table whose shard folder is there from its last finished level")
+	fs.BoolVar(&cfg.resume, "resume", false, "build out of core, continuing each table whose shard folder is there from its last finished level (refused when no table has one)")
 	fs.StringVar(&cfg.shardStats, "shard-stats", "", "out of core: append one JSON line per shard and level (the builder's StepStats, seconds, disk bytes) to this file")
 	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per table on stdout (file, action, reason, identity, verify report)")
 	fs.BoolVar(&cfg.zeroAware, "zero-aware", false, zeroAwareHelp)
@@ -229,7 +252,28 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	if cfg.shards < 0 || cfg.shards > builder.MaxShards {
 		return nil, usageErr("--shards must be 1 to %d", builder.MaxShards)
 	}
+	if err := checkBuildConflicts(cfg); err != nil {
+		return nil, err
+	}
 	return cfg, nil
+}
+
+// checkBuildConflicts refuses flags that do not go together, before
+// anything is read or written (a manifest, a shard folder, the output
+// directory), so that the refusal is the first and only line.
+func checkBuildConflicts(cfg *buildConfig) error {
+	if cfg.zeroAware {
+		if cfg.manifest != "" || cfg.ifNeeded {
+			return usageErr("--zero-aware does not go with --manifest or --if-needed (manifests name plain tables)")
+		}
+		if cfg.outOfCore() {
+			return usageErr("--zero-aware does not go with --shards, --shard-dir or --resume (the shard kernel builds plain additive tables)")
+		}
+	}
+	if cfg.ifNeeded && cfg.outOfCore() {
+		return usageErr("--if-needed does not go with --shards, --shard-dir or --resume (it verifies each table in memory before writing it)")
+	}
+	return nil
 }
 
 // planBuild reads the manifest, resolves the tables of cfg (the ones the
@@ -237,9 +281,8 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 // the memory of each once and refuses any that needs more than the limit
 // (with --if-needed, only when it comes to building it). Nothing is built
 // or written.
-func planBuild(cfg *buildConfig) (*buildPlan, error) {
+func planBuild(cfg *buildConfig) (_ *buildPlan, err error) {
 	plan := &buildPlan{}
-	var err error
 	if cfg.manifest != "" {
 		if plan.want, err = readManifestFile(cfg.manifest); err != nil {
 			return nil, err
@@ -256,13 +299,18 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
 	if cfg.zeroAware {
-		if err := planZeroAware(cfg, plan); err != nil {
+		if err := planZeroAware(plan); err != nil {
 			return nil, err
 		}
 	}
 	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err == nil {
+			err = plan.checkResume(cfg)
+		}
+	}()
 	for i := range plan.tables {
 		pt := &plan.tables[i]
 		if err := builder.CheckLimits(pt.pattern); err != nil {
@@ -279,16 +327,35 @@ func planBuild(cfg *buildConfig) (*buildPlan, error) {
 				return nil, err
 			}
 		}
+		if pt.ooc == nil && plan.budget.FromFlag && pt.memory <= plan.budget.Limit {
+			// builder.MemoryEstimate leaves out the encoders (a
+			// 6,375,600-entry table peaked at 56 MiB with one, 84 MiB with
+			// two): as many as fit, at least one.
+			pt.writers = int(max(1, min(uint64(cfg.workers), (plan.budget.Limit-pt.memory)/encoderBytes)))
+		}
 	}
 	return plan, nil
 }
 
 // planTableOutOfCore decides whether pt is built out of core (the flags
-// ask for it, or --max-memory is below its in-memory estimate) and plans
-// its shards within the budget.
+// ask for it, or --max-memory is below its in-memory estimate), plans its
+// shards within the budget and checks the free disk space of its shard
+// folder. A table that cannot be built out of core within the budget is
+// built in memory when it fits there (with a notice), else refused with
+// the smallest --max-memory that builds it out of core. A table the
+// memory available cannot hold in memory is refused with that figure
+// too.
 func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) error {
 	b := plan.budget
-	if !cfg.outOfCore() && !(b.FromFlag && pt.memory > b.Limit) {
+	tooBig := b.Known && pt.memory > b.Limit
+	if !cfg.outOfCore() && !(b.FromFlag && tooBig) {
+		if tooBig && !pt.pattern.Exact && !cfg.ifNeeded {
+			// Refused by checkMemory; say what out of core would take.
+			if m, err := newOOCModel(pt.pattern); err == nil {
+				minimum, shards := m.minimum()
+				return tooLittle(b, pt, minimum, shards)
+			}
+		}
 		return nil
 	}
 	if pt.pattern.Exact {
@@ -298,27 +365,94 @@ func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) err
 		return nil // refused by checkMemory, as before
 	}
 	if cfg.ifNeeded {
-		if cfg.outOfCore() {
-			return usageErr("%s: --if-needed does not build out of core (it verifies each table in memory before writing it)", pt.file)
-		}
-		return nil // in memory, or refused by checkMemory, as before
-	}
-	limit := b.Limit
-	if !b.Known {
-		limit = pt.memory // no limit known: as much as the in-memory build
+		return nil // in memory, or refused by checkMemory, as before (the out-of-core flags are refused by checkBuildConflicts)
 	}
 	dir := cfg.shardDir
 	if dir == "" {
 		dir = cfg.out
 	}
-	op, err := planOutOfCore(pt.pattern, pt.file, dir, limit, cfg.workers, cfg.shards)
-	if err != nil {
-		if !cfg.outOfCore() {
-			return nil // too little even out of core: checkMemory refuses, as before
+	limit := b.Limit
+	if !b.Known {
+		limit = pt.memory // no limit known: as much as the in-memory build
+	}
+	op, notice, err := planOutOfCore(pt.pattern, pt.file, dir, limit, cfg.workers, cfg.shards)
+	var small *errOOCTooSmall
+	if errors.As(err, &small) {
+		small.fromFlag = b.FromFlag
+		switch {
+		case !b.Known:
+			op, notice, err = planOutOfCore(pt.pattern, pt.file, dir, small.minimum, cfg.workers, cfg.shards)
+		case !tooBig && !cfg.resume:
+			// It fits in memory: a build, not a refusal.
+			pt.notice = fmt.Sprintf("%s: out of core it needs at least %s, more than the %s it may use, but in memory only about %s: building it in memory",
+				pt.file, sysmem.FormatSize(small.minimum), sysmem.FormatSize(b.Limit), sysmem.FormatSize(pt.memory))
+			return nil
+		default:
+			if !tooBig {
+				return &exitError{code: exitTrouble, err: fmt.Errorf("%w (--resume continues out of core only)", err)}
+			}
+			return tooLittle(b, pt, small.minimum, small.shards)
 		}
+	}
+	if err != nil {
 		return &exitError{code: exitTrouble, err: err}
 	}
-	pt.ooc, pt.memory = op, op.need
+	if cfg.resume {
+		if _, err := os.Stat(op.dir); err == nil {
+			op.resume = true
+		}
+	}
+	if err := checkShardDisk(op); err != nil {
+		return &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
+	}
+	pt.ooc, pt.memory, pt.notice = op, op.need, notice
+	return nil
+}
+
+// tooLittle is the refusal of a table that fits the budget neither in
+// memory nor out of core: the in-memory need, then the smallest
+// --max-memory that builds it out of core and its shard count.
+func tooLittle(b sysmem.Budget, pt *plannedTable, minimum uint64, shards int) error {
+	err := b.Check(pt.file, pt.memory)
+	if minimum < pt.memory {
+		err = fmt.Errorf("%v; out of core it needs at least %s: --max-memory %s builds it so (%d shards)",
+			err, sysmem.FormatSize(minimum), flagSize(minimum), shards)
+	} else {
+		err = fmt.Errorf("%v (out of core it needs more: at least %s, %d shards)", err, sysmem.FormatSize(minimum), shards)
+	}
+	return &exitError{code: exitTrouble, err: err}
+}
+
+// checkResume refuses --resume when no table has a shard folder to
+// continue (a wrong -o or --shard-dir, or a build that finished: starting
+// afresh silently could cost hours and leave the folder meant behind),
+// and gives the tables without one a notice that they start from level 0.
+func (plan *buildPlan) checkResume(cfg *buildConfig) error {
+	if !cfg.resume {
+		return nil
+	}
+	var missing []*plannedTable
+	found := false
+	for i := range plan.tables {
+		pt := &plan.tables[i]
+		if pt.ooc == nil {
+			continue
+		}
+		if pt.ooc.resume {
+			found = true
+		} else {
+			missing = append(missing, pt)
+		}
+	}
+	if !found {
+		if len(missing) == 0 {
+			return usageErr("--resume: nothing to resume (no table is built out of core)")
+		}
+		return usageErr("--resume: nothing to resume: no shard folder %s (run without --resume to start)", missing[0].ooc.dir)
+	}
+	for _, pt := range missing {
+		pt.notice = fmt.Sprintf("%s: no shard folder %s to resume: starting from level 0", pt.file, pt.ooc.dir)
+	}
 	return nil
 }
 
@@ -408,7 +542,11 @@ func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) 
 // writeTable writes t atomically into the output directory and logs it.
 func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, start time.Time, buildTime time.Duration) error {
 	path := filepath.Join(cfg.out, pt.file)
-	if err := format.WriteFile(path, t, cfg.workers); err != nil {
+	writers := cfg.workers
+	if pt.writers > 0 {
+		writers = pt.writers
+	}
+	if err := format.WriteFile(path, t, writers); err != nil {
 		return err
 	}
 	if !cfg.quiet {

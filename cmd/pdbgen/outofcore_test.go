@@ -2,10 +2,17 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
 
 // TestBuildOutOfCore: build --shards writes the same file as the
@@ -70,10 +77,150 @@ func TestVerifyFrames(t *testing.T) {
 	wantCode(t, pdbgen(t, "", "build", "--quiet", "--board", "4x4", "--tiles", "1-3", "--preset", "", "-o", dir), 0)
 	r := pdbgen(t, "", "verify", "--frames", filepath.Join(dir, "4x4_1-2-3.pdb"))
 	wantCode(t, r, 0)
-	if !strings.Contains(r.stdout, "skipped step: verified frame by frame") || !strings.Contains(r.stdout, "checked manhattan ok") {
+	checkedAligned(t, r.stdout)
+	if !strings.Contains(r.stdout, "skipped step: verified frame by frame") || !strings.Contains(r.stdout, "checked manhattan  ok") {
 		t.Errorf("report:\n%s", r.stdout)
 	}
 	wantCode(t, pdbgen(t, "", "build", "--quiet", "--preset", "8puzzle", "-o", dir), 0)
 	r = pdbgen(t, "", "verify", "--frames", filepath.Join(dir, "8puzzle.pdb"))
 	wantCode(t, r, exitTrouble)
+}
+
+// TestBuildSmallBudget: --shards or --max-memory on a table that fits in
+// memory but not in the budget's out-of-core minimum (the zstd encoder
+// alone takes about 50 MiB) builds it in memory, saying so in one line,
+// instead of refusing it; the file is the in-memory build's.
+func TestBuildSmallBudget(t *testing.T) {
+	dir := t.TempDir()
+	mem, small := filepath.Join(dir, "mem"), filepath.Join(dir, "small")
+	const file = "4x4_1-2-3-4-5.pdb"
+	wantCode(t, pdbgen(t, "", "build", "--quiet", "--board", "4x4", "--tiles", "1-5", "-o", mem), 0)
+	r := pdbgen(t, "", "build", "--quiet", "--board", "4x4", "--tiles", "1-5", "-o", small, "--max-memory", "64M", "--shards", "4")
+	wantCode(t, r, 0)
+	if got := lines(r.stderr); len(got) != 1 || !strings.Contains(got[0], "building it in memory") {
+		t.Errorf("stderr: want one line saying it builds in memory\n%v", r)
+	}
+	if !bytes.Equal(readBytes(t, filepath.Join(mem, file)), readBytes(t, filepath.Join(small, file))) {
+		t.Fatal("file differs from the in-memory one")
+	}
+	if got := dirEntries(t, small); len(got) != 1 {
+		t.Errorf("output folder: %v", got)
+	}
+	// It is written with one zstd encoder (about 50 MiB), not -j 2's
+	// two; with room for more, -j of them.
+	for _, c := range []struct {
+		maxMemory string
+		writers   int
+	}{{"64M", 1}, {"1G", 2}} {
+		cfg, err := parseBuildFlags(&env{stderr: io.Discard}, []string{"--board", "4x4", "--tiles", "1-5", "-j", "2", "--max-memory", c.maxMemory})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := planBuild(cfg)
+		if err != nil || p.tables[0].ooc != nil || p.tables[0].writers != c.writers {
+			t.Errorf("--max-memory %s: %v, %+v; want %d writers in memory", c.maxMemory, err, p.tables[0], c.writers)
+		}
+	}
+}
+
+// sizeFlag is the first "--max-memory SIZE" in s.
+var sizeFlag = regexp.MustCompile(`--max-memory ([0-9.]+[MG])\b`)
+
+// TestBuildOutOfCoreMinimum: a table too large for the memory and for the
+// budget out of core is refused with one line naming the smallest
+// --max-memory that builds it out of core and its shard count; that
+// budget plans an out-of-core build and 1 MiB less is refused. A forced
+// --shards that does not fit is raised, with a notice.
+func TestBuildOutOfCoreMinimum(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"build", "--board", "4x4", "--tiles", "1-7", "-o", dir, "-j", "1"}
+	r := pdbgen(t, "", append(args, "--max-memory", "40M")...)
+	wantCode(t, r, exitTrouble)
+	oneErrorLine(t, r, "build", "4x4_1-2-3-4-5-6-7.pdb needs ")
+	m := sizeFlag.FindAllStringSubmatch(r.stderr, -1)
+	if len(m) != 1 || !regexp.MustCompile(`; out of core it needs at least [0-9.]+ MiB: --max-memory \d+M builds it so \(\d+ shards\)$`).MatchString(strings.TrimSpace(r.stderr)) {
+		t.Fatalf("the refusal does not give the --max-memory and shards that work:\n%v", r)
+	}
+	minimum, err := sysmem.ParseSize(m[0][1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := func(maxMemory string, shards int) (*buildPlan, error) {
+		cfg, err := parseBuildFlags(&env{stderr: io.Discard}, append(args[1:], "--max-memory", maxMemory, "--shards", strconv.Itoa(shards)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return planBuild(cfg)
+	}
+	p, err := plan(m[0][1], 0)
+	if err != nil || p.tables[0].ooc == nil || p.tables[0].ooc.need > minimum {
+		t.Fatalf("--max-memory %s: %v %+v", m[0][1], err, p)
+	}
+	if _, err := plan(strconv.FormatUint(minimum-1<<20, 10), 0); err == nil {
+		t.Errorf("1 MiB below the minimum %s is not refused", m[0][1])
+	}
+	// --shards 1 within the minimum: raised to the count that fits.
+	p, err = plan(m[0][1], 1)
+	if err != nil || p.tables[0].ooc.shards < 2 || !strings.Contains(p.tables[0].notice, "--shards 1 does not fit") {
+		t.Errorf("--shards 1: %v %+v", err, p.tables[0])
+	}
+}
+
+// TestBuildResumeNothing: --resume without a shard folder is refused with
+// one line (a wrong -o or --shard-dir would otherwise start a long build
+// afresh), and nothing is written.
+func TestBuildResumeNothing(t *testing.T) {
+	dir := t.TempDir()
+	r := pdbgen(t, "", "build", "--quiet", "--board", "3x3", "--tiles", "1,2,3", "-o", dir, "--resume")
+	wantCode(t, r, exitTrouble)
+	oneErrorLine(t, r, "build", "nothing to resume: no shard folder "+filepath.Join(dir, "3x3_1-2-3.pdb.shards"))
+	if got := dirEntries(t, dir); len(got) != 0 {
+		t.Errorf("written: %v", got)
+	}
+}
+
+// TestBuildOutOfCoreDisk: the out-of-core build states its shard folder's
+// disk need, and refuses up front with one line when the file system has
+// clearly less free.
+func TestBuildOutOfCoreDisk(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"build", "--board", "4x4", "--tiles", "1-5", "-o", dir, "--shards", "2", "-j", "1"}
+	r := pdbgen(t, "", args...)
+	wantCode(t, r, 0)
+	if !regexp.MustCompile(`in \S+\.shards \(about [0-9.]+ [KMG]iB of disk at the peak\)`).MatchString(r.stderr) {
+		t.Errorf("the disk need is not stated:\n%v", r)
+	}
+	old := freeDisk
+	t.Cleanup(func() { freeDisk = old })
+	freeDisk = func(string) (uint64, bool) { return 100 << 10, true }
+	os.Remove(filepath.Join(dir, "4x4_1-2-3-4-5.pdb"))
+	r = pdbgen(t, "", args...)
+	wantCode(t, r, exitTrouble)
+	oneErrorLine(t, r, "build", "of disk at its peak, its file system has 100.0 KiB free")
+	if got := dirEntries(t, dir); len(got) != 0 {
+		t.Errorf("written: %v", got)
+	}
+}
+
+// TestCollectorFor: an out-of-core table under --max-memory runs with the
+// memory limit and the collector off until it; the table after it gets
+// the collector back (with it off, an in-memory table built next went
+// over the budget); a table in memory is left alone.
+func TestCollectorFor(t *testing.T) {
+	budget := sysmem.Budget{Limit: 256 << 20, Known: true, FromFlag: true}
+	plan := &buildPlan{budget: budget}
+	gc0, lim0 := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
+	defer func() { debug.SetGCPercent(gc0); debug.SetMemoryLimit(lim0) }()
+	restore := collectorFor(plan, plannedTable{ooc: &oocPlan{}})
+	if gc, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); gc != -1 || lim != memoryLimitFor(budget.Limit) {
+		t.Errorf("out of core: GC percent %d, memory limit %d", gc, lim)
+	}
+	restore()
+	if gc, lim := debug.SetGCPercent(100), debug.SetMemoryLimit(-1); gc != 100 || lim != math.MaxInt64 {
+		t.Errorf("after: GC percent %d, memory limit %d", gc, lim)
+	}
+	collectorFor(plan, plannedTable{})()
+	if gc := debug.SetGCPercent(100); gc != 100 {
+		t.Errorf("in memory: GC percent %d", gc)
+	}
 }

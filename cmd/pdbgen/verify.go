@@ -331,6 +331,6 @@ func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) erro
 	if deep {
 		what = "set, deep"
 	}
-	fmt.Fprintf(e.stdout, "  checked %-9s %-16s\n0 findings\n", what, "ok")
+	fmt.Fprintf(e.stdout, "%s\n0 findings\n", verify.CheckedLine(what, "ok", ""))
 	return nil
 }

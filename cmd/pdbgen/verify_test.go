@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,10 +45,10 @@ func TestVerify(t *testing.T) {
 		stdout []string // substrings of stdout
 		stderr string   // substring of the last stderr line ("" = stderr empty)
 	}{
-		{"good", []string{p8, p123, p456}, 0, []string{p8 + ": 3x3 blank-last exact", "0 findings", "checked integrity ok"}, ""},
+		{"good", []string{p8, p123, p456}, 0, []string{p8 + ": 3x3 blank-last exact", "0 findings", "checked integrity  ok"}, ""},
 		{"flag after file", []string{p123, "-j", "1"}, 0, []string{"0 findings"}, ""},
-		{"deep", []string{"--deep", p123, p456}, 0, []string{"checked reference ok", "0 findings"}, ""},
-		{"deep exact", []string{"--deep", "-j", "2", p8}, 0, []string{"checked reference ok"}, ""},
+		{"deep", []string{"--deep", p123, p456}, 0, []string{"checked reference  ok", "0 findings"}, ""},
+		{"deep exact", []string{"--deep", "-j", "2", p8}, 0, []string{"checked reference  ok"}, ""},
 		{"flipped payload", []string{corrupt(t, dir, p123, "payload")}, 1, []string{"integrity: ", "frame 0"}, "pdbgen verify: 1 of 1 file(s) failed verification"},
 		{"flipped header", []string{corrupt(t, dir, p123, "header")}, 1, []string{"integrity: "}, "failed verification"},
 		{"truncated", []string{corrupt(t, dir, p123, "truncated")}, 1, []string{"integrity: ", "truncated"}, "failed verification"},
@@ -64,6 +65,7 @@ func TestVerify(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := pdbgen(t, "", append([]string{"verify"}, tt.args...)...)
 			wantCode(t, r, tt.code)
+			checkedAligned(t, r.stdout)
 			for _, want := range tt.stdout {
 				if !strings.Contains(r.stdout, want) {
 					t.Errorf("stdout lacks %q\n%v", want, r)
@@ -149,6 +151,34 @@ func TestVerifyCheckOrder(t *testing.T) {
 		}
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("verify %v: text order %v, JSON order %v", args, got, want)
+		}
+	}
+}
+
+// checkedRow is a "checked" row of verify's text report: the check's name,
+// then its status ("ok" or "N findings").
+var checkedRow = regexp.MustCompile(`^  checked (\S.*?) +(ok|\d+ findings)(  |$)`)
+
+// checkedAligned fails unless every "checked" row of the text report out
+// puts its status in the same column (the longest check name,
+// "zero-aware", included).
+func checkedAligned(t *testing.T, out string) {
+	t.Helper()
+	col := -1
+	for _, l := range lines(out) {
+		if !strings.HasPrefix(l, "  checked ") {
+			continue
+		}
+		m := checkedRow.FindStringSubmatchIndex(l)
+		if m == nil {
+			t.Errorf("row %q: no check name and status", l)
+			continue
+		}
+		if col < 0 {
+			col = m[4]
+		}
+		if m[4] != col {
+			t.Errorf("row %q: status at column %d, the row before at %d\n%s", l, m[4], col, out)
 		}
 	}
 }

@@ -27,8 +27,15 @@ func TestVerifySetEveryProblem(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The good set: its tables' rows and the set's row align.
+	r := pdbgen(t, "", "verify", filepath.Join(src, "good-a.set.json"))
+	wantCode(t, r, 0)
+	checkedAligned(t, r.stdout)
+	if !strings.Contains(r.stdout, "checked set") {
+		t.Errorf("verify of a good set: no set row\n%v", r)
+	}
 	set := filepath.Join(dir, "good-a.set.json")
-	r := pdbgen(t, "", "verify", set)
+	r = pdbgen(t, "", "verify", set)
 	wantCode(t, r, 1)
 	for _, w := range []string{"part 1: tile_map [2 4 3]", "part 2 (tiles [5 9 13]) through table \"4x4_2-3-4.pdb\"", "\n2 findings\n"} {
 		if !strings.Contains(r.stdout, w) {

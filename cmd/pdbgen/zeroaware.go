@@ -18,15 +18,9 @@ const zeroAwareHelp = "write zero-aware tables (one value per placement and regi
 
 // planZeroAware turns the planned tables of a --zero-aware build into
 // zero-aware ones: their files and their sets' files get the _za mark
-// (preset.ZeroAwareFileName). Exact tables, --manifest and --if-needed are
-// usage errors.
-func planZeroAware(cfg *buildConfig, plan *buildPlan) error {
-	if cfg.manifest != "" || cfg.ifNeeded {
-		return usageErr("--zero-aware does not go with --manifest or --if-needed (manifests name plain tables)")
-	}
-	if cfg.outOfCore() {
-		return usageErr("--zero-aware does not go with --shards, --shard-dir or --resume (the shard kernel builds plain additive tables)")
-	}
+// (preset.ZeroAwareFileName). Exact tables are usage errors (the flags
+// that do not go with --zero-aware are refused by checkBuildConflicts).
+func planZeroAware(plan *buildPlan) error {
 	rename := func(pt *plannedTable) error {
 		if pt.pattern.Exact {
 			return usageErr("--zero-aware: %s is an exact table, which has no zero-aware form", pt.file)

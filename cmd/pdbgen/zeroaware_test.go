@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -26,6 +27,7 @@ func TestBuildZeroAware(t *testing.T) {
 
 	v := pdbgen(t, "", append([]string{"verify", "--deep"}, za...)...)
 	wantCode(t, v, 0)
+	checkedAligned(t, v.stdout)
 	if !strings.Contains(v.stdout, "checked zero-aware ok") {
 		t.Errorf("verify did not run the zero-aware check:\n%v", v)
 	}
@@ -91,4 +93,39 @@ func field(js, key string) string {
 		return rest
 	}
 	return rest[:end]
+}
+
+// TestBuildFlagConflictsFirst: flags that do not go together are refused
+// before anything is read or written: the one error line is the conflict,
+// not what the manifest, the board or a shard folder would have said, and
+// the output directory is not created.
+func TestBuildFlagConflictsFirst(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.tsv")
+	if err := os.WriteFile(bad, []byte("not a manifest\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--zero-aware", "--manifest", bad}, "--zero-aware does not go with --manifest"},
+		{[]string{"--zero-aware", "--manifest", filepath.Join(dir, "missing.tsv")}, "--zero-aware does not go with --manifest"},
+		{[]string{"--zero-aware", "--if-needed", "--manifest", bad}, "--zero-aware does not go with --manifest"},
+		{[]string{"--zero-aware", "--board", "9x9", "--tiles", "1", "--shards", "2"}, "--zero-aware does not go with --shards"},
+		{[]string{"--zero-aware", "--resume", "--manifest", bad}, "--zero-aware does not go with"},
+		{[]string{"--if-needed", "--shards", "2", "--manifest", bad}, "--if-needed does not go with --shards"},
+		{[]string{"--if-needed", "--shard-dir", dir, "--board", "9x9", "--tiles", "1"}, "--if-needed does not go with"},
+	} {
+		r := pdbgen(t, "", append([]string{"build", "-o", out}, tc.args...)...)
+		wantCode(t, r, exitTrouble)
+		oneErrorLine(t, r, "build", tc.want)
+		if r.stdout != "" {
+			t.Errorf("%v: stdout %q", tc.args, r.stdout)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Fatalf("%v: the output directory was created (%v)", tc.args, err)
+		}
+	}
 }

@@ -1,0 +1,13 @@
+//go:build linux || darwin
+
+package diskspace
+
+import "syscall"
+
+func free(path string) (uint64, bool) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(path, &st); err != nil {
+		return 0, false
+	}
+	return uint64(st.Bavail) * uint64(st.Bsize), true
+}
