@@ -338,6 +338,16 @@ func matchCodes(x, code uint64) uint64 {
 // 0.20: pull cheaper).
 func defaultUsePull(level int, frontier, unvisited uint64) bool { return 6*frontier > unvisited }
 
+// pullMinShare bounds the in-memory search's pulls at the last levels: it
+// pulls only while the frontier holds at least 1/pullMinShare of all the
+// states. A pull level scans every state whatever the frontier (the codes,
+// the frontier bits it fills and the codes it rewrites): 95 to 140 ms of
+// CPU per level on the 24-puzzle 6-tile table (181,008,000 states, one
+// worker, levels 30 to 35 with 282,320 to 24 frontier states), about
+// 0.6 ns per state, against about 170 ns per frontier state for a push,
+// so below about 1/300 of the states pushing is cheaper.
+const pullMinShare = 256
+
 // shardUsePull is the direction rule of the shard kernel (shard.go), whose
 // pull looks at every unvisited state: there it pulls once the frontier
 // exceeds half of the unvisited states. (Of 1x, 2x and 4x, the 2x switch
@@ -367,12 +377,23 @@ type additiveSearch struct {
 	blocksPerChunk, chunks int
 	// goalOdd is 1 when the goal's slot is odd (space.oddSlots), else 0.
 	goalOdd uint64
-	// frontierBits has, during a pull level, bit i%64 of word i/64 set
-	// for every state i at the level: the pull kernel reads its
-	// neighbours there instead of in codes. Allocated at the first pull
-	// level (frontierBytes).
-	frontierBits []uint64
+	// stateBits holds a bit per state, bit i%64 of word i/64 for state
+	// i (frontierBytes), whose meaning is bitsMode: during a pull level
+	// the bit is set for the states at the level (the pull kernel reads
+	// its neighbours there instead of in codes); during a push level it
+	// is set for every state seen (code not codeUnseen), and the push
+	// kernel tests and sets it before it touches a successor's code, so
+	// that a successor already seen (most of them) costs a read of 22.6
+	// MB instead of 45 MB on the 24-puzzle 6-tile table.
+	stateBits []uint64
+	bitsMode  int
 }
+
+// The meanings of additiveSearch.stateBits.
+const (
+	bitsSeen     = iota // a bit per state seen, for the push kernel
+	bitsFrontier        // a bit per state at the level, for the pull kernel
+)
 
 // newAdditiveSearch prepares the search of p with level 0 set: the goal
 // placement with the blank in its goal region.
@@ -393,7 +414,9 @@ func newAdditiveSearch(p *puzzle.Pattern, opt Options) (*additiveSearch, error) 
 		usePull:  opt.usePull,
 	}
 	if s.usePull == nil {
-		s.usePull = defaultUsePull
+		s.usePull = func(level int, frontier, unvisited uint64) bool {
+			return defaultUsePull(level, frontier, unvisited) && frontier >= total/pullMinShare
+		}
 	}
 	for i := range s.values {
 		s.values[i] = puzzle.Unreached
@@ -411,6 +434,10 @@ func newAdditiveSearch(p *puzzle.Pattern, opt Options) (*additiveSearch, error) 
 	if sp.slotOdd(goalSlot) {
 		s.goalOdd = 1
 	}
+	s.stateBits = make([]uint64, frontierBytes(total)/8)
+	s.bitsMode = bitsSeen
+	goal := goalOrder*sp.slotsPerBlock + goalSlot
+	s.stateBits[goal>>6] |= 1 << (goal & 63)
 	s.active.set(int(goalOrder))
 	s.run.reached.Store(1)
 	s.blocksPerChunk = max(1, sp.orders/(opt.Workers*32))
@@ -431,6 +458,10 @@ func (s *additiveSearch) level(ctx context.Context, level int) (uint64, error) {
 		if err := s.fillFrontierBits(ctx, level); err != nil {
 			return 0, err
 		}
+	} else if s.bitsMode != bitsSeen {
+		if err := s.fillSeenBits(ctx, level); err != nil {
+			return 0, err
+		}
 	}
 	added, err := s.run.run(ctx, level, s.chunks, func(chunk int) uint64 {
 		first := chunk * s.blocksPerChunk
@@ -443,7 +474,7 @@ func (s *additiveSearch) level(ctx context.Context, level int) (uint64, error) {
 			}
 			succ.init(s.sp.k, uint64(order))
 			b := s.block(order, level, &succ)
-			b.frontierBits = s.frontierBits
+			b.stateBits = s.stateBits
 			if pull {
 				n := b.pull()
 				if n > 0 {
@@ -513,21 +544,19 @@ func (s *additiveSearch) finishPull(ctx context.Context, level int) error {
 	})
 }
 
-// frontierBytes is the memory of additiveSearch.frontierBits for a search
+// frontierBytes is the memory of additiveSearch.stateBits for a search
 // of `states` states: a bit per state, in whole 64-bit words.
 func frontierBytes(states uint64) uint64 { return (states + 63) / 64 * 8 }
 
-// fillFrontierBits sets frontierBits from codes before a pull level: a bit
+// fillFrontierBits sets stateBits from codes before a pull level: a bit
 // per state at the level. The pull kernel's reads of its neighbours are
 // random across the whole search; a bit per state instead of a 2-bit code
 // halves the memory they range over (22.6 MB instead of 45 MB for the
 // 24-puzzle 6-tile table), so that more of them hit the cache.
 func (s *additiveSearch) fillFrontierBits(ctx context.Context, level int) error {
-	if s.frontierBits == nil {
-		s.frontierBits = make([]uint64, frontierBytes(s.sp.stateCount())/8)
-	}
+	s.bitsMode = bitsFrontier
 	code := levelCode(level)
-	codes, fb := s.codes, s.frontierBits
+	codes, fb := s.codes, s.stateBits
 	return s.wordPass(ctx, level, uint64(len(fb)), func(lo, hi uint64) {
 		for i := lo; i < hi; i++ {
 			var lo32, hi32 uint64
@@ -536,6 +565,26 @@ func (s *additiveSearch) fillFrontierBits(ctx context.Context, level int) error 
 			}
 			if 2*i+1 < uint64(len(codes)) {
 				hi32 = packEvenBits(matchCodes(codes[2*i+1], code))
+			}
+			fb[i] = lo32 | hi32<<32
+		}
+	})
+}
+
+// fillSeenBits sets stateBits from codes before a push level that follows
+// a pull level: a bit per state seen. (Push levels keep it up to date
+// themselves.)
+func (s *additiveSearch) fillSeenBits(ctx context.Context, level int) error {
+	s.bitsMode = bitsSeen
+	codes, fb := s.codes, s.stateBits
+	return s.wordPass(ctx, level, uint64(len(fb)), func(lo, hi uint64) {
+		for i := lo; i < hi; i++ {
+			var lo32, hi32 uint64
+			if 2*i < uint64(len(codes)) {
+				lo32 = packEvenBits(^matchCodes(codes[2*i], codeUnseen) & lowBits)
+			}
+			if 2*i+1 < uint64(len(codes)) {
+				hi32 = packEvenBits(^matchCodes(codes[2*i+1], codeUnseen) & lowBits)
 			}
 			fb[i] = lo32 | hi32<<32
 		}
@@ -586,10 +635,11 @@ type blockLevel struct {
 	succ   *orderSuccessors
 	values []uint8 // the block's table entries, values[order·C(N,k):(order+1)·C(N,k)]
 	states []uint8 // zero-aware build: the block's state levels, states[first:first+S]; else nil
-	// frontierBits, during a pull level, is additiveSearch.frontierBits.
-	frontierBits []uint64
-	order        int
-	level        int
+	// stateBits is additiveSearch.stateBits: seen bits during a push
+	// level, frontier bits during a pull level.
+	stateBits []uint64
+	order     int
+	level     int
 	// nextOdd is 1 when the states of level+1 are odd (space.oddSlots).
 	nextOdd uint64
 	first   uint64 // the block's states are [first, first+S)
@@ -683,8 +733,14 @@ func (b *blockLevel) frontier(w, x uint64) uint64 {
 // any block, and sets the successors' blocks in next; then it is done
 // (stateCodes.finish). It returns the number of states it marked and the
 // number it expanded.
+//
+// The seen bits (stateBits) decide: a successor whose bit is set is
+// skipped without reading its code, and the worker whose atomic OR sets
+// the bit owns the state and ORs in its code (only push writes an unseen
+// state's code, so nobody else writes those 2 bits meanwhile).
 func (b *blockLevel) push(next bitset) (added, expanded uint64) {
 	sp := b.sp
+	seen := b.stateBits
 	sameBlock := false
 	for w := b.firstWord; w <= b.lastWord; w++ {
 		frontier := b.frontier(w, atomic.LoadUint64(&b.codes[w]))
@@ -693,7 +749,10 @@ func (b *blockLevel) push(next bitset) (added, expanded uint64) {
 			slot := b.slot(w, bits.TrailingZeros64(hits))
 			for _, mv := range sp.moves[sp.moveStart[slot]:sp.moveStart[slot+1]] {
 				nextOrder := b.succ.next[mv.orderStep()]
-				if b.codes.visit(uint64(nextOrder)*sp.slotsPerBlock+mv.slot(), b.nextCode) {
+				i := uint64(nextOrder)*sp.slotsPerBlock + mv.slot()
+				sw, bit := &seen[i>>6], uint64(1)<<(i&63)
+				if atomic.LoadUint64(sw)&bit == 0 && atomic.OrUint64(sw, bit)&bit == 0 {
+					atomic.OrUint64(&b.codes[i>>5], b.nextCode<<((i&31)*2))
 					added++
 					if int(nextOrder) == b.order {
 						sameBlock = true
@@ -719,10 +778,10 @@ func (b *blockLevel) push(next bitset) (added, expanded uint64) {
 // no neighbour at the level. Only this block's states are written, one
 // word at a time. The level's states stay at the frontier code, which
 // other blocks read, until finishPull. It returns the number of states it
-// marked. It reads the neighbours' codes in frontierBits.
+// marked. It reads the neighbours' codes in stateBits (frontier bits).
 func (b *blockLevel) pull() uint64 {
 	sp := b.sp
-	fb := b.frontierBits
+	fb := b.stateBits
 	var added uint64
 	for w := b.firstWord; w <= b.lastWord; w++ {
 		x := atomic.LoadUint64(&b.codes[w])

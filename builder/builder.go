@@ -128,7 +128,7 @@ func searchBytes(p *puzzle.Pattern) uint64 {
 	// The table, 2 bits per state (k!·S states), and the per-slot
 	// indexes of space.indexBytes: slotStart, slotCellSet, moveStart and
 	// moves, 4 bytes per element, and oddSlots, a bit per slot; and the
-	// pull kernel's frontier bits, a bit per state.
+	// stateBits of the push and pull kernels, a bit per state.
 	states := p.Factorial(p.K()) * slots
 	return p.Size() + states/4 + (p.Combinations()+1+slots+slots+1+moves)*4 + (slots+63)/64*8 + frontierBytes(states)
 }

@@ -86,7 +86,8 @@ func TestMatchCodes(t *testing.T) {
 // checks the state codes against the four-state invariant (stateCodes):
 // after each level, every state is unseen, done, or at the next level's
 // frontier code, and those are exactly the states marked so far; at the
-// end every state is done; with push-only levels, the push kernel has
+// end every state is done; after a push level the seen bits match the
+// codes; with push-only levels, the push kernel has
 // expanded every state exactly once (the 2-bit codes of old, which
 // repeated every three levels, expanded some states again).
 func TestEachStateExpandedOnce(t *testing.T) {
@@ -132,6 +133,15 @@ func TestEachStateExpandedOnce(t *testing.T) {
 					}
 					if got := count[next] + count[codeDone]; got != s.run.reached.Load() {
 						t.Fatalf("level %d: %d states seen, %d reached", level, got, s.run.reached.Load())
+					}
+					// After a push level the seen bits are exactly the
+					// states not unseen (the push kernel trusts them).
+					if s.bitsMode == bitsSeen {
+						for i := uint64(0); i < total; i++ {
+							if bit, seen := s.stateBits[i>>6]>>(i&63)&1 == 1, s.codes.load(i) != codeUnseen; bit != seen {
+								t.Fatalf("level %d: state %d: seen bit %v, code %d", level, i, bit, s.codes.load(i))
+							}
+						}
 					}
 				}
 				for i := uint64(0); i < total; i++ {
