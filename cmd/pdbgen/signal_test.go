@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -214,7 +215,12 @@ func TestSolveInterruptedKeepsFinishedAnswers(t *testing.T) {
 		b, _ := io.ReadAll(stdout)
 		out <- string(b)
 	}()
-	time.Sleep(time.Second) // the first board is answered in microseconds
+	// The first board is answered in microseconds, but its answer waits
+	// (in order) behind the second's, so it cannot be waited for: the
+	// signal goes once the process has used a second of CPU, when it is
+	// surely searching the second board (a fixed second of wall time
+	// failed on a loaded machine: the process had not started solving).
+	waitCPU(t, cmd.Process.Pid, time.Second)
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -240,11 +246,16 @@ func TestSolveInterruptedIDA(t *testing.T) {
 	k := korf10(t)[0] // far longer than the test with these weak tables
 	cmd, stdin, stdout, stderr := startPdbgen(t, append([]string{"solve", "-j", "1", "--from", "blank-first"}, lines(r.stdout)...)...)
 	defer stdin.Close()
-	if _, err := io.WriteString(stdin, k.board+"\n"); err != nil {
+	// A one-move board first: its answer says the search of Korf's board
+	// is under way when the signal goes.
+	const oneMove = "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
+	if _, err := io.WriteString(stdin, oneMove+"\n"+k.board+"\n"); err != nil {
 		t.Fatal(err)
 	}
+	if line := readLineWithin(t, stdout, 60*time.Second); !strings.HasPrefix(line, oneMove+" : length 1 ") {
+		t.Fatalf("first answer %q, want the answer of %q", line, oneMove)
+	}
 	go io.Copy(io.Discard, stdout)
-	time.Sleep(time.Second)
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -319,4 +330,33 @@ func wantInterruptedAtOnce(t *testing.T, stdin string, args ...string) {
 	case <-time.After(5 * time.Second):
 		t.Fatalf("%s: still running 5 s after Ctrl-C", args[0])
 	}
+}
+
+// waitCPU waits until process pid has used cpu of CPU time (user+system,
+// read from /proc/PID/stat), at most a minute; where there is no /proc
+// (macOS) it waits cpu of wall time instead.
+func waitCPU(t *testing.T, pid int, cpu time.Duration) {
+	t.Helper()
+	const ticks = 100 // USER_HZ: the unit of /proc/PID/stat's times on Linux
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			time.Sleep(cpu)
+			return
+		}
+		// Fields after the command (which may hold spaces) start after
+		// the last ')': state is field 3, utime 14 and stime 15.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) < 13 {
+			t.Fatalf("/proc/%d/stat: %q", pid, b)
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		if time.Duration(u+s)*time.Second/ticks >= cpu {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("process %d used less than %v of CPU in a minute", pid, cpu)
 }
