@@ -418,7 +418,8 @@ func tooLittle(b sysmem.Budget, pt *plannedTable, minimum uint64, shards int) er
 		err = fmt.Errorf("%v; out of core it needs at least %s: --max-memory %s builds it so (%d shards)",
 			err, sysmem.FormatSize(minimum), flagSize(minimum), shards)
 	} else {
-		err = fmt.Errorf("%v (out of core it needs more: at least %s, %d shards)", err, sysmem.FormatSize(minimum), shards)
+		err = fmt.Errorf("%v: --max-memory %s builds it in memory (out of core it needs more: at least %s, %d shards)",
+			err, flagSize(pt.memory), sysmem.FormatSize(minimum), shards)
 	}
 	return &exitError{code: exitTrouble, err: err}
 }

@@ -224,3 +224,30 @@ func TestCollectorFor(t *testing.T) {
 		t.Errorf("in memory: GC percent %d", gc)
 	}
 }
+
+// TestBuildShardsClamped: --shards beyond the table's blocks is lowered to
+// one block per shard with a notice (a fresh-user trial's --shards 1048576
+// on a 3x3 table wrote 700,000 files and ran for minutes), and the build
+// equals the in-memory one.
+func TestBuildShardsClamped(t *testing.T) {
+	cfg, err := parseBuildFlags(&env{stderr: io.Discard}, []string{"--board", "3x3", "--tiles", "1-3", "--shards", "1048576"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planBuild(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := p.tables[0].ooc
+	if op == nil || op.shards >= 1048576 || op.shards < 1 || !strings.Contains(p.tables[0].notice, "blocks: using") {
+		t.Fatalf("plan %+v, notice %q; want fewer shards and a notice", op, p.tables[0].notice)
+	}
+	dir := t.TempDir()
+	mem, ooc := filepath.Join(dir, "mem"), filepath.Join(dir, "ooc")
+	const file = "3x3_1-2-3.pdb"
+	wantCode(t, pdbgen(t, "", "build", "--quiet", "--board", "3x3", "--tiles", "1-3", "-o", mem), 0)
+	wantCode(t, pdbgen(t, "", "build", "--quiet", "--board", "3x3", "--tiles", "1-3", "-o", ooc, "--shards", "1048576"), 0)
+	if !bytes.Equal(readBytes(t, filepath.Join(mem, file)), readBytes(t, filepath.Join(ooc, file))) {
+		t.Fatal("out-of-core file differs from the in-memory one")
+	}
+}
