@@ -334,45 +334,41 @@ for f in "$SETS"/good-*.set.json; do
 	case $f in *3x2*) n=6 ;; *) n=16 ;; esac
 	compare "set file $(basename "$f")" "$(boards $n)" "$f"
 done
-# The default 6-6-3 tables looked up by transpose (every part symmetric):
-# tiles 1,2,3,4,6,7 through the table of 1,5,6,9,10,13; 8,10,11,12,14,15
-# through 7,8,11,12,14,15; 5,9,13 through 2,3,4.
-mkdir -p "$tmp/t663"
-cp "$DATA"/15-663_*.pdb "$tmp/t663/"
-sha() { "$PDBGEN" info --json "$tmp/t663/$1" | sed -e 's/.*"raw_sha256":"\([0-9a-f]*\)".*/\1/'; }
-cat >"$tmp/t663/15-663-transposed.set.json" <<EOF
+# transposed_set DIR SUFFIX NAME: copies the 15-663 tables
+# 15-663_*SUFFIX.pdb (from $DATA, or from $tmp/za for the zero-aware ones,
+# SUFFIX _za) into DIR, writes DIR/NAME.set.json with every part through
+# the transpose (tiles 1,2,3,4,6,7 through the table of 1,5,6,9,10,13;
+# 8,10,11,12,14,15 through 7,8,11,12,14,15; 5,9,13 through 2,3,4; for
+# zero-aware tables the blank's cell is transposed too: its region in the
+# table's cell set), and compares the readers on it, also on unsolvable
+# boards.
+transposed_set() {
+	local dir=$1 suffix=$2 name=$3 from=$DATA
+	[ -n "$suffix" ] && from=$tmp/za
+	mkdir -p "$dir"
+	cp "$from"/15-663_*"$suffix".pdb "$dir/"
+	local t1=15-663_1-5-6-9-10-13$suffix.pdb t2=15-663_7-8-11-12-14-15$suffix.pdb t3=15-663_2-3-4$suffix.pdb
+	local h1 h2 h3
+	h1=$(rawsha "$dir/$t1") h2=$(rawsha "$dir/$t2") h3=$(rawsha "$dir/$t3")
+	cat >"$dir/$name.set.json" <<EOF
 {"tilepdb_set": 1, "width": 4, "height": 4, "goal": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "parts": [
- {"tiles":[1,2,3,4,6,7],"table":"15-663_1-5-6-9-10-13.pdb","table_tiles":[1,5,6,9,10,13],"symmetry":"transpose","tile_map":[1,5,9,13,6,10],"table_raw_sha256":"$(sha 15-663_1-5-6-9-10-13.pdb)"},
- {"tiles":[8,10,11,12,14,15],"table":"15-663_7-8-11-12-14-15.pdb","table_tiles":[7,8,11,12,14,15],"symmetry":"transpose","tile_map":[14,7,11,15,8,12],"table_raw_sha256":"$(sha 15-663_7-8-11-12-14-15.pdb)"},
- {"tiles":[5,9,13],"table":"15-663_2-3-4.pdb","table_tiles":[2,3,4],"symmetry":"transpose","tile_map":[2,3,4],"table_raw_sha256":"$(sha 15-663_2-3-4.pdb)"}]}
+ {"tiles":[1,2,3,4,6,7],"table":"$t1","table_tiles":[1,5,6,9,10,13],"symmetry":"transpose","tile_map":[1,5,9,13,6,10],"table_raw_sha256":"$h1"},
+ {"tiles":[8,10,11,12,14,15],"table":"$t2","table_tiles":[7,8,11,12,14,15],"symmetry":"transpose","tile_map":[14,7,11,15,8,12],"table_raw_sha256":"$h2"},
+ {"tiles":[5,9,13],"table":"$t3","table_tiles":[2,3,4],"symmetry":"transpose","tile_map":[2,3,4],"table_raw_sha256":"$h3"}]}
 EOF
-if ! "$PDBGEN" lookup "$tmp/t663/15-663-transposed.set.json" </dev/null >/dev/null 2>&1; then
-	echo "FAIL pdbgen refuses $tmp/t663/15-663-transposed.set.json"; fail=$((fail + 1))
-fi
-compare "set file 15-663 transposed" "$(boards 16)" "$tmp/t663/15-663-transposed.set.json"
-WANT_UNSOLVABLE=1
-compare "unsolvable boards, set file 15-663 transposed" "$(boards 16 unsolvable)" "$tmp/t663/15-663-transposed.set.json"
-WANT_UNSOLVABLE=
+	if ! "$PDBGEN" lookup "$dir/$name.set.json" </dev/null >/dev/null 2>&1; then
+		echo "FAIL pdbgen refuses $dir/$name.set.json"; fail=$((fail + 1))
+	fi
+	compare "set file $name" "$(boards 16)" "$dir/$name.set.json"
+	WANT_UNSOLVABLE=1
+	compare "unsolvable boards, set file $name" "$(boards 16 unsolvable)" "$dir/$name.set.json"
+	WANT_UNSOLVABLE=
+}
+rawsha() { "$PDBGEN" info --json "$1" | sed -e 's/.*"raw_sha256":"\([0-9a-f]*\)".*/\1/'; }
+transposed_set "$tmp/t663" "" 15-663-transposed
 compare "set file 15-663 transposed with its tables given too" "$(boards 16)" "$tmp"/t663/*.pdb "$tmp/t663/15-663-transposed.set.json"
 if [ -d "$tmp/za" ]; then
-	# The same transposed set file through the zero-aware 6-6-3 tables: the
-	# blank's cell is transposed too (its region in the table's cell set).
-	mkdir -p "$tmp/tza"
-	cp "$tmp"/za/15-663_*.pdb "$tmp/tza/"
-	zsha() { "$PDBGEN" info --json "$tmp/tza/$1" | sed -e 's/.*"raw_sha256":"\([0-9a-f]*\)".*/\1/'; }
-	cat >"$tmp/tza/15-663-za-transposed.set.json" <<EOF
-{"tilepdb_set": 1, "width": 4, "height": 4, "goal": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "parts": [
- {"tiles":[1,2,3,4,6,7],"table":"15-663_1-5-6-9-10-13_za.pdb","table_tiles":[1,5,6,9,10,13],"symmetry":"transpose","tile_map":[1,5,9,13,6,10],"table_raw_sha256":"$(zsha 15-663_1-5-6-9-10-13_za.pdb)"},
- {"tiles":[8,10,11,12,14,15],"table":"15-663_7-8-11-12-14-15_za.pdb","table_tiles":[7,8,11,12,14,15],"symmetry":"transpose","tile_map":[14,7,11,15,8,12],"table_raw_sha256":"$(zsha 15-663_7-8-11-12-14-15_za.pdb)"},
- {"tiles":[5,9,13],"table":"15-663_2-3-4_za.pdb","table_tiles":[2,3,4],"symmetry":"transpose","tile_map":[2,3,4],"table_raw_sha256":"$(zsha 15-663_2-3-4_za.pdb)"}]}
-EOF
-	if ! "$PDBGEN" lookup "$tmp/tza/15-663-za-transposed.set.json" </dev/null >/dev/null 2>&1; then
-		echo "FAIL pdbgen refuses $tmp/tza/15-663-za-transposed.set.json"; fail=$((fail + 1))
-	fi
-	compare "set file 15-663 zero-aware transposed" "$(boards 16)" "$tmp/tza/15-663-za-transposed.set.json"
-	WANT_UNSOLVABLE=1
-	compare "unsolvable boards, set file 15-663 zero-aware transposed" "$(boards 16 unsolvable)" "$tmp/tza/15-663-za-transposed.set.json"
-	WANT_UNSOLVABLE=
+	transposed_set "$tmp/tza" _za 15-663-za-transposed
 	for f in "$tmp"/za/*.set.json; do
 		[ -e "$f" ] || continue
 		compare "zero-aware set file $(basename "$f")" "$(boards 16)" "$f"
