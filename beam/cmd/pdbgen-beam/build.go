@@ -378,18 +378,9 @@ func writeSearched(cfg *buildConfig, pt plannedTable, res *shardbeam.Result, pat
 // writeSetFile writes the set file of a preset whose parts share tables,
 // as pdbgen build does.
 func writeSetFile(cfg *buildConfig, ps plannedSet, sha map[string]string) error {
-	first := ps.parts[0].Pattern
-	sf := &format.SetFile{Version: format.SetVersion, Width: first.Geom.W, Height: first.Geom.H}
-	for _, t := range first.Goal {
-		sf.Goal = append(sf.Goal, int(t))
-	}
-	for _, part := range ps.parts {
-		pt := ps.tables[part.Table]
-		sp, err := format.NewSetPart(part.Pattern, pt.pattern, part.Sym, pt.file, sha[pt.file])
-		if err != nil {
-			return fmt.Errorf("%s: %w", ps.file, err)
-		}
-		sf.Parts = append(sf.Parts, sp)
+	sf, err := ps.setFile(sha)
+	if err != nil {
+		return err
 	}
 	return format.WriteSetFile(filepath.Join(cfg.out, ps.file), sf)
 }
@@ -405,4 +396,18 @@ func restoreEnv(name string) func() {
 			os.Unsetenv(name)
 		}
 	}
+}
+
+// setFile is the set file of ps (preset.SetFile), its tables' raw SHA-256
+// taken from sha by file name.
+func (ps plannedSet) setFile(sha map[string]string) (*format.SetFile, error) {
+	pats, files, sums := make([]*puzzle.Pattern, len(ps.tables)), make([]string, len(ps.tables)), make([]string, len(ps.tables))
+	for i, pt := range ps.tables {
+		pats[i], files[i], sums[i] = pt.pattern, pt.file, sha[pt.file]
+	}
+	sf, err := preset.SetFile(ps.parts, pats, files, sums)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ps.file, err)
+	}
+	return sf, nil
 }
