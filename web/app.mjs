@@ -203,7 +203,8 @@ async function openAll() {
   // The table names, for the cards only: openSetBytes checks the set file.
   let names = [];
   try {
-    names = [...new Set(JSON.parse(text).parts.map((p) => p.table))].filter((x) => typeof x === 'string');
+    const j = JSON.parse(text);
+    names = [...new Set((j.parts ?? j.partitions.flat()).map((p) => p.table))].filter((x) => typeof x === 'string');
   } catch {
     // a malformed set file: openSetBytes says what is wrong
   }
@@ -215,6 +216,10 @@ async function openAll() {
     name: setUrl,
     table: (name) => reads.get(name) ?? readCard(new URL(name, abs).href, card(name)),
   });
+  if (set.catalogue()) {
+    // SPEC.md section 12: read and checked, but the worker's solver takes one additive partition
+    throw new Error(`${setUrl}: a catalogue (set file version 2, ${set.partitions.length} partitions) is not supported by this page; give a set file of one partition, or use pdbgen solve`);
+  }
   return { set, cards: [...cards.values()] };
 }
 

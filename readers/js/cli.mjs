@@ -8,7 +8,8 @@
 // one table serving several patterns through a board symmetry), as pdbgen
 // takes them (tilepdb.mjs openSet). It reads boards from stdin, one per
 // line, and prints "<board>\t<value>" for each as soon as it is known, the
-// value being the sum over the parts (or the exact distance), or "<board>\tunsolvable" for a board that cannot
+// value being the sum over the parts (or the exact distance; for a
+// catalogue, SPEC.md section 12, the maximum over its partitions of their sums), or "<board>\tunsolvable" for a board that cannot
 // reach the goal (exact and additive tables alike; not an error). Blank
 // lines, lines whose first non-space character is '#' and a UTF-8
 // byte-order mark at the start are skipped. A bad line, one longer than
@@ -110,7 +111,8 @@ async function openSetInWorker(files) {
     // a zero-aware table's region numbering is labelled again here (a flood fill per cell set)
     return new Table(t.header, p, new Uint8Array(t.values), t.version, t.header.kind === KIND_ZERO_AWARE ? new Regions(p) : null);
   });
-  return TableSet.fromParts(m.parts.map((p) => ({ pattern: new Pattern(p.w, p.h, p.goal, p.tiles), table: tables[p.table], symmetry: p.symmetry, map: p.map })));
+  const parts = m.parts.map((p) => ({ pattern: new Pattern(p.w, p.h, p.goal, p.tiles), table: tables[p.table], symmetry: p.symmetry, map: p.map }));
+  return TableSet.fromParts(parts, undefined, undefined, m.partitions ?? undefined);
 }
 
 // workerMain: the worker thread's side of inWorker.
@@ -129,6 +131,7 @@ async function workerMain({ task, files }) {
       {
         tables: tables.map((t) => ({ header: t.header, version: t.version, values: t.values, ...geometry(t.pattern) })),
         parts: set.parts.map((p) => ({ table: tables.indexOf(p.table), symmetry: p.symmetry, map: p.map, ...geometry(p.pattern) })),
+        partitions: set.partitions,
       },
       tables.map((t) => t.values.buffer),
     );
@@ -140,7 +143,8 @@ async function workerMain({ task, files }) {
     try {
       if (await isSetFile(f)) {
         const s = await openSet([f]);
-        parentPort.postMessage({ out: `${f}: ok (set file, ${s.w}x${s.h} board, ${s.parts.length} parts through ${s.tables.length} tables)\n` });
+        const what = s.catalogue() ? `catalogue, ${s.w}x${s.h} board, ${s.partitions.length} partitions of ${s.parts.length} parts` : `set file, ${s.w}x${s.h} board, ${s.parts.length} parts`;
+        parentPort.postMessage({ out: `${f}: ok (${what} through ${s.tables.length} tables)\n` });
         continue;
       }
       const t = await readFile(f);

@@ -13,8 +13,14 @@
 
 import { parseJSON, JSONError, quoteName, kindOf } from './json.mjs';
 
-/** The set file version this reader implements ("tilepdb_set"); any other is refused. */
-export const SET_VERSION = 1;
+/** The newest set file version this reader implements ("tilepdb_set"): 1 (SPEC.md section 10) and 2 (catalogues, section 12); any other is refused. */
+export const SET_VERSION = 2;
+/** The set file versions this reader reads. */
+export const SET_VERSIONS = Object.freeze([1, 2]);
+/** Most partitions in a catalogue (set file version 2; SPEC.md section 12). */
+export const MAX_PARTITIONS = 64;
+/** Most parts over all partitions of a catalogue (SPEC.md section 12). */
+export const MAX_CATALOGUE_PARTS = 4096;
 /** Largest set file read, in bytes (1 MiB; SPEC.md section 10). */
 export const MAX_SET_FILE_LEN = 1 << 20;
 /** Conventional file name ending of a set file. */
@@ -180,23 +186,28 @@ function intOf(v) {
 
 /**
  * Parses a set file (UTF-8 bytes, or a string, which is encoded first) by
- * the JSON rules and required keys of SPEC.md section 10, in the order of
- * Go's format.ParseSetFile, with its messages: no byte-order mark, valid
- * UTF-8, the JSON rules of json.mjs with nesting at most
+ * the JSON rules and required keys of SPEC.md sections 10 and 12, in the
+ * order of Go's format.ParseSetFile, with its messages: no byte-order mark,
+ * valid UTF-8, the JSON rules of json.mjs with nesting at most
  * MAX_SET_FILE_DEPTH, a JSON object; tilepdb_set first (present, an
- * integer, SET_VERSION); then every required key present, not null, of its
- * type: width, height, goal, parts, and in each part tiles, table,
+ * integer, 1 or 2); then every required key present, not null, of its
+ * type: width, height, goal, then for version 1 parts, for version 2
+ * partitions (an array of arrays of parts), and in each part tiles, table,
  * table_tiles, symmetry, tile_map, table_raw_sha256. Unknown keys are
  * ignored. Returns { set } with { tilepdb_set, width, height, goal, parts:
- * [{ tiles, table, table_tiles, symmetry, tile_map, table_raw_sha256 }] },
- * or { error, part } (the first problem, the message after "tilepdb:
- * invalid set: "; part is its part number, 0 for the file). Does not check
- * the size (the caller does, before reading more than MAX_SET_FILE_LEN + 1
- * bytes).
+ * [{ tiles, table, table_tiles, symmetry, tile_map, table_raw_sha256 }],
+ * partitions } where, for version 2, partitions holds the parts of each
+ * partition (parts is then all of them, partition by partition) and, for
+ * version 1, partitions is null; or { error, part, partition } (the first
+ * problem, the message after "tilepdb: invalid set: "; part is its part
+ * number within its partition, 0 for the file or a whole partition;
+ * partition is the partition number of a version-2 file, else 0). Does not
+ * check the size (the caller does, before reading more than
+ * MAX_SET_FILE_LEN + 1 bytes).
  */
 export function parseSetFile(data) {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
-  const notSet = (msg) => ({ error: `not a set file: ${msg}`, part: 0 });
+  const notSet = (msg) => ({ error: `not a set file: ${msg}`, part: 0, partition: 0 });
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return notSet('starts with a byte-order mark');
   let text;
   try {
@@ -260,32 +271,63 @@ export function parseSetFile(data) {
     }
     return f.v;
   };
-  const first = () => ({ error: probs[0].part > 0 ? `part ${probs[0].part}: ${probs[0].msg}` : probs[0].msg, part: probs[0].part });
+  // where: "part J" (version 1), "partition I" or "partition I part J"
+  const where = (partition, part) => (partition > 0 ? `partition ${partition}${part > 0 ? ` part ${part}` : ''}` : part > 0 ? `part ${part}` : '');
+  const first = () => {
+    const { part, partition = 0, msg } = probs[0];
+    const w = where(partition, part);
+    return { error: w ? `${w}: ${msg}` : msg, part, partition };
+  };
   const version = intKey(obj, 'tilepdb_set', 0);
   if (probs.length > 0) return first();
-  if (version !== SET_VERSION) return { error: `set file version ${version} is not supported (this reader supports ${SET_VERSION})`, part: 0 };
-  const set = { tilepdb_set: version, width: intKey(obj, 'width', 0), height: intKey(obj, 'height', 0), goal: intsKey(obj, 'goal', 0), parts: [] };
-  const pf = field(obj, 'parts');
-  if (pf.msg === undefined && !Array.isArray(pf.v)) pf.msg = `key "parts": want an array of objects, found ${kindOf(pf.v)}`;
-  if (pf.msg !== undefined) {
-    probs.push({ part: 0, msg: pf.msg });
-    return first();
-  }
-  pf.v.forEach((p, i) => {
-    const no = i + 1;
+  if (!SET_VERSIONS.includes(version)) return { error: `set file version ${version} is not supported (this reader supports 1 and 2)`, part: 0, partition: 0 };
+  const set = { tilepdb_set: version, width: intKey(obj, 'width', 0), height: intKey(obj, 'height', 0), goal: intsKey(obj, 'goal', 0), parts: [], partitions: null };
+  const partOf = (p, no, partition) => {
     if (!(p instanceof Map)) {
-      probs.push({ part: no, msg: `want an object, found ${kindOf(p)}` });
-      return;
+      probs.push({ part: no, partition, msg: `want an object, found ${kindOf(p)}` });
+      return null;
     }
-    set.parts.push({
+    const n0 = probs.length;
+    const sp = {
       tiles: intsKey(p, 'tiles', no),
       table: strKey(p, 'table', no),
       table_tiles: intsKey(p, 'table_tiles', no),
       symmetry: strKey(p, 'symmetry', no),
       tile_map: intsKey(p, 'tile_map', no),
       table_raw_sha256: strKey(p, 'table_raw_sha256', no),
+    };
+    for (let i = n0; i < probs.length; i++) probs[i].partition = partition;
+    return sp;
+  };
+  const key = version === 1 ? 'parts' : 'partitions';
+  const pf = field(obj, key);
+  if (pf.msg === undefined && !Array.isArray(pf.v)) pf.msg = `key "${key}": want an array of ${version === 1 ? 'objects' : 'arrays'}, found ${kindOf(pf.v)}`;
+  if (pf.msg !== undefined) {
+    probs.push({ part: 0, msg: pf.msg });
+    return first();
+  }
+  if (version === 1) {
+    pf.v.forEach((p, i) => {
+      const sp = partOf(p, i + 1, 0);
+      if (sp) set.parts.push(sp);
     });
-  });
+  } else {
+    set.partitions = [];
+    pf.v.forEach((q, i) => {
+      const partition = i + 1;
+      if (!Array.isArray(q)) {
+        probs.push({ part: 0, partition, msg: `want an array, found ${kindOf(q)}` });
+        return;
+      }
+      const ps = [];
+      q.forEach((p, j) => {
+        const sp = partOf(p, j + 1, partition);
+        if (sp) ps.push(sp);
+      });
+      set.partitions.push(ps);
+      set.parts.push(...ps);
+    });
+  }
   if (probs.length > 0) return first();
   return { set };
 }

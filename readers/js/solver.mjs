@@ -62,7 +62,7 @@ export class Stopped extends Error {}
 /**
  * tables: the heuristic's parts, either a TableSet (tilepdb.mjs: tables and
  * set files, its parts looked up through shared tables by a board
- * symmetry) or an array of { pattern, values, map, regions, zeroAware } (a
+ * symmetry; a catalogue, SPEC.md section 12, is refused with an Error) or an array of { pattern, values, map, regions, zeroAware } (a
  * tilepdb.mjs Table, or the same fields rebuilt in a Web Worker: pattern
  * needs w, h, n, goal, tiles, exact; map is null or absent for the table's
  * own pattern, else { cell, src } of setfile.mjs mapPattern: the part's
@@ -74,6 +74,10 @@ export class Stopped extends Error {}
  */
 export class Solver {
   constructor(tables, opts = {}) {
+    if (!Array.isArray(tables) && tables.partitions) {
+      // SPEC.md section 12: the maximum over partitions is not implemented here
+      throw new Error(`solver: catalogues (set file version 2, ${tables.partitions.length} partitions) are not supported by this solver; use pdbgen solve, or a set file of one partition`);
+    }
     const parts = Array.isArray(tables)
       ? tables.map((t) => ({ pattern: t.pattern, values: t.values, map: t.map ?? null, regions: t.regions ?? (t.zeroAware ? new Regions(t.pattern) : null) }))
       : tables.parts.map((p) => ({ pattern: p.table.pattern, values: p.table.values, map: p.map, regions: p.table.regions ?? null }));

@@ -25,8 +25,14 @@ export const MAX_TABLE_BYTES: number;
 /** Set files: the 8 board symmetries of SPEC.md section 10, in Go's order. */
 export const SYMMETRIES: readonly ['identity', 'rot90', 'rot180', 'rot270', 'flip-lr', 'flip-tb', 'transpose', 'anti-transpose'];
 export type Symmetry = (typeof SYMMETRIES)[number];
-/** The set file version read: 1. */
+/** The newest set file version read: 2 (catalogues, SPEC.md section 12). */
 export const SET_VERSION: number;
+/** The set file versions read: 1 and 2. */
+export const SET_VERSIONS: readonly number[];
+/** Most partitions in a catalogue: 64. */
+export const MAX_PARTITIONS: number;
+/** Most parts over all partitions of a catalogue: 4096. */
+export const MAX_CATALOGUE_PARTS: number;
 /** Largest set file read: 1 MiB. */
 export const MAX_SET_FILE_LEN: number;
 /** ".set.json". */
@@ -72,8 +78,10 @@ export class SetFileError extends TilepdbError {
   kind: 'set';
   /** The set file's name. */
   file: string | undefined;
-  /** The part concerned, 1-based, if any. */
+  /** The part concerned, 1-based (within its partition for a catalogue), if any. */
   part: number | undefined;
+  /** The partition of a catalogue concerned, 1-based, if any. */
+  partition: number | undefined;
 }
 /** Node: a path that is not a regular file: "PATH: not a regular file (WHAT)", WHAT as in .what; refused before it is opened. */
 export class NotRegularFileError extends Error {
@@ -194,11 +202,20 @@ export interface Part {
   map: { cell: Uint8Array; tile: Uint8Array; src: Uint8Array } | null;
 }
 
-/** Disjoint additive parts (or one exact table) forming one admissible heuristic. */
+/**
+ * Disjoint additive parts (or one exact table) forming one admissible
+ * heuristic, or a catalogue (SPEC.md section 12): the maximum over
+ * partitions of such sums.
+ */
 export class TableSet {
   constructor(tables: Table[], names?: string[]);
-  static fromParts(parts: Part[], names?: string[], makeError?: (msg: string) => Error): TableSet;
+  /** partitions: for a catalogue, the indices into parts of each partition's parts. */
+  static fromParts(parts: Part[], names?: string[], makeError?: (msg: string) => Error, partitions?: number[][]): TableSet;
   readonly parts: Part[];
+  /** For a catalogue, the indices into parts of each partition's parts; null otherwise. */
+  readonly partitions: number[][] | null;
+  /** Whether this set is a catalogue. */
+  catalogue(): boolean;
   /** The distinct tables behind the parts, in order of first use. */
   readonly tables: Table[];
   readonly w: number;
@@ -206,7 +223,7 @@ export class TableSet {
   readonly n: number;
   readonly goal: Uint8Array;
   readonly exact: boolean;
-  /** Sum of the parts' values for position vector pos; nothing checked, no allocation. */
+  /** Sum of the parts' values for position vector pos (a catalogue: the maximum over its partitions of their sums); nothing checked, no allocation. */
   heuristic(pos: ArrayLike<number>): number;
   /** Checked lookup of a board: BoardError, UnsolvableError. */
   lookup(board: Board): number;
@@ -231,8 +248,8 @@ export function openSetFile(path: string, opts?: ReadOptions): Promise<TableSet>
 /** A Node I/O error's message worded as Go's *os.PathError. */
 export function ioMessage(e: unknown): string;
 
-/** Parses a set file's bytes: { set } or { error }. */
-export function parseSetFile(data: Uint8Array): { set: unknown; error?: undefined } | { error: string; set?: undefined };
+/** Parses a set file's bytes: { set } or { error, part, partition }. */
+export function parseSetFile(data: Uint8Array | string): { set: unknown; error?: undefined } | { error: string; part: number; partition: number; set?: undefined };
 /** Checks that the table of pattern `to` serves `from` through sym (puzzle.MapPattern). */
 export function mapPattern(from: Pattern, to: Pattern, sym: Symmetry): { map: NonNullable<Part['map']>; error?: undefined } | { error: string; map?: undefined };
 /** The cell a symmetry maps cell to on a w x h board. */

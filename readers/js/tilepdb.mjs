@@ -37,11 +37,11 @@ import { parseJSON, JSONError, int64Field, uint64Field, stringField, intArrayFie
 import { xxh64Low32 } from './xxh64.mjs';
 import { codecFor, SUPPORTED_MAJORS } from './values.mjs';
 import { Regions, KIND_ZERO_AWARE, RANKING_CELLSET_ORDER_REGION } from './regions.mjs';
-import { SYMMETRIES, MAX_SET_FILE_LEN, mapPattern, parseSetFile, looksLikeSetFile, validTableName, tileListError, goList } from './setfile.mjs';
+import { SYMMETRIES, MAX_SET_FILE_LEN, MAX_PARTITIONS, MAX_CATALOGUE_PARTS, mapPattern, parseSetFile, looksLikeSetFile, validTableName, tileListError, goList } from './setfile.mjs';
 
 export { Pattern, BoardError } from './rank.mjs';
 export { Regions, KIND_ZERO_AWARE, RANKING_CELLSET_ORDER_REGION } from './regions.mjs';
-export { SYMMETRIES, SET_VERSION, MAX_SET_FILE_LEN, SET_FILE_EXT, parseSetFile, mapPattern, symmetryCell } from './setfile.mjs';
+export { SYMMETRIES, SET_VERSION, SET_VERSIONS, MAX_PARTITIONS, MAX_CATALOGUE_PARTS, MAX_SET_FILE_LEN, SET_FILE_EXT, parseSetFile, mapPattern, symmetryCell } from './setfile.mjs';
 
 /** Major versions read (any minor version of each). */
 export const MAJOR_VERSIONS = SUPPORTED_MAJORS;
@@ -646,18 +646,21 @@ export async function readFile(path, opts) {
 export class SetError extends Error {}
 
 /**
- * A set file (SPEC.md section 10) that is malformed, of another version,
- * or does not hold together with its tables (Go: format.ErrSet): bad data,
- * like a corrupt table. The message names the set file and, where there is
- * one, the part (1-based, also in .part); .file is the set file's name.
+ * A set file (SPEC.md sections 10 and 12) that is malformed, of another
+ * version, or does not hold together with its tables (Go: format.ErrSet):
+ * bad data, like a corrupt table. The message names the set file and,
+ * where there is one, the part (1-based, also in .part: within its
+ * partition for a catalogue) and the partition of a catalogue (1-based,
+ * .partition); .file is the set file's name.
  */
 export class SetFileError extends TilepdbError {
-  constructor(message, file, part) {
+  constructor(message, file, part, partition) {
     super(message);
     this.name = 'SetFileError';
     this.kind = 'set';
     this.file = file;
     this.part = part;
+    this.partition = partition;
   }
 }
 
@@ -676,9 +679,12 @@ export class UnsolvableError extends Error {
 /**
  * A set of tables forming one heuristic: one exact table, or additive
  * parts on the same board and goal with pairwise disjoint tiles (their sum
- * is admissible). Each part is looked up through a table, either for the
- * table's own pattern or, from a set file (SPEC.md section 10), for the
- * pattern a board symmetry maps onto the table's.
+ * is admissible), or a catalogue (SPEC.md section 12: several such
+ * additive partitions of parts, the heuristic being the maximum over the
+ * partitions of their sums; Holte et al. 2006). Each part is looked up
+ * through a table, either for the table's own pattern or, from a set file
+ * (SPEC.md section 10), for the pattern a board symmetry maps onto the
+ * table's.
  *
  * new TableSet(tables, names): each table used for its own pattern; names
  * (optional) label the tables in errors (SetError, message prefix
@@ -690,13 +696,20 @@ export class TableSet {
     const fail = (msg) => (opts.makeError ? opts.makeError(msg) : new SetError(`tilepdb: ${msg}`));
     if (parts.length === 0) throw fail('empty set: need at least one table');
     const first = parts[0].pattern;
-    const owner = new Map();
+    const partitions = opts.partitions ?? null;
+    // the partition of each part (0 for an additive set), and per
+    // partition the part holding each tile: the parts of each partition
+    // are pairwise disjoint (SPEC.md 12 step 8)
+    const partitionOf = new Int32Array(parts.length);
+    (partitions ?? []).forEach((idx, k) => idx.forEach((i) => (partitionOf[i] = k)));
+    const owners = (partitions ?? [0]).map(() => new Map());
     parts.forEach((part, i) => {
       const p = part.pattern;
       const desc = `${names[i]} (${p})`;
       if (p.w !== first.w || p.h !== first.h) throw fail(`${desc} is for a ${p.w}x${p.h} board, ${names[0]} (${first}) for ${first.w}x${first.h}`);
       if (p.goal.join(' ') !== first.goal.join(' ')) throw fail(`${desc} has goal "${p.goal.join(' ')}", ${names[0]} has goal "${first.goal.join(' ')}"`);
       if (p.exact && parts.length > 1) throw fail(`${desc} is an exact table and must be used alone, not in a set of ${parts.length}`);
+      const owner = owners[partitionOf[i]];
       const shared = [];
       let other = -1;
       for (const tile of p.tiles) {
@@ -714,6 +727,12 @@ export class TableSet {
      * a table's own pattern, else { cell, tile, src } (setfile.mjs mapPattern).
      */
     this.parts = parts.map((p) => ({ ...p }));
+    /**
+     * For a catalogue (SPEC.md section 12), the indices into parts of each
+     * partition's parts, in file order; null for an additive set (one
+     * partition of all the parts) or an exact table.
+     */
+    this.partitions = partitions && partitions.map((idx) => Array.from(idx));
     /** The distinct tables behind the parts, in order of first use. */
     this.tables = [...new Set(parts.map((p) => p.table))];
     this.w = first.w;
@@ -730,6 +749,21 @@ export class TableSet {
     this._cellMaps = this.parts.map((p) => (p.map ? p.map.cell : null));
     this._srcs = this.parts.map((p) => (p.map ? p.map.src : null));
     this._regions = this.parts.map((p) => p.table.regions ?? null);
+    // _ends[k]: the end (exclusive) in parts of partition k, the parts
+    // being reordered partition by partition below when a catalogue's
+    // partitions are not already in that order
+    this._ends = null;
+    if (this.partitions) {
+      const order = this.partitions.flat();
+      for (const key of ['_values', '_patterns', '_cellMaps', '_srcs', '_regions']) this[key] = order.map((i) => this[key][i]);
+      let end = 0;
+      this._ends = Int32Array.from(this.partitions, (idx) => (end += idx.length));
+    }
+  }
+
+  /** Whether this set is a catalogue (SPEC.md section 12): the maximum over partitions of additive sums. */
+  catalogue() {
+    return this.partitions !== null;
   }
 
   /**
@@ -737,13 +771,15 @@ export class TableSet {
    * table's own pattern, else setfile.mjs mapPattern(pattern,
    * table.pattern, symmetry).map), checked like the constructor. names
    * label the parts in errors; makeError(msg) makes the error (default a
-   * SetError "tilepdb: msg").
+   * SetError "tilepdb: msg"); partitions (optional) makes a catalogue:
+   * the indices into parts of each partition's parts (each part in one
+   * partition), the parts of each partition pairwise disjoint.
    */
-  static fromParts(parts, names = parts.map((_, i) => `part ${i + 1}`), makeError = undefined) {
+  static fromParts(parts, names = parts.map((_, i) => `part ${i + 1}`), makeError = undefined, partitions = undefined) {
     return new TableSet(
       parts.map((p) => p.table),
       names,
-      { parts, makeError },
+      { parts, makeError, partitions },
     );
   }
 
@@ -754,13 +790,28 @@ export class TableSet {
    * of its tiles t, taken in the order of the table tiles π(t) they are
    * looked up as (SPEC.md section 10). A zero-aware table (SPEC.md
    * section 11) is read at the index of those cells and of the blank's
-   * cell σ(pos[0]).
+   * cell σ(pos[0]). For a catalogue: the maximum over the partitions of
+   * the sums of their parts.
    */
   heuristic(pos) {
+    const ends = this._ends;
+    if (ends === null) return this._sum(pos, 0, this._values.length);
+    let best = 0;
+    let start = 0;
+    for (let k = 0; k < ends.length; k++) {
+      const h = this._sum(pos, start, ends[k]);
+      if (h > best) best = h;
+      start = ends[k];
+    }
+    return best;
+  }
+
+  // _sum: the sum of the values of parts start..end-1 (in the order of the _values arrays).
+  _sum(pos, start, end) {
     let h = 0;
     const values = this._values;
     const patterns = this._patterns;
-    for (let i = 0; i < values.length; i++) {
+    for (let i = start; i < end; i++) {
       const src = this._srcs[i];
       const za = this._regions[i];
       if (src === null) {
@@ -800,14 +851,19 @@ export class TableSet {
 
 /**
  * Checks a parsed set file (setfile.mjs parseSetFile) against its tables
- * with every MUST of SPEC.md section 10, in the order of Go's format
- * reader, and returns its parts for TableSet.fromParts. file names the set
- * file in errors; readTable(name, where) reads and verifies the table file
- * of that name (where = "part N"; its errors pass through, named by the
- * caller). Errors about the set file are SetFileErrors.
+ * with every MUST of SPEC.md sections 10 and 12, in the order of Go's
+ * format reader, and returns { parts, names, partitions } for
+ * TableSet.fromParts: the parts in file order (partition by partition), the
+ * names of the parts in errors ("FILE part J" or "FILE partition I part
+ * J"), and for a catalogue (version 2) the indices into parts of each
+ * partition's parts (null for version 1). file names the set file in
+ * errors; readTable(name, where) reads and verifies the table file of that
+ * name (where = "part J" or "partition I part J"; its errors pass through,
+ * named by the caller; the caller reads each name once). Errors about the
+ * set file are SetFileErrors.
  */
 async function setFileParts(file, sf, readTable) {
-  const bad = (msg, part) => new SetFileError(`${file}: tilepdb: invalid set: ${msg}`, file, part);
+  const bad = (msg, part, partition) => new SetFileError(`${file}: tilepdb: invalid set: ${msg}`, file, part, partition);
   const { width: w, height: h } = sf;
   if (typeof w !== 'number' || typeof h !== 'number' || w < MIN_SIDE || w > MAX_SIDE || h < MIN_SIDE || h > MAX_SIDE) throw bad(`board ${w}x${h}: each side must be between ${MIN_SIDE} and ${MAX_SIDE}`);
   const n = w * h;
@@ -818,58 +874,89 @@ async function setFileParts(file, sf, readTable) {
   const goal = Uint8Array.from(sf.goal);
   const gErr = validateBoard(goal, n);
   if (gErr) throw bad(`goal: ${gErr}`);
-  if (sf.parts.length === 0 || sf.parts.length > n - 1) throw bad(`${sf.parts.length} parts, want 1 to ${n - 1}`);
-  const out = [];
-  for (let i = 0; i < sf.parts.length; i++) {
-    const sp = sf.parts[i];
-    const where = `part ${i + 1}`;
-    const partErr = (msg) => bad(`${where}: ${msg}`, i + 1);
-    const tErr = tileListError(sp.tiles, n);
-    if (tErr) throw partErr(`tiles: ${tErr}`);
-    if (sp.tiles.length === n - 2) {
-      throw partErr(`bad pattern: ${n - 2} of ${n - 1} tiles leaves one non-pattern tile, so some placements are unreachable; use all ${n - 1} tiles (the exact table) or at most ${n - 3}`);
-    }
-    let p;
-    try {
-      p = new Pattern(w, h, goal, sp.tiles);
-    } catch (e) {
-      if (e instanceof BoardError) throw partErr(e.message);
-      throw e;
-    }
-    if (!SYMMETRIES.includes(sp.symmetry)) throw partErr(`bad symmetry: ${quoteName(sp.symmetry)} is not one of ${SYMMETRIES.join(', ')}`);
-    const name = quoteName(sp.table);
-    if (!validTableName(sp.table)) throw partErr(`table ${name} must be a plain file name in the set file's directory`);
-    const t = await readTable(sp.table, where);
-    const tp = t.pattern;
-    if (tp.w !== w || tp.h !== h) throw partErr(`table ${name} is for a ${tp.w}x${tp.h} board, the set for ${w}x${h}`);
-    if (tp.goal.join(' ') !== goal.join(' ')) throw partErr(`table ${name} has goal "${tp.goal.join(' ')}", the set "${goal.join(' ')}"`);
-    if (sp.table_tiles.length !== tp.tiles.length || sp.table_tiles.some((x, j) => x !== tp.tiles[j])) {
-      throw partErr(`table ${name} holds tiles ${goList(tp.tiles)}, the set file says ${goList(sp.table_tiles)}`);
-    }
-    if (sp.table_raw_sha256 !== t.header.raw_sha256) throw partErr(`table ${name} has raw_sha256 ${t.header.raw_sha256}, the set file says ${quoteName(sp.table_raw_sha256)}`);
-    // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
-    if (tp.exact) throw partErr(`table ${name} is an exact table (${tp}); a set file lists additive tables only`);
-    let map = null;
-    let tileMap = Array.from(p.tiles);
-    const own = sp.symmetry === 'identity' && p.tiles.join(',') === tp.tiles.join(',');
-    if (!own) {
-      const m = mapPattern(p, tp, sp.symmetry);
-      if (m.error) throw new SetFileError(`${file}: ${where} (tiles ${goList(sp.tiles)}) through table ${name}: tilepdb: invalid set: ${m.error}`, file, i + 1);
-      map = m.map;
-      tileMap = Array.from(p.tiles, (x) => map.tile[x]);
-    }
-    if (sp.tile_map.length !== tileMap.length || sp.tile_map.some((x, j) => x !== tileMap[j])) {
-      throw partErr(`tile_map ${goList(sp.tile_map)}, but ${sp.symmetry} maps tiles ${goList(sp.tiles)} to ${goList(tileMap)}`);
-    }
-    out.push({ pattern: p, table: t, symmetry: sp.symmetry, map });
+  // groups: [partition number (0 for version 1), its parts]
+  let groups;
+  if (sf.partitions === null || sf.partitions === undefined) {
+    if (sf.parts.length === 0 || sf.parts.length > n - 1) throw bad(`${sf.parts.length} parts, want 1 to ${n - 1}`);
+    groups = [[0, sf.parts]];
+  } else {
+    const np = sf.partitions.length;
+    if (np === 0 || np > MAX_PARTITIONS) throw bad(`${np} partitions, want 1 to ${MAX_PARTITIONS}`);
+    let total = 0;
+    sf.partitions.forEach((ps, i) => {
+      if (ps.length === 0 || ps.length > n - 1) throw bad(`partition ${i + 1}: ${ps.length} parts, want 1 to ${n - 1}`, undefined, i + 1);
+      total += ps.length;
+    });
+    if (total > MAX_CATALOGUE_PARTS) throw bad(`${total} parts in all, want at most ${MAX_CATALOGUE_PARTS}`);
+    groups = sf.partitions.map((ps, i) => [i + 1, ps]);
   }
-  return out;
+  const out = [];
+  const names = [];
+  const partitions = sf.partitions ? [] : null;
+  for (const [partition, sps] of groups) {
+    const idx = [];
+    for (let i = 0; i < sps.length; i++) {
+      const sp = sps[i];
+      const where = partition > 0 ? `partition ${partition} part ${i + 1}` : `part ${i + 1}`;
+      idx.push(out.length);
+      out.push(await setFilePart(file, sp, where, i + 1, partition, w, h, goal, readTable));
+      names.push(`${file} ${where}`);
+    }
+    if (partitions) partitions.push(idx);
+  }
+  return { parts: out, names, partitions };
+}
+
+// setFilePart checks one part of a set file (SPEC.md 10.3 step 5, 12 step
+// 7); where names it in messages ("part J" or "partition I part J").
+async function setFilePart(file, sp, where, no, partition, w, h, goal, readTable) {
+  const n = w * h;
+  const partErr = (msg) => new SetFileError(`${file}: tilepdb: invalid set: ${where}: ${msg}`, file, no, partition || undefined);
+  const tErr = tileListError(sp.tiles, n);
+  if (tErr) throw partErr(`tiles: ${tErr}`);
+  if (sp.tiles.length === n - 2) {
+    throw partErr(`bad pattern: ${n - 2} of ${n - 1} tiles leaves one non-pattern tile, so some placements are unreachable; use all ${n - 1} tiles (the exact table) or at most ${n - 3}`);
+  }
+  let p;
+  try {
+    p = new Pattern(w, h, goal, sp.tiles);
+  } catch (e) {
+    if (e instanceof BoardError) throw partErr(e.message);
+    throw e;
+  }
+  if (!SYMMETRIES.includes(sp.symmetry)) throw partErr(`bad symmetry: ${quoteName(sp.symmetry)} is not one of ${SYMMETRIES.join(', ')}`);
+  const name = quoteName(sp.table);
+  if (!validTableName(sp.table)) throw partErr(`table ${name} must be a plain file name in the set file's directory`);
+  const t = await readTable(sp.table, where);
+  const tp = t.pattern;
+  if (tp.w !== w || tp.h !== h) throw partErr(`table ${name} is for a ${tp.w}x${tp.h} board, the set for ${w}x${h}`);
+  if (tp.goal.join(' ') !== goal.join(' ')) throw partErr(`table ${name} has goal "${tp.goal.join(' ')}", the set "${goal.join(' ')}"`);
+  if (sp.table_tiles.length !== tp.tiles.length || sp.table_tiles.some((x, j) => x !== tp.tiles[j])) {
+    throw partErr(`table ${name} holds tiles ${goList(tp.tiles)}, the set file says ${goList(sp.table_tiles)}`);
+  }
+  if (sp.table_raw_sha256 !== t.header.raw_sha256) throw partErr(`table ${name} has raw_sha256 ${t.header.raw_sha256}, the set file says ${quoteName(sp.table_raw_sha256)}`);
+  // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
+  if (tp.exact) throw partErr(`table ${name} is an exact table (${tp}); a set file lists additive tables only`);
+  let map = null;
+  let tileMap = Array.from(p.tiles);
+  const own = sp.symmetry === 'identity' && p.tiles.join(',') === tp.tiles.join(',');
+  if (!own) {
+    const m = mapPattern(p, tp, sp.symmetry);
+    if (m.error) throw new SetFileError(`${file}: ${where} (tiles ${goList(sp.tiles)}) through table ${name}: tilepdb: invalid set: ${m.error}`, file, no, partition || undefined);
+    map = m.map;
+    tileMap = Array.from(p.tiles, (x) => map.tile[x]);
+  }
+  if (sp.tile_map.length !== tileMap.length || sp.tile_map.some((x, j) => x !== tileMap[j])) {
+    throw partErr(`tile_map ${goList(sp.tile_map)}, but ${sp.symmetry} maps tiles ${goList(sp.tiles)} to ${goList(tileMap)}`);
+  }
+  return { pattern: p, table: t, symmetry: sp.symmetry, map };
 }
 
 const setFileError = (msg) => new SetFileError(`tilepdb: invalid set: ${msg}`);
 
 /**
- * Browser and Node: the set described by a set file (SPEC.md section 10)
+ * Browser and Node: the set described by a set file (SPEC.md section 10,
+ * or a catalogue, section 12)
  * given as its bytes (Uint8Array, UTF-8 JSON, at most MAX_SET_FILE_LEN) or
  * text. opts.name names the set file in errors (default "set file");
  * opts.table(name) returns the table file of that name, as bytes
@@ -885,10 +972,10 @@ export async function openSetBytes(data, opts = {}) {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
   if (bytes.length > MAX_SET_FILE_LEN) throw new SetFileError(`${name}: tilepdb: invalid set: larger than ${MAX_SET_FILE_LEN} bytes`, name);
   const parsed = parseSetFile(bytes);
-  if (parsed.error) throw new SetFileError(`${name}: tilepdb: invalid set: ${parsed.error}`, name, parsed.part || undefined);
+  if (parsed.error) throw new SetFileError(`${name}: tilepdb: invalid set: ${parsed.error}`, name, parsed.part || undefined, parsed.partition || undefined);
   if (typeof opts.table !== 'function') throw new TypeError('openSetBytes: opts.table(name) must return the bytes (or Table) of the table file of that name');
   const cache = new Map();
-  const parts = await setFileParts(name, parsed.set, async (tname, where) => {
+  const sp = await setFileParts(name, parsed.set, async (tname, where) => {
     if (!cache.has(tname)) {
       cache.set(
         tname,
@@ -905,11 +992,7 @@ export async function openSetBytes(data, opts = {}) {
       throw e;
     }
   });
-  return TableSet.fromParts(
-    parts,
-    parts.map((_, j) => `${name} part ${j + 1}`),
-    setFileError,
-  );
+  return TableSet.fromParts(sp.parts, sp.names, setFileError, sp.partitions ?? undefined);
 }
 
 // Node helpers for openSet: reading a set file with its size limit, and
@@ -965,7 +1048,8 @@ export async function isSetFile(path) {
  * format.OpenSet and `pdbgen lookup`: each path is a table file (used for
  * its own pattern) or a set file (`<name>.set.json`, SPEC.md section 10:
  * its parts, with their tables read from the set file's directory and
- * checked). Set files' parts come first, in order, then the tables given
+ * checked, each table file once; or a catalogue, section 12, which is
+ * given alone or with its own tables only). Set files' parts come first, in order, then the tables given
  * directly; a table given both directly and through a set file is used
  * once (through the set file), so every path `pdbgen build` printed can
  * be passed. Errors name the paths: the tables' own errors, SetError for
@@ -986,13 +1070,14 @@ export async function openSet(paths, opts) {
   const names = [];
   const parts = [];
   const used = new Set();
+  let catalogue = null; // { path, partitions } of the catalogue among the set files
   for (let i = 0; i < paths.length; i++) {
     if (!isSet[i]) continue;
     const path = paths[i];
     const bytes = await readSetFileBytes(path);
     const parsed = parseSetFile(bytes);
-    if (parsed.error) throw new SetFileError(`${path}: tilepdb: invalid set: ${parsed.error}`, path, parsed.part || undefined);
-    const ps = await setFileParts(path, parsed.set, async (tname, where) => {
+    if (parsed.error) throw new SetFileError(`${path}: tilepdb: invalid set: ${parsed.error}`, path, parsed.part || undefined, parsed.partition || undefined);
+    const sp = await setFileParts(path, parsed.set, async (tname, where) => {
       try {
         return await read(join(dirname(path), tname));
       } catch (e) {
@@ -1003,8 +1088,12 @@ export async function openSet(paths, opts) {
         throw e;
       }
     });
-    ps.forEach((p, j) => {
-      names.push(`${path} part ${j + 1}`);
+    if (sp.partitions) {
+      if (catalogue === null) catalogue = { path, partitions: sp.partitions };
+      else throw setFileError(`${path} and ${catalogue.path} are both catalogues (set file version 2): give one at most`);
+    }
+    sp.parts.forEach((p, j) => {
+      names.push(sp.names[j]);
       parts.push(p);
       used.add(resolve(join(dirname(path), parsed.set.parts[j].table)));
     });
@@ -1015,7 +1104,10 @@ export async function openSet(paths, opts) {
     names.push(paths[i]);
     parts.push({ pattern: t.pattern, table: t, symmetry: 'identity', map: null });
   }
-  return TableSet.fromParts(parts, names, isSet.includes(true) ? setFileError : undefined);
+  if (catalogue !== null && parts.length !== catalogue.partitions.flat().length) {
+    throw setFileError(`${catalogue.path} is a catalogue (set file version 2): give it alone, or with its own tables only`);
+  }
+  return TableSet.fromParts(parts, names, isSet.includes(true) ? setFileError : undefined, catalogue?.partitions);
 }
 
 /** Node: the set of one set file (openSet with that path alone). */

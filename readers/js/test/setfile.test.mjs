@@ -284,7 +284,7 @@ test('openSetBytes (browsers): JSON text or bytes, tables by name, each fetched 
   await assert.rejects(openSetBytes(bad, { name: 'x.set.json', table }), (e) => e instanceof SetFileError && e.part === 2 && e.message === 'x.set.json: tilepdb: invalid set: part 2: tile_map [2 4 3], but transpose maps tiles [5 9 13] to [2 3 4]');
   const corrupt = fs.readFileSync(path.join(setsDir, 'bad-table-corrupt.set.json'));
   await assert.rejects(openSetBytes(corrupt, { name: 'y.set.json', table }), (e) => e.kind === 'checksum' && e.message.startsWith('y.set.json: part 2: corrupt_2-3-4.pdb: tilepdb: payload_sha256 mismatch'));
-  await assert.rejects(openSetBytes('{"tilepdb_set": 2}', { table }), /^Error|set file: tilepdb: invalid set: set file version 2 is not supported/);
+  await assert.rejects(openSetBytes('{"tilepdb_set": 3}', { table }), /^SetFileError: set file: tilepdb: invalid set: set file version 3 is not supported \(this reader supports 1 and 2\)$/);
 });
 
 test('parseSetFile: the JSON rules and required keys of SPEC.md section 10, in Go\'s order and words', () => {
@@ -293,7 +293,9 @@ test('parseSetFile: the JSON rules and required keys of SPEC.md section 10, in G
   assert.ok(parseSetFile(good.replace('{', '{"x":[1,{"y":-0}],"WIDTH":5,')).set.width === 4);
   const cases = [
     ['{}', 'required key "tilepdb_set" is missing', 0],
-    ['{"tilepdb_set":2,"width":"x"}', 'set file version 2 is not supported (this reader supports 1)', 0],
+    ['{"tilepdb_set":3,"width":"x"}', 'set file version 3 is not supported (this reader supports 1 and 2)', 0],
+    ['{"tilepdb_set":0}', 'set file version 0 is not supported (this reader supports 1 and 2)', 0],
+    [good.replace('"tilepdb_set":1', '"tilepdb_set":2'), 'required key "partitions" is missing', 0],
     ['{"tilepdb_set":1.0}', 'key "tilepdb_set": 1.0 is not an integer', 0],
     [good.replace('"width":4', '"width":null'), 'key "width" is null', 0],
     [good.replace('"width":4', '"Width":4'), 'required key "width" is missing', 0],
@@ -308,8 +310,8 @@ test('parseSetFile: the JSON rules and required keys of SPEC.md section 10, in G
     ['\ufeff' + good, 'not a set file: starts with a byte-order mark', 0],
     ['[1]', 'not a set file: want a JSON object, found array', 0],
   ];
-  for (const [text, error, part] of cases) assert.deepEqual(parseSetFile(text), { error, part }, text);
-  assert.deepEqual(parseSetFile(Uint8Array.of(0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d)), { error: 'not a set file: not valid UTF-8', part: 0 });
+  for (const [text, error, part] of cases) assert.deepEqual(parseSetFile(text), { error, part, partition: 0 }, text);
+  assert.deepEqual(parseSetFile(Uint8Array.of(0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d)), { error: 'not a set file: not valid UTF-8', part: 0, partition: 0 });
   assert.equal(parseSetFile(good.replace('"goal":[1]', '"goal":[9007199254740993]')).set.goal[0], 9007199254740993n);
 });
 
