@@ -301,7 +301,8 @@ public final class Cli {
             try {
                 if (TableReader.isSetFile(f)) {
                     TableSet s = TableReader.openSet(List.of(f));
-                    print(out, f + ": ok (set file, " + s.w + "x" + s.h + " board, " + s.parts.size() + " parts through " + s.tables.size() + " tables)\n");
+                    String what = s.catalogue() ? "catalogue, " + s.w + "x" + s.h + " board, " + s.partitionCount() + " partitions of " + s.parts.size() + " parts" : "set file, " + s.w + "x" + s.h + " board, " + s.parts.size() + " parts";
+                    print(out, f + ": ok (" + what + " through " + s.tables.size() + " tables)\n");
                     continue;
                 }
                 Table t = TableReader.readFile(f);

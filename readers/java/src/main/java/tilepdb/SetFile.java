@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 /**
- * Set files (format/SPEC.md section 10): one additive table serving several
+ * Set files (format/SPEC.md sections 10 and 12): one additive table serving several
  * patterns through a board symmetry σ and a tile relabelling π(t) =
  * goal[σ(goal cell of t)]. A set file ({@code <name>.set.json}, UTF-8 JSON, at
  * most {@link #MAX_LEN} bytes) lists the parts of one heuristic, each with
@@ -18,13 +18,17 @@ import java.util.StringJoiner;
  * Go's format.SetFile (unknown keys ignored; a missing key or null is the
  * zero value, which the checks refuse), holds the symmetries and the check
  * that a table serves a pattern (Go's puzzle.MapPattern), and checks a set
- * file against its tables with every MUST of section 10 in the order of the
+ * file (version 1, or 2: a catalogue of partitions) against its tables with every MUST of section 10 in the order of the
  * Go reader, with its messages. {@link TableReader#openSet} and {@link
  * #open} use it.
  */
 public final class SetFile {
-    /** The set file version read ("tilepdb_set"); any other is refused. */
-    public static final int VERSION = 1;
+    /** The newest set file version read ("tilepdb_set"): 1 (SPEC.md section 10) and 2 (catalogues, section 12); any other is refused. */
+    public static final int VERSION = 2;
+    /** Most partitions in a catalogue (set file version 2; SPEC.md section 12). */
+    public static final int MAX_PARTITIONS = 64;
+    /** Most parts over all partitions of a catalogue (SPEC.md section 12). */
+    public static final int MAX_CATALOGUE_PARTS = 4096;
     /** Largest set file read, in bytes (1 MiB). */
     public static final int MAX_LEN = 1 << 20;
     /** The symmetry names of SPEC.md section 10, in Go's order; the last four need a square board. */
@@ -35,14 +39,18 @@ public final class SetFile {
 
     public final long version, width, height;
     public final long[] goal;
+    /** The parts, in file order (for a catalogue: partition by partition). */
     public final List<PartSpec> parts;
+    /** For a catalogue (version 2), the parts of each partition; null for version 1. */
+    public final List<List<PartSpec>> partitions;
 
-    private SetFile(long version, long width, long height, long[] goal, List<PartSpec> parts) {
+    private SetFile(long version, long width, long height, long[] goal, List<PartSpec> parts, List<List<PartSpec>> partitions) {
         this.version = version;
         this.width = width;
         this.height = height;
         this.goal = goal;
         this.parts = parts;
+        this.partitions = partitions;
     }
 
     /** How deep arrays and objects may nest in a set file (the top-level object counts as 1; SPEC.md section 10.1). */
@@ -50,15 +58,22 @@ public final class SetFile {
     /** Longest table name in a set file, in bytes (SPEC.md section 10.2). */
     public static final int MAX_TABLE_NAME_LEN = 255;
 
-    /** Bad content in a set file: the message without "NAME: tilepdb: invalid set: "; part is its part number, 0 for the file. */
+    /**
+     * Bad content in a set file: the message without "NAME: tilepdb: invalid
+     * set: "; part is its part number (within its partition), 0 for the file
+     * or a whole partition; partition the partition number of a catalogue, else 0.
+     */
     static final class Problem extends Exception {
-        final int part;
+        final int part, partition;
 
         Problem(String msg) { this(msg, 0); }
 
-        Problem(String msg, int part) {
+        Problem(String msg, int part) { this(msg, part, 0); }
+
+        Problem(String msg, int part, int partition) {
             super(msg);
             this.part = part;
+            this.partition = partition;
         }
     }
 
@@ -108,10 +123,13 @@ public final class SetFile {
      * section 10, in the order of Go's format.ParseSetFile, with its
      * messages: no byte-order mark, valid UTF-8, the JSON rules of {@link
      * Json} with nesting at most {@link #MAX_DEPTH}, a JSON object;
-     * tilepdb_set first (present, an integer, {@link #VERSION}); then every
-     * required key present, not null, of its type: width, height, goal,
-     * parts, and in each part tiles, table, table_tiles, symmetry, tile_map,
-     * table_raw_sha256. Unknown keys are ignored. Throws Problem (the first).
+     * tilepdb_set first (present, an integer, 1 or 2); then every required
+     * key present, not null, of its type: width, height, goal, then parts
+     * (version 1) or partitions (version 2, SPEC.md section 12: an array of
+     * arrays of parts), and in each part tiles, table, table_tiles,
+     * symmetry, tile_map, table_raw_sha256 ("partition I part J: " before a
+     * catalogue's part messages). Unknown keys are ignored. Throws Problem
+     * (the first).
      */
     static SetFile parse(byte[] data) throws Problem {
         if (data.length >= 3 && (data[0] & 0xff) == 0xef && (data[1] & 0xff) == 0xbb && (data[2] & 0xff) == 0xbf)
@@ -136,20 +154,42 @@ public final class SetFile {
         }
         if (!(v instanceof Map<?, ?> obj)) throw new Problem("not a set file: want a JSON object, found " + kindOf(v));
         long version = integer(obj, "tilepdb_set", 0);
-        if (version != VERSION) throw new Problem("set file version " + version + " is not supported (this reader supports " + VERSION + ")");
+        if (version != 1 && version != 2) throw new Problem("set file version " + version + " is not supported (this reader supports 1 and 2)");
         long width = integer(obj, "width", 0), height = integer(obj, "height", 0);
         long[] goal = ints(obj, "goal", 0);
-        Object pv = field(obj, "parts", 0);
-        if (!(pv instanceof List<?> list)) throw new Problem("key \"parts\": want an array of objects, found " + kindOf(pv));
+        String key = version == 1 ? "parts" : "partitions";
+        Object pv = field(obj, key, 0);
+        if (!(pv instanceof List<?> list)) throw new Problem("key \"" + key + "\": want an array of " + (version == 1 ? "objects" : "arrays") + ", found " + kindOf(pv));
         List<PartSpec> parts = new ArrayList<>();
-        int no = 0;
-        for (Object p : list) {
-            no++;
-            if (!(p instanceof Map<?, ?> m)) throw new Problem("part " + no + ": want an object, found " + kindOf(p), no);
-            parts.add(new PartSpec(ints(m, "tiles", no), string(m, "table", no), ints(m, "table_tiles", no),
-                    string(m, "symmetry", no), ints(m, "tile_map", no), string(m, "table_raw_sha256", no)));
+        if (version == 1) {
+            int no = 0;
+            for (Object p : list) parts.add(part(p, ++no, 0));
+            return new SetFile(version, width, height, goal, parts, null);
         }
-        return new SetFile(version, width, height, goal, parts);
+        List<List<PartSpec>> partitions = new ArrayList<>();
+        int i = 0;
+        for (Object q : list) {
+            i++;
+            if (!(q instanceof List<?> qs)) throw new Problem("partition " + i + ": want an array, found " + kindOf(q), 0, i);
+            List<PartSpec> ps = new ArrayList<>();
+            int no = 0;
+            for (Object p : qs) ps.add(part(p, ++no, i));
+            partitions.add(List.copyOf(ps));
+            parts.addAll(ps);
+        }
+        return new SetFile(version, width, height, goal, parts, List.copyOf(partitions));
+    }
+
+    /** One part object: part number no within partition (0 for version 1). */
+    private static PartSpec part(Object p, int no, int partition) throws Problem {
+        try {
+            if (!(p instanceof Map<?, ?> m)) throw keyProblem("want an object, found " + kindOf(p), no);
+            return new PartSpec(ints(m, "tiles", no), string(m, "table", no), ints(m, "table_tiles", no),
+                    string(m, "symmetry", no), ints(m, "tile_map", no), string(m, "table_raw_sha256", no));
+        } catch (Problem e) {
+            if (partition == 0) throw e;
+            throw new Problem("partition " + partition + " " + e.getMessage(), e.part, partition);
+        }
     }
 
     private static Problem keyProblem(String msg, int part) {
@@ -315,11 +355,15 @@ public final class SetFile {
         Table read(String name, String where) throws java.io.IOException, TilepdbException, LimitException;
     }
 
+    /** The parts of a set file checked against its tables ({@link #parts}), the names of the parts in errors, and for a catalogue the indices into parts of each partition's parts (null for version 1). */
+    record Checked(List<TableSet.Part> parts, List<String> names, int[][] partitions) {}
+
     /**
      * Checks this set file (named file in errors) against its tables, read
-     * with tables, with every MUST of SPEC.md section 10, and returns its parts.
+     * with tables, with every MUST of SPEC.md sections 10 and 12 in the
+     * order of Go's reader, and returns its parts.
      */
-    List<TableSet.Part> parts(String file, Tables tables) throws java.io.IOException, TilepdbException, LimitException {
+    Checked parts(String file, Tables tables) throws java.io.IOException, TilepdbException, LimitException {
         if (width < Pattern.MIN_SIDE || width > Pattern.MAX_SIDE || height < Pattern.MIN_SIDE || height > Pattern.MAX_SIDE)
             throw bad(file, 0, "board " + width + "x" + height + ": each side must be between " + Pattern.MIN_SIDE + " and " + Pattern.MAX_SIDE);
         int w = (int) width, h = (int) height, n = w * h;
@@ -331,66 +375,97 @@ public final class SetFile {
         }
         String gErr = Boards.validate(g, n);
         if (gErr != null) throw bad(file, 0, "goal: " + gErr);
-        if (parts.isEmpty() || parts.size() > n - 1) throw bad(file, 0, parts.size() + " parts, want 1 to " + (n - 1));
-        List<TableSet.Part> out = new ArrayList<>();
-        for (int i = 0; i < parts.size(); i++) {
-            PartSpec sp = parts.get(i);
-            int no = i + 1;
-            String where = "part " + no;
-            long[] ts = sp.tiles();
-            if (ts.length == 0) throw bad(file, no, where + ": tiles: empty");
-            for (int j = 0; j < ts.length; j++) {
-                if (ts[j] < 1 || ts[j] >= n || (j > 0 && ts[j] <= ts[j - 1]))
-                    throw bad(file, no, where + ": tiles: " + goList(ts) + " is not a strictly ascending list of tiles 1.." + (n - 1));
+        List<List<PartSpec>> groups;
+        if (partitions == null) {
+            if (parts.isEmpty() || parts.size() > n - 1) throw bad(file, 0, parts.size() + " parts, want 1 to " + (n - 1));
+            groups = List.of(parts);
+        } else {
+            int np = partitions.size();
+            if (np == 0 || np > MAX_PARTITIONS) throw bad(file, 0, np + " partitions, want 1 to " + MAX_PARTITIONS);
+            for (int i = 0; i < np; i++) {
+                int k = partitions.get(i).size();
+                if (k == 0 || k > n - 1) throw new SetFileException(file + ": tilepdb: invalid set: partition " + (i + 1) + ": " + k + " parts, want 1 to " + (n - 1), file, 0, i + 1);
             }
-            if (ts.length == n - 2)
-                throw bad(file, no, where + ": bad pattern: " + (n - 2) + " of " + (n - 1) + " tiles leaves one non-pattern tile, so some placements are unreachable; use all " + (n - 1) + " tiles (the exact table) or at most " + (n - 3));
-            int[] tiles = new int[ts.length];
-            for (int j = 0; j < ts.length; j++) tiles[j] = (int) ts[j];
-            Pattern p;
-            try {
-                p = new Pattern(w, h, g, tiles);
-            } catch (BoardException e) {
-                throw bad(file, no, where + ": " + e.getMessage());
-            }
-            String sym = sp.symmetry();
-            if (!SYMMETRIES.contains(sym)) throw bad(file, no, where + ": bad symmetry: " + Json.quoteName(sym) + " is not one of " + String.join(", ", SYMMETRIES));
-            String name = sp.table();
-            String qname = Json.quoteName(name);
-            if (!validTableName(name)) throw bad(file, no, where + ": table " + qname + " must be a plain file name in the set file's directory");
-            Table t = tables.read(name, where);
-            Pattern tp = t.pattern;
-            if (tp.w != w || tp.h != h) throw bad(file, no, where + ": table " + qname + " is for a " + tp.w + "x" + tp.h + " board, the set for " + w + "x" + h);
-            byte[] gb = new byte[n];
-            for (int c = 0; c < n; c++) gb[c] = (byte) g[c];
-            if (!Arrays.equals(tp.goal, gb)) throw bad(file, no, where + ": table " + qname + " has goal \"" + Boards.format(tp.goal) + "\", the set \"" + Boards.format(gb) + "\"");
-            boolean sameTiles = sp.tableTiles().length == tp.tiles.length;
-            for (int j = 0; sameTiles && j < tp.tiles.length; j++) sameTiles = sp.tableTiles()[j] == tp.tiles[j];
-            if (!sameTiles) throw bad(file, no, where + ": table " + qname + " holds tiles " + goList(tp.tiles) + ", the set file says " + goList(sp.tableTiles()));
-            if (!sp.tableRawSha256().equals(t.header.rawSha256()))
-                throw bad(file, no, where + ": table " + qname + " has raw_sha256 " + t.header.rawSha256() + ", the set file says " + Json.quoteName(sp.tableRawSha256()));
-            // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
-            if (tp.exact) throw bad(file, no, where + ": table " + qname + " is an exact table (" + tp + "); a set file lists additive tables only");
-            Mapping m = null;
-            long[] tileMap = new long[p.tiles.length];
-            for (int j = 0; j < tileMap.length; j++) tileMap[j] = p.tiles[j];
-            if (!(sym.equals("identity") && Arrays.equals(p.tiles, tp.tiles))) {
-                try {
-                    m = map(p, tp, sym);
-                } catch (Problem e) {
-                    throw new SetFileException(file + ": " + where + " (tiles " + goList(ts) + ") through table " + qname + ": tilepdb: invalid set: " + e.getMessage(), file, no);
-                }
-                for (int j = 0; j < tileMap.length; j++) tileMap[j] = m.tile()[p.tiles[j]];
-            }
-            if (!Arrays.equals(sp.tileMap(), tileMap))
-                throw bad(file, no, where + ": tile_map " + goList(sp.tileMap()) + ", but " + sym + " maps tiles " + goList(ts) + " to " + goList(tileMap));
-            out.add(new TableSet.Part(p, t, sym, m));
+            if (parts.size() > MAX_CATALOGUE_PARTS) throw bad(file, 0, parts.size() + " parts in all, want at most " + MAX_CATALOGUE_PARTS);
+            groups = partitions;
         }
-        return out;
+        List<TableSet.Part> out = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        int[][] idx = partitions == null ? null : new int[partitions.size()][];
+        for (int k = 0; k < groups.size(); k++) {
+            List<PartSpec> ps = groups.get(k);
+            int partition = partitions == null ? 0 : k + 1;
+            if (idx != null) idx[k] = new int[ps.size()];
+            for (int i = 0; i < ps.size(); i++) {
+                String where = (partition > 0 ? "partition " + partition + " " : "") + "part " + (i + 1);
+                if (idx != null) idx[k][i] = out.size();
+                out.add(part(file, ps.get(i), where, i + 1, partition, w, h, g, tables));
+                names.add(file + " " + where);
+            }
+        }
+        return new Checked(out, names, idx);
+    }
+
+    /** Checks one part (SPEC.md 10.3 step 5, 12 step 7); where names it ("part J" or "partition I part J"). */
+    private static TableSet.Part part(String file, PartSpec sp, String where, int no, int partition, int w, int h, int[] g, Tables tables)
+            throws java.io.IOException, TilepdbException, LimitException {
+        int n = w * h;
+        long[] ts = sp.tiles();
+        if (ts.length == 0) throw bad(file, no, partition, where + ": tiles: empty");
+        for (int j = 0; j < ts.length; j++) {
+            if (ts[j] < 1 || ts[j] >= n || (j > 0 && ts[j] <= ts[j - 1]))
+                throw bad(file, no, partition, where + ": tiles: " + goList(ts) + " is not a strictly ascending list of tiles 1.." + (n - 1));
+        }
+        if (ts.length == n - 2)
+            throw bad(file, no, partition, where + ": bad pattern: " + (n - 2) + " of " + (n - 1) + " tiles leaves one non-pattern tile, so some placements are unreachable; use all " + (n - 1) + " tiles (the exact table) or at most " + (n - 3));
+        int[] tiles = new int[ts.length];
+        for (int j = 0; j < ts.length; j++) tiles[j] = (int) ts[j];
+        Pattern p;
+        try {
+            p = new Pattern(w, h, g, tiles);
+        } catch (BoardException e) {
+            throw bad(file, no, partition, where + ": " + e.getMessage());
+        }
+        String sym = sp.symmetry();
+        if (!SYMMETRIES.contains(sym)) throw bad(file, no, partition, where + ": bad symmetry: " + Json.quoteName(sym) + " is not one of " + String.join(", ", SYMMETRIES));
+        String name = sp.table();
+        String qname = Json.quoteName(name);
+        if (!validTableName(name)) throw bad(file, no, partition, where + ": table " + qname + " must be a plain file name in the set file's directory");
+        Table t = tables.read(name, where);
+        Pattern tp = t.pattern;
+        if (tp.w != w || tp.h != h) throw bad(file, no, partition, where + ": table " + qname + " is for a " + tp.w + "x" + tp.h + " board, the set for " + w + "x" + h);
+        byte[] gb = new byte[n];
+        for (int c = 0; c < n; c++) gb[c] = (byte) g[c];
+        if (!Arrays.equals(tp.goal, gb)) throw bad(file, no, partition, where + ": table " + qname + " has goal \"" + Boards.format(tp.goal) + "\", the set \"" + Boards.format(gb) + "\"");
+        boolean sameTiles = sp.tableTiles().length == tp.tiles.length;
+        for (int j = 0; sameTiles && j < tp.tiles.length; j++) sameTiles = sp.tableTiles()[j] == tp.tiles[j];
+        if (!sameTiles) throw bad(file, no, partition, where + ": table " + qname + " holds tiles " + goList(tp.tiles) + ", the set file says " + goList(sp.tableTiles()));
+        if (!sp.tableRawSha256().equals(t.header.rawSha256()))
+            throw bad(file, no, partition, where + ": table " + qname + " has raw_sha256 " + t.header.rawSha256() + ", the set file says " + Json.quoteName(sp.tableRawSha256()));
+        // SPEC.md section 10: no table of a set file is exact (an exact table serves only itself, alone).
+        if (tp.exact) throw bad(file, no, partition, where + ": table " + qname + " is an exact table (" + tp + "); a set file lists additive tables only");
+        Mapping m = null;
+        long[] tileMap = new long[p.tiles.length];
+        for (int j = 0; j < tileMap.length; j++) tileMap[j] = p.tiles[j];
+        if (!(sym.equals("identity") && Arrays.equals(p.tiles, tp.tiles))) {
+            try {
+                m = map(p, tp, sym);
+            } catch (Problem e) {
+                throw new SetFileException(file + ": " + where + " (tiles " + goList(ts) + ") through table " + qname + ": tilepdb: invalid set: " + e.getMessage(), file, no, partition);
+            }
+            for (int j = 0; j < tileMap.length; j++) tileMap[j] = m.tile()[p.tiles[j]];
+        }
+        if (!Arrays.equals(sp.tileMap(), tileMap))
+            throw bad(file, no, partition, where + ": tile_map " + goList(sp.tileMap()) + ", but " + sym + " maps tiles " + goList(ts) + " to " + goList(tileMap));
+        return new TableSet.Part(p, t, sym, m);
     }
 
     private static SetFileException bad(String file, int part, String msg) {
-        return new SetFileException(file + ": tilepdb: invalid set: " + msg, file, part);
+        return bad(file, part, 0, msg);
+    }
+
+    private static SetFileException bad(String file, int part, int partition, String msg) {
+        return new SetFileException(file + ": tilepdb: invalid set: " + msg, file, part, partition);
     }
 
     /**
@@ -407,10 +482,10 @@ public final class SetFile {
         try {
             sf = parse(data);
         } catch (Problem e) {
-            throw new SetFileException(name + ": tilepdb: invalid set: " + e.getMessage(), name, e.part);
+            throw new SetFileException(name + ": tilepdb: invalid set: " + e.getMessage(), name, e.part, e.partition);
         }
         Map<String, Table> cache = new HashMap<>();
-        List<TableSet.Part> parts = sf.parts(name, (tname, where) -> {
+        Checked c = sf.parts(name, (tname, where) -> {
             Table t = cache.get(tname);
             if (t == null) {
                 try {
@@ -422,8 +497,6 @@ public final class SetFile {
             }
             return t;
         });
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < parts.size(); i++) names.add(name + " part " + (i + 1));
-        return TableSet.ofParts(parts, names, true);
+        return TableSet.ofParts(c.parts(), c.names(), true, c.partitions());
     }
 }

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +96,9 @@ public final class TableReader {
      * format.OpenSet and {@code pdbgen lookup}: each path is a table file
      * (used for its own pattern) or a set file ({@code <name>.set.json},
      * SPEC.md section 10: its parts, with their tables read from the set
-     * file's directory and checked). Set files' parts come first, in order,
+     * file's directory and checked, each table file once; or a catalogue,
+     * section 12, given alone or with its own tables only). Set files'
+     * parts come first, in order,
      * then the tables given directly; a table given both directly and
      * through a set file is used once (through the set file). Errors name
      * the paths: the tables' own, SetException for tables that do not form a
@@ -110,6 +113,8 @@ public final class TableReader {
         List<String> names = new ArrayList<>();
         List<TableSet.Part> parts = new ArrayList<>();
         java.util.Set<java.nio.file.Path> used = new java.util.HashSet<>();
+        int[][] catalogue = null; // the partitions of the catalogue among the set files
+        String catalogueFile = null;
         for (int i = 0; i < paths.size(); i++) {
             if (!isSet[i]) continue;
             String path = paths.get(i);
@@ -118,9 +123,9 @@ public final class TableReader {
             try {
                 sf = SetFile.parse(data);
             } catch (SetFile.Problem e) {
-                throw new SetFileException(path + ": tilepdb: invalid set: " + e.getMessage(), path, e.part);
+                throw new SetFileException(path + ": tilepdb: invalid set: " + e.getMessage(), path, e.part, e.partition);
             }
-            List<TableSet.Part> ps = sf.parts(path, (tname, where) -> {
+            SetFile.Checked ps = sf.parts(path, (tname, where) -> {
                 String tpath = sibling(path, tname);
                 try {
                     return readCached(tables, tpath);
@@ -132,9 +137,15 @@ public final class TableReader {
                     throw new IOException(path + ": " + where + ": " + Cli.systemMessage(e), e);
                 }
             });
-            for (int j = 0; j < ps.size(); j++) {
-                names.add(path + " part " + (j + 1));
-                parts.add(ps.get(j));
+            if (ps.partitions() != null) {
+                if (catalogue != null)
+                    throw new SetFileException("tilepdb: invalid set: " + path + " and " + catalogueFile + " are both catalogues (set file version 2): give one at most", path, 0);
+                catalogue = ps.partitions();
+                catalogueFile = path;
+            }
+            for (int j = 0; j < ps.parts().size(); j++) {
+                names.add(ps.names().get(j));
+                parts.add(ps.parts().get(j));
                 used.add(key(sibling(path, sf.parts.get(j).table())));
             }
         }
@@ -145,8 +156,10 @@ public final class TableReader {
         }
         boolean anySet = false;
         for (boolean b : isSet) anySet |= b;
+        if (catalogue != null && parts.size() != Arrays.stream(catalogue).mapToInt(a -> a.length).sum())
+            throw new SetFileException("tilepdb: invalid set: " + catalogueFile + " is a catalogue (set file version 2): give it alone, or with its own tables only", catalogueFile, 0);
         try {
-            return TableSet.ofParts(parts, names, anySet);
+            return TableSet.ofParts(parts, names, anySet, catalogue);
         } catch (IllegalArgumentException e) {
             if (e.getCause() instanceof TableSet.SetException se) throw se;
             throw e;

@@ -218,7 +218,9 @@ class SetFileTests {
         String good = GOOD_SET;
         String[][] cases = {
             {"{}", "required key \"tilepdb_set\" is missing", "0"},
-            {"{\"tilepdb_set\":2,\"width\":\"x\"}", "set file version 2 is not supported (this reader supports 1)", "0"},
+            {"{\"tilepdb_set\":3,\"width\":\"x\"}", "set file version 3 is not supported (this reader supports 1 and 2)", "0"},
+            {"{\"tilepdb_set\":0}", "set file version 0 is not supported (this reader supports 1 and 2)", "0"},
+            {good.replace("\"tilepdb_set\":1", "\"tilepdb_set\":2"), "required key \"partitions\" is missing", "0"},
             {"{\"tilepdb_set\":1.0}", "key \"tilepdb_set\": 1.0 is not an integer", "0"},
             {good.replace("\"width\":4", "\"width\":null"), "key \"width\" is null", "0"},
             {good.replace("\"width\":4", "\"Width\":4"), "required key \"width\" is missing", "0"},
@@ -412,9 +414,9 @@ class SetFileTests {
     @Test
     @DisplayName("SetFile.open: an unknown set file version is refused")
     void openBytesUnknownVersion() {
-        byte[] json = "{\"tilepdb_set\": 2}".getBytes(StandardCharsets.UTF_8);
+        byte[] json = "{\"tilepdb_set\": 3}".getBytes(StandardCharsets.UTF_8);
         SetFileException e = assertThrows(SetFileException.class, () -> SetFile.open(json, "z", kitTables(new ArrayList<>())));
-        assertEquals("z: tilepdb: invalid set: set file version 2 is not supported (this reader supports 1)", e.getMessage());
+        assertEquals("z: tilepdb: invalid set: set file version 3 is not supported (this reader supports 1 and 2)", e.getMessage());
     }
 
     @Test
