@@ -151,7 +151,8 @@ def _verify(args: list[str]) -> None:
         try:
             if is_set_file(f):
                 s = open_set([f])
-                print(f"{f}: ok (set file, {s.w}x{s.h} board, {len(s.parts)} parts through {len(s.tables)} tables)")
+                what = f"catalogue, {s.w}x{s.h} board, {len(s.partitions)} partitions of" if s.catalogue else f"set file, {s.w}x{s.h} board,"
+                print(f"{f}: ok ({what} {len(s.parts)} parts through {len(s.tables)} tables)")
                 continue
             t = read_file(f)
             print(f"{f}: ok ({t.pattern}, {t.entries} entries, max {t.header['max_value']})")

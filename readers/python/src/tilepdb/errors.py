@@ -99,16 +99,19 @@ class UnsupportedVersionError(TilepdbError):
 
 
 class SetFileError(TilepdbError):
-    """A set file (SPEC.md section 10) that is malformed, of another version, or
-    inconsistent with its tables. ``file`` names the set file, ``part`` the
-    part (1-based) when there is one."""
+    """A set file (SPEC.md sections 10 and 12) that is malformed, of another
+    version, or inconsistent with its tables. ``file`` names the set file,
+    ``part`` the part (1-based; within its partition for a catalogue) when
+    there is one, ``partition`` the partition of a catalogue (1-based) when
+    there is one."""
 
     kind = "set"
 
-    def __init__(self, message: str, file: str = "", part: int | None = None) -> None:
+    def __init__(self, message: str, file: str = "", part: int | None = None, partition: int | None = None) -> None:
         super().__init__(message)
         self.file = file
         self.part = part
+        self.partition = partition
 
 
 class SetError(Exception):

@@ -18,6 +18,9 @@ from .pattern import Pattern
 
 __all__ = [
     "SET_VERSION",
+    "SET_VERSIONS",
+    "MAX_PARTITIONS",
+    "MAX_CATALOGUE_PARTS",
     "MAX_SET_FILE_LEN",
     "SET_FILE_EXT",
     "SYMMETRIES",
@@ -30,8 +33,15 @@ __all__ = [
     "MAX_TABLE_NAME_LEN",
 ]
 
-#: The set file version this reader implements ("tilepdb_set").
-SET_VERSION = 1
+#: The newest set file version this reader implements ("tilepdb_set"): 1
+#: (SPEC.md section 10) and 2 (catalogues, section 12).
+SET_VERSION = 2
+#: The set file versions this reader reads.
+SET_VERSIONS = (1, 2)
+#: Most partitions in a catalogue (set file version 2; SPEC.md section 12).
+MAX_PARTITIONS = 64
+#: Most parts over all partitions of a catalogue (SPEC.md section 12).
+MAX_CATALOGUE_PARTS = 4096
 #: Largest set file read, in bytes (1 MiB; SPEC.md section 10.2).
 MAX_SET_FILE_LEN = 1 << 20
 SET_FILE_EXT = ".set.json"
@@ -174,11 +184,16 @@ class SetPart:
 
 @dataclass
 class SetFile:
+    """A parsed set file: ``parts`` in file order (for a catalogue,
+    partition by partition); ``partitions`` the parts of each partition of
+    a catalogue (version 2, SPEC.md section 12), None for version 1."""
+
     tilepdb_set: int = 0
     width: int = 0
     height: int = 0
     goal: list[int] = field(default_factory=list)
     parts: list[SetPart] = field(default_factory=list)
+    partitions: list[list[SetPart]] | None = None
 
 
 _INT64 = (-(1 << 63), (1 << 63) - 1)
@@ -202,12 +217,14 @@ def parse_set_file(data: bytes | str) -> tuple[SetFile | None, str | None]:
     the JSON rules and required keys of SPEC.md section 10, in the order of
     Go's format.ParseSetFile, with its messages: no byte-order mark, valid
     UTF-8, the JSON rules of :func:`tilepdb._json.parse_set_json` (nesting
-    at most 64), a JSON object; tilepdb_set first (present, an integer,
-    SET_VERSION); then every required key present, not null, of its type:
-    width, height, goal, parts, and in each part tiles, table, table_tiles,
-    symmetry, tile_map, table_raw_sha256. Unknown keys are ignored. Returns
-    (set, None) or (None, the first problem after "tilepdb: invalid set: ",
-    "part N: " first for a part's). The caller checks the size first."""
+    at most 64), a JSON object; tilepdb_set first (present, an integer, 1
+    or 2); then every required key present, not null, of its type: width,
+    height, goal, then parts (version 1) or partitions (version 2, SPEC.md
+    section 12: an array of arrays of parts), and in each part tiles,
+    table, table_tiles, symmetry, tile_map, table_raw_sha256. Unknown keys
+    are ignored. Returns (set, None) or (None, the first problem after
+    "tilepdb: invalid set: ", with "part J: " or "partition I part J: "
+    first for a part's). The caller checks the size first."""
     b = data.encode("utf-8", errors="surrogatepass") if isinstance(data, str) else bytes(data)
     try:
         obj = parse_set_json(b)
@@ -266,25 +283,14 @@ def parse_set_file(data: bytes | str) -> tuple[SetFile | None, str | None]:
         part, msg = probs[0]
         return None, f"part {part}: {msg}" if part > 0 else msg
 
-    version = int_key(obj, "tilepdb_set", 0)
-    if probs:
-        return first()
-    if version != SET_VERSION:
-        return None, f"set file version {version} is not supported (this reader supports {SET_VERSION})"
-    sf = SetFile(version, int_key(obj, "width", 0), int_key(obj, "height", 0), ints_key(obj, "goal", 0))
-    parts, msg = field(obj, "parts")
-    if msg is None and not isinstance(parts, list):
-        msg = f'key "parts": want an array of objects, found {kind_of(parts)}'
-    if msg is not None:
-        probs.append((0, msg))
-        return first()
-    for i, p in enumerate(parts):
-        no = i + 1
+    def part_of(p, no: int, partition: int) -> SetPart | None:
+        """One part object; problems of a catalogue's part say "partition I part J"."""
+        n0 = len(probs)
+        sp = None
         if not isinstance(p, dict):
             probs.append((no, f"want an object, found {kind_of(p)}"))
-            continue
-        sf.parts.append(
-            SetPart(
+        else:
+            sp = SetPart(
                 tiles=ints_key(p, "tiles", no),
                 table=str_key(p, "table", no),
                 table_tiles=ints_key(p, "table_tiles", no),
@@ -292,7 +298,38 @@ def parse_set_file(data: bytes | str) -> tuple[SetFile | None, str | None]:
                 tile_map=ints_key(p, "tile_map", no),
                 table_raw_sha256=str_key(p, "table_raw_sha256", no),
             )
-        )
+        if partition > 0:
+            for i in range(n0, len(probs)):
+                probs[i] = (0, f"partition {partition} part {probs[i][0]}: {probs[i][1]}")
+        return sp
+
+    version = int_key(obj, "tilepdb_set", 0)
+    if probs:
+        return first()
+    if version not in SET_VERSIONS:
+        return None, f"set file version {version} is not supported (this reader supports 1 and 2)"
+    sf = SetFile(version, int_key(obj, "width", 0), int_key(obj, "height", 0), ints_key(obj, "goal", 0))
+    key = "parts" if version == 1 else "partitions"
+    parts, msg = field(obj, key)
+    if msg is None and not isinstance(parts, list):
+        msg = f'key "{key}": want an array of {"objects" if version == 1 else "arrays"}, found {kind_of(parts)}'
+    if msg is not None:
+        probs.append((0, msg))
+        return first()
+    if version == 1:
+        for i, p in enumerate(parts):
+            sp = part_of(p, i + 1, 0)
+            if sp is not None:
+                sf.parts.append(sp)
+    else:
+        sf.partitions = []
+        for i, q in enumerate(parts):
+            if not isinstance(q, list):
+                probs.append((0, f"partition {i + 1}: want an array, found {kind_of(q)}"))
+                continue
+            ps = [sp for j, p in enumerate(q) if (sp := part_of(p, j + 1, i + 1)) is not None]
+            sf.partitions.append(ps)
+            sf.parts.extend(ps)
     if probs:
         return first()
     return sf, None

@@ -22,6 +22,8 @@ import numpy as np
 from .errors import BoardError, LimitError, SetError, SetFileError, TilepdbError, UnsolvableError
 from .pattern import MAX_SIDE, MIN_SIDE, Pattern, goal_name, positions, validate_board
 from .setfile import (
+    MAX_CATALOGUE_PARTS,
+    MAX_PARTITIONS,
     MAX_SET_FILE_LEN,
     SYMMETRIES,
     SymmetryMap,
@@ -138,22 +140,39 @@ def _raise_bad_row(chunk: np.ndarray, lo: int, n: int) -> None:
 
 
 class TableSet:
-    """Parts looked up through tables, summed (or one exact table, alone).
+    """Parts looked up through tables, summed (or one exact table, alone), or
+    a catalogue (SPEC.md section 12): several additive partitions of parts,
+    the heuristic being the maximum over the partitions of their sums.
 
     Build one with :func:`open_set` (files) or :meth:`of_tables`. Attributes:
     ``parts`` (list of :class:`Part`), ``tables`` (the distinct tables, in
-    order of first use), ``w``, ``h``, ``n``, ``goal``, ``exact``.
+    order of first use), ``partitions`` (for a catalogue, the indices into
+    ``parts`` of each partition's parts; None otherwise), ``w``, ``h``,
+    ``n``, ``goal``, ``exact``.
     """
 
-    def __init__(self, parts: list[Part], names: list[str], make_error: Callable[[str], Exception] | None = None):
+    def __init__(
+        self,
+        parts: list[Part],
+        names: list[str],
+        make_error: Callable[[str], Exception] | None = None,
+        partitions: list[list[int]] | None = None,
+    ):
         def fail(msg):
             return make_error(msg) if make_error else SetError(f"tilepdb: {msg}")
 
         if not parts:
             raise fail("empty set: need at least one table")
         first = parts[0].pattern
-        owner: dict[int, int] = {}
+        # per partition the part holding each tile: the parts of each
+        # partition are pairwise disjoint (SPEC.md 12 step 8)
+        partition_of = [0] * len(parts)
+        for k, idx in enumerate(partitions or []):
+            for i in idx:
+                partition_of[i] = k
+        owners: list[dict[int, int]] = [{} for _ in (partitions or [0])]
         for i, part in enumerate(parts):
+            owner = owners[partition_of[i]]
             p = part.pattern
             desc = f"{names[i]} ({p})"
             if p.w != first.w or p.h != first.h:
@@ -174,6 +193,7 @@ class TableSet:
             for t in p.tiles:
                 owner[t] = i
         self.parts = list(parts)
+        self.partitions = None if partitions is None else [list(idx) for idx in partitions]
         seen: dict[int, Table] = {}
         for p in parts:
             seen.setdefault(id(p.table), p.table)
@@ -185,7 +205,13 @@ class TableSet:
         # Per part: the table's values and pattern, and for a symmetric part
         # the cell map (numpy, for the batch path) and the source tiles.
         self._plan = []
-        for part in self.parts:
+        # a catalogue's plan holds the parts partition by partition; _ends[k]
+        # is the end (exclusive) of partition k in it
+        order = [i for idx in self.partitions for i in idx] if self.partitions else range(len(self.parts))
+        self._ends = None
+        if self.partitions:
+            self._ends = list(np.cumsum([len(idx) for idx in self.partitions]))
+        for part in (self.parts[i] for i in order):
             tp = part.table.pattern
             za = part.table.regions  # a zero-aware table (SPEC.md section 11): the blank's region counts too
             if part.map is None:
@@ -201,12 +227,30 @@ class TableSet:
         return cls([Part(t.pattern, t) for t in tables], names)
 
     def __repr__(self) -> str:
-        return f"<tilepdb.TableSet {self.w}x{self.h} {goal_name(self.goal)}, {len(self.parts)} parts through {len(self.tables)} tables>"
+        what = f"{len(self.partitions)} partitions of " if self.partitions else ""
+        return f"<tilepdb.TableSet {self.w}x{self.h} {goal_name(self.goal)}, {what}{len(self.parts)} parts through {len(self.tables)} tables>"
+
+    @property
+    def catalogue(self) -> bool:
+        """Whether this set is a catalogue (SPEC.md section 12)."""
+        return self.partitions is not None
 
     def heuristic(self, pos) -> int:
-        """Sum of the parts' values for position vector pos (length N); unchecked."""
+        """Sum of the parts' values for position vector pos (length N), or for
+        a catalogue the maximum over its partitions of their sums; unchecked."""
+        if self._ends is None:
+            return self._sum(pos, self._plan)
+        best = 0
+        start = 0
+        for end in self._ends:
+            best = max(best, self._sum(pos, self._plan[start:end]))
+            start = end
+        return best
+
+    @staticmethod
+    def _sum(pos, plan) -> int:
         h = 0
-        for values, tp, cell, _, src, za in self._plan:
+        for values, tp, cell, _, src, za in plan:
             if cell is None:
                 h += int(values[za.index(pos) if za else tp.rank(pos)])
             elif za:
@@ -238,7 +282,8 @@ class TableSet:
         boards: integer numpy array (any int or uint dtype) of shape (B, N),
         one board per row (the tile in each cell, 0 = blank). Returns an int16
         array of shape (B,): the sum over the parts (an exact set: the
-        distance), or -1 for a board that cannot reach the goal.
+        distance; a catalogue: the maximum over its partitions of their
+        sums), or -1 for a board that cannot reach the goal.
 
         With check (the default) every row must be a permutation of 0..N-1
         (ValueError naming the first bad row) and solvability is tested.
@@ -253,9 +298,11 @@ class TableSet:
             out = np.empty(len(a), dtype=np.int16)
         elif out.shape != (len(a),) or out.dtype != np.int16:
             raise ValueError(f"out must be an int16 array of shape ({len(a)},)")
+        ends = self._ends or [len(self._plan)]
         for lo, hi, pos_t in _batch_positions(a, self.n, check):
+            best = None
             acc = None
-            for values, tp, _, cm, src, za in self._plan:
+            for slot, (values, tp, _, cm, src, za) in enumerate(self._plan):
                 if cm is None:
                     r = za.indexes_t(pos_t) if za else tp.ranks_t(pos_t)
                 elif za:
@@ -267,9 +314,12 @@ class TableSet:
                     acc = v.astype(np.int16)
                 else:
                     acc += v
+                if slot + 1 in ends:  # the end of a partition
+                    best = acc if best is None else np.maximum(best, acc, out=best)
+                    acc = None
             if check:
-                acc[~self._first.solvable_t(pos_t)] = -1
-            out[lo:hi] = acc
+                best[~self._first.solvable_t(pos_t)] = -1
+            out[lo:hi] = best
         return out
 
 
@@ -308,9 +358,13 @@ def _read_set_file_bytes(path) -> bytes:
     return data
 
 
-def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> list[Part]:
+def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> tuple[list[Part], list[str], list[list[int]] | None]:
     """Checks a parsed set file against its tables with every MUST of SPEC.md
-    section 10, in the order of Go's reader; returns its parts."""
+    sections 10 and 12, in the order of Go's reader; returns its parts (in
+    file order, partition by partition), their names in errors ("FILE part
+    J" or "FILE partition I part J") and, for a catalogue, the indices into
+    the parts of each partition's parts (None for version 1). read_table(name,
+    where) reads a table (the caller reads each once)."""
 
     def bad(msg, part=None):
         return SetFileError(f"{file}: tilepdb: invalid set: {msg}", file, part)
@@ -328,65 +382,92 @@ def _set_file_parts(file: str, sf, read_table: Callable[[str, str], Table]) -> l
     if err:
         raise bad(f"goal: {err}")
     goal = tuple(sf.goal)
-    if len(sf.parts) == 0 or len(sf.parts) > n - 1:
-        raise bad(f"{len(sf.parts)} parts, want 1 to {n - 1}")
-    out = []
-    for i, sp in enumerate(sf.parts):
-        where = f"part {i + 1}"
+    if sf.partitions is None:
+        if len(sf.parts) == 0 or len(sf.parts) > n - 1:
+            raise bad(f"{len(sf.parts)} parts, want 1 to {n - 1}")
+        groups = [(0, sf.parts)]
+    else:
+        np_ = len(sf.partitions)
+        if np_ == 0 or np_ > MAX_PARTITIONS:
+            raise bad(f"{np_} partitions, want 1 to {MAX_PARTITIONS}")
+        for i, ps in enumerate(sf.partitions):
+            if len(ps) == 0 or len(ps) > n - 1:
+                raise SetFileError(f"{file}: tilepdb: invalid set: partition {i + 1}: {len(ps)} parts, want 1 to {n - 1}", file, None, i + 1)
+        if len(sf.parts) > MAX_CATALOGUE_PARTS:
+            raise bad(f"{len(sf.parts)} parts in all, want at most {MAX_CATALOGUE_PARTS}")
+        groups = list(enumerate(sf.partitions, 1))
+    out: list[Part] = []
+    names: list[str] = []
+    partitions: list[list[int]] | None = None if sf.partitions is None else []
+    for partition, sps in groups:
+        idx = []
+        for j, sp in enumerate(sps):
+            where = f"partition {partition} part {j + 1}" if partition else f"part {j + 1}"
+            idx.append(len(out))
+            out.append(_set_file_part(file, sp, where, j + 1, partition, w, h, goal, read_table))
+            names.append(f"{file} {where}")
+        if partitions is not None:
+            partitions.append(idx)
+    return out, names, partitions
 
-        def part_err(msg, i=i, where=where):
-            return bad(f"{where}: {msg}", i + 1)
 
-        terr = tile_list_error(sp.tiles, n)
-        if terr:
-            raise part_err(f"tiles: {terr}")
-        if len(sp.tiles) == n - 2:
-            raise part_err(
-                f"bad pattern: {n - 2} of {n - 1} tiles leaves one non-pattern tile, so some placements are "
-                f"unreachable; use all {n - 1} tiles (the exact table) or at most {n - 3}"
+def _set_file_part(file: str, sp, where: str, no: int, partition: int, w: int, h: int, goal: tuple, read_table) -> Part:
+    """Checks one part (SPEC.md 10.3 step 5, 12 step 7); where names it ("part J" or "partition I part J")."""
+    n = w * h
+
+    def part_err(msg):
+        return SetFileError(f"{file}: tilepdb: invalid set: {where}: {msg}", file, no, partition or None)
+
+    terr = tile_list_error(sp.tiles, n)
+    if terr:
+        raise part_err(f"tiles: {terr}")
+    if len(sp.tiles) == n - 2:
+        raise part_err(
+            f"bad pattern: {n - 2} of {n - 1} tiles leaves one non-pattern tile, so some placements are "
+            f"unreachable; use all {n - 1} tiles (the exact table) or at most {n - 3}"
+        )
+    try:
+        p = Pattern(w, h, goal, sp.tiles)
+    except BoardError as e:
+        raise part_err(str(e)) from None
+    if sp.symmetry not in SYMMETRIES:
+        raise part_err(f"bad symmetry: {quote_name(sp.symmetry)} is not one of {', '.join(SYMMETRIES)}")
+    name = quote_name(sp.table)
+    if not valid_table_name(sp.table):
+        raise part_err(f"table {name} must be a plain file name in the set file's directory")
+    t = read_table(sp.table, where)
+    tp = t.pattern
+    if tp.w != w or tp.h != h:
+        raise part_err(f"table {name} is for a {tp.w}x{tp.h} board, the set for {w}x{h}")
+    if tp.goal != goal:
+        raise part_err(
+            f'table {name} has goal "{" ".join(map(str, tp.goal))}", the set "{" ".join(map(str, goal))}"'
+        )
+    if list(sp.table_tiles) != list(tp.tiles):
+        raise part_err(f"table {name} holds tiles {go_list(tp.tiles)}, the set file says {go_list(sp.table_tiles)}")
+    if sp.table_raw_sha256 != t.header["raw_sha256"]:
+        raise part_err(
+            f"table {name} has raw_sha256 {t.header['raw_sha256']}, the set file says {quote_name(sp.table_raw_sha256)}"
+        )
+    if tp.exact:
+        raise part_err(f"table {name} is an exact table ({tp}); a set file lists additive tables only")
+    smap = None
+    tile_map = list(p.tiles)
+    if not (sp.symmetry == "identity" and p.tiles == tp.tiles):
+        smap, merr = map_pattern(p, tp, sp.symmetry)
+        if merr:
+            raise SetFileError(
+                f"{file}: {where} (tiles {go_list(sp.tiles)}) through table {name}: tilepdb: invalid set: {merr}",
+                file,
+                no,
+                partition or None,
             )
-        try:
-            p = Pattern(w, h, goal, sp.tiles)
-        except BoardError as e:
-            raise part_err(str(e)) from None
-        if sp.symmetry not in SYMMETRIES:
-            raise part_err(f"bad symmetry: {quote_name(sp.symmetry)} is not one of {', '.join(SYMMETRIES)}")
-        name = quote_name(sp.table)
-        if not valid_table_name(sp.table):
-            raise part_err(f"table {name} must be a plain file name in the set file's directory")
-        t = read_table(sp.table, where)
-        tp = t.pattern
-        if tp.w != w or tp.h != h:
-            raise part_err(f"table {name} is for a {tp.w}x{tp.h} board, the set for {w}x{h}")
-        if tp.goal != goal:
-            raise part_err(
-                f'table {name} has goal "{" ".join(map(str, tp.goal))}", the set "{" ".join(map(str, goal))}"'
-            )
-        if list(sp.table_tiles) != list(tp.tiles):
-            raise part_err(f"table {name} holds tiles {go_list(tp.tiles)}, the set file says {go_list(sp.table_tiles)}")
-        if sp.table_raw_sha256 != t.header["raw_sha256"]:
-            raise part_err(
-                f"table {name} has raw_sha256 {t.header['raw_sha256']}, the set file says {quote_name(sp.table_raw_sha256)}"
-            )
-        if tp.exact:
-            raise part_err(f"table {name} is an exact table ({tp}); a set file lists additive tables only")
-        smap = None
-        tile_map = list(p.tiles)
-        if not (sp.symmetry == "identity" and p.tiles == tp.tiles):
-            smap, merr = map_pattern(p, tp, sp.symmetry)
-            if merr:
-                raise SetFileError(
-                    f"{file}: {where} (tiles {go_list(sp.tiles)}) through table {name}: tilepdb: invalid set: {merr}",
-                    file,
-                    i + 1,
-                )
-            tile_map = [smap.tile[x] for x in p.tiles]
-        if list(sp.tile_map) != tile_map:
-            raise part_err(
-                f"tile_map {go_list(sp.tile_map)}, but {sp.symmetry} maps tiles {go_list(sp.tiles)} to {go_list(tile_map)}"
-            )
-        out.append(Part(p, t, sp.symmetry, smap))
-    return out
+        tile_map = [smap.tile[x] for x in p.tiles]
+    if list(sp.tile_map) != tile_map:
+        raise part_err(
+            f"tile_map {go_list(sp.tile_map)}, but {sp.symmetry} maps tiles {go_list(sp.tiles)} to {go_list(tile_map)}"
+        )
+    return Part(p, t, sp.symmetry, smap)
 
 
 def _set_file_error(msg: str) -> SetFileError:
@@ -397,7 +478,9 @@ def open_set(paths) -> TableSet:
     """Reads every path and groups them into one heuristic, like Go's
     format.OpenSet and ``pdbgen lookup``: each path is a table file (used for
     its own pattern) or a set file (``<name>.set.json``: its parts, with their
-    tables read from the set file's directory and checked). Set files' parts
+    tables read from the set file's directory and checked, each table file
+    once; or a catalogue, SPEC.md section 12, given alone or with its own
+    tables only). Set files' parts
     come first, in order, then the tables given directly; a table given both
     directly and through a set file is used once.
 
@@ -425,6 +508,7 @@ def open_set(paths) -> TableSet:
     names: list[str] = []
     parts: list[Part] = []
     used: set[str] = set()
+    catalogue = None  # (path, partitions) of the catalogue among the set files
     for i, path in enumerate(paths):
         if not is_set[i]:
             continue
@@ -447,9 +531,13 @@ def open_set(paths) -> TableSet:
             except OSError as e:
                 raise OSError(f"{path}: {where}: {_io_message(e)}") from None
 
-        ps = _set_file_parts(path, sf, read_part)
+        ps, pnames, partitions = _set_file_parts(path, sf, read_part)
+        if partitions is not None:
+            if catalogue is not None:
+                raise _set_file_error(f"{path} and {catalogue[0]} are both catalogues (set file version 2): give one at most")
+            catalogue = (path, partitions)
         for j, p in enumerate(ps):
-            names.append(f"{path} part {j + 1}")
+            names.append(pnames[j])
             parts.append(p)
             used.add(os.path.realpath(os.path.join(folder, sf.parts[j].table)))
     for i, path in enumerate(paths):
@@ -461,4 +549,6 @@ def open_set(paths) -> TableSet:
             raise OSError(_io_message(e)) from None
         names.append(path)
         parts.append(Part(t.pattern, t))
-    return TableSet(parts, names, _set_file_error if any(is_set) else None)
+    if catalogue is not None and len(parts) != sum(len(idx) for idx in catalogue[1]):
+        raise _set_file_error(f"{catalogue[0]} is a catalogue (set file version 2): give it alone, or with its own tables only")
+    return TableSet(parts, names, _set_file_error if any(is_set) else None, catalogue and catalogue[1])
