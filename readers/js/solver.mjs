@@ -17,6 +17,11 @@
 //    tables (SPEC.md section 11) are read at the region of the blank too;
 //    a part's region changes only when one of its tiles moves (the blank
 //    then takes that tile's cell), so the incremental update is the same.
+//  - Catalogues (SPEC.md section 12; Holte, Felner, Newton, Meshulam &
+//    Furcy 2006, "Maximizing over multiple pattern databases speeds up
+//    heuristic search"): the maximum over several additive partitions of
+//    their sums, each sum (and with reflection each reflected sum) kept up
+//    to date per move; a move touches one lookup per partition.
 //
 // Moves name the direction in which the BLANK moves: 'u', 'd', 'l', 'r'.
 // The node count is the number of states generated (children of expanded
@@ -62,7 +67,8 @@ export class Stopped extends Error {}
 /**
  * tables: the heuristic's parts, either a TableSet (tilepdb.mjs: tables and
  * set files, its parts looked up through shared tables by a board
- * symmetry; a catalogue, SPEC.md section 12, is refused with an Error) or an array of { pattern, values, map, regions, zeroAware } (a
+ * symmetry; or a catalogue, SPEC.md section 12, whose heuristic is the
+ * maximum over its partitions of their sums) or an array of { pattern, values, map, regions, zeroAware } (a
  * tilepdb.mjs Table, or the same fields rebuilt in a Web Worker: pattern
  * needs w, h, n, goal, tiles, exact; map is null or absent for the table's
  * own pattern, else { cell, src } of setfile.mjs mapPattern: the part's
@@ -71,17 +77,17 @@ export class Stopped extends Error {}
  * have them labelled here).
  * opts.reflect: also look up the reflected state (square boards whose goal
  * has the blank on the main diagonal).
+ * opts.partitions (with an array of tables): a catalogue's partitions, the
+ * indices into the array of each partition's parts (each part in one).
  */
 export class Solver {
   constructor(tables, opts = {}) {
-    if (!Array.isArray(tables) && tables.partitions) {
-      // SPEC.md section 12: the maximum over partitions is not implemented here
-      throw new Error(`solver: catalogues (set file version 2, ${tables.partitions.length} partitions) are not supported by this solver; use pdbgen solve, or a set file of one partition`);
-    }
     const parts = Array.isArray(tables)
       ? tables.map((t) => ({ pattern: t.pattern, values: t.values, map: t.map ?? null, regions: t.regions ?? (t.zeroAware ? new Regions(t.pattern) : null) }))
       : tables.parts.map((p) => ({ pattern: p.table.pattern, values: p.table.values, map: p.map, regions: p.table.regions ?? null }));
     if (parts.length === 0) throw new Error('solver: no tables');
+    // a catalogue's partitions (SPEC.md section 12): indices into parts; else one partition of all the parts
+    const partitions = (Array.isArray(tables) ? opts.partitions : tables.partitions) ?? [parts.map((_, i) => i)];
     const p0 = parts[0].pattern;
     this.w = p0.w;
     this.h = p0.h;
@@ -91,6 +97,7 @@ export class Solver {
     this.goalPos = new Uint8Array(n);
     for (let c = 0; c < n; c++) this.goalPos[this.goal[c]] = c;
     this.exact = p0.exact ? parts[0] : null;
+    if (this.exact && (parts.length > 1 || partitions.length > 1)) throw new Error('solver: an exact table is used alone');
     this.reflect = !!opts.reflect && !this.exact;
     // blank moves from each cell in the order u, d, l, r
     this.nbrDir = [];
@@ -119,10 +126,14 @@ export class Solver {
     // Per part: its table's values, k and C(N,k), and the cell each board
     // cell is looked up as (partCell: the symmetry's σ, or the identity;
     // partCellR: the same for the reflected board, σ(reflection(c))).
-    // tileTab[t] = the part holding tile t (-1: none), tileIdx[t] = the
-    // table tile it is looked up as.
-    this.tileTab = new Int8Array(n).fill(-1);
-    this.tileIdx = new Uint8Array(n);
+    // Per partition k: tileTabs[k][t] = the part of partition k holding
+    // tile t (-1: none), tileIdxs[k][t] = the table tile it is looked up
+    // as. tileTab and tileIdx are those of partition 0.
+    this.tileTabs = partitions.map(() => new Int16Array(n).fill(-1));
+    this.tileIdxs = partitions.map(() => new Uint8Array(n));
+    this.partitions = partitions.map((idx) => Int32Array.from(idx));
+    this.tileTab = this.tileTabs[0];
+    this.tileIdx = this.tileIdxs[0];
     this.tabs = [];
     this.partCell = [];
     this.partCellR = [];
@@ -140,13 +151,21 @@ export class Solver {
         const cell = part.map ? Uint8Array.from(part.map.cell) : Uint8Array.from({ length: n }, (_, c) => c);
         this.partCell.push(cell);
         if (this.reflect) this.partCellR.push(Uint8Array.from(this.reflCell, (rc) => cell[rc]));
-        const src = part.map ? Array.from(part.map.src) : Array.from(t.tiles);
-        src.forEach((tile, j) => {
-          if (this.tileTab[tile] >= 0) throw new Error(`solver: tile ${tile} is in two parts`);
-          this.tileTab[tile] = i;
-          this.tileIdx[tile] = j;
-        });
       });
+      const seen = new Uint8Array(parts.length);
+      partitions.forEach((idx, k) => {
+        for (const i of idx) {
+          if (seen[i]++) throw new Error(`solver: part ${i + 1} is in two partitions`);
+          const part = parts[i];
+          const src = part.map ? Array.from(part.map.src) : Array.from(part.pattern.tiles);
+          src.forEach((tile, j) => {
+            if (this.tileTabs[k][tile] >= 0) throw new Error(`solver: tile ${tile} is in two parts${partitions.length > 1 ? ` of partition ${k + 1}` : ''}`);
+            this.tileTabs[k][tile] = i;
+            this.tileIdxs[k][tile] = j;
+          });
+        }
+      });
+      if (seen.some((x) => x === 0)) throw new Error('solver: a part is in no partition');
     }
   }
 
@@ -248,18 +267,24 @@ export class Solver {
       stR: { lo: new Int32Array(T), hi: new Int32Array(T), m: new Int32Array(T), ord: new Int32Array(T) },
       h: new Uint8Array(T),
       hR: new Uint8Array(T),
+      // per partition the sum of its parts, and for the reflected board
+      sums: new Int32Array(this.partitions.length),
+      sumsR: new Int32Array(this.partitions.length),
+      // the maximum over the partitions
       sum: 0,
       sumR: 0,
     };
     for (let c = 0; c < n; c++) {
       const t = b[c];
       if (t === 0) x.blank = c;
-      const ti = this.tileTab[t];
-      if (ti >= 0) x.cells[ti][this.tileIdx[t]] = this.partCell[ti][c];
-      if (this.reflect) {
-        const rt = this.reflTile[t];
-        const tj = this.tileTab[rt];
-        if (tj >= 0) x.cellsR[tj][this.tileIdx[rt]] = this.partCellR[tj][c];
+      for (let k = 0; k < this.tileTabs.length; k++) {
+        const ti = this.tileTabs[k][t];
+        if (ti >= 0) x.cells[ti][this.tileIdxs[k][t]] = this.partCell[ti][c];
+        if (this.reflect) {
+          const rt = this.reflTile[t];
+          const tj = this.tileTabs[k][rt];
+          if (tj >= 0) x.cellsR[tj][this.tileIdxs[k][rt]] = this.partCellR[tj][c];
+        }
       }
     }
     // value of table tab at order o, cell set m, the blank on (mapped) cell bc
@@ -268,34 +293,33 @@ export class Solver {
       const tab = this.tabs[i];
       this._rank(i, x.cells[i], x.st, i);
       x.h[i] = at(tab, x.st.ord[i], x.st.m[i], this.partCell[i][x.blank]);
-      x.sum += x.h[i];
       if (this.reflect) {
         this._rank(i, x.cellsR[i], x.stR, i);
         x.hR[i] = at(tab, x.stR.ord[i], x.stR.m[i], this.partCellR[i][x.blank]);
-        x.sumR += x.hR[i];
       }
     }
+    this.partitions.forEach((idx, k) => {
+      for (const i of idx) {
+        x.sums[k] += x.h[i];
+        x.sumsR[k] += x.hR[i];
+      }
+      x.sum = Math.max(x.sum, x.sums[k]);
+      x.sumR = Math.max(x.sumR, x.sumsR[k]);
+    });
     return x;
   }
 
-  // IDA* over the parts (and, with reflection, the parts looked up for
-  // the reflected state): lookup q < P is part q on the board, q >= P part
-  // q - P on the reflected board. Each lookup keeps the cells of its
-  // table's tiles, the cell set (two words, maskLo and maskHi), its
-  // colexicographic rank m and the
-  // order rank ord, updated when one of its tiles moves: a move that does
-  // not jump over another of its tiles keeps ord and changes m by two
-  // binomials; otherwise m and ord are recomputed. All state sits in typed
-  // arrays and integers (V8 keeps the search in optimised code).
-  _ida(b, opts) {
-    const x = this._start(b);
+  // _lookups: the state of every lookup for IDA* from x (_start): lookup
+  // q < P is part q on the board, q >= P part q - P on the reflected
+  // board; per lookup its table (vals, comb, k, zero-aware slots), its
+  // cell set (maskLo, maskHi), rank m (mm) and order rank (ord), value
+  // (hv), the cells of its tiles (cells, stride S) and the cell each board
+  // cell is looked up as (cmap); the neighbours of each cell flattened;
+  // and evalMove(q, a, c): lookup q after one of its tiles moved from cell
+  // a to cell c (cells[] already updated): the new cell set (lo, hi
+  // words), m, ord into tmp; returns the value (the blank is on cell a now).
+  _lookups(x) {
     const n = this.n;
-    const goal = this.goal;
-    const board = x.board;
-    let blank = x.blank;
-    let isGoalNow = true;
-    for (let c = 0; c < n; c++) if (board[c] !== goal[c]) isGoalNow = false;
-    if (isGoalNow) return { path: [], nodes: 0 };
     const P = this.tabs.length;
     const reflect = this.reflect;
     const Q = reflect ? 2 * P : P;
@@ -336,24 +360,6 @@ export class Solver {
       for (let j = 0; j < tab.k; j++) cells[q * S + j] = cs[j];
       const pc = refl ? this.partCellR[p] : this.partCell[p];
       for (let c = 0; c < n; c++) cmap[q * S + c] = pc[c];
-    }
-    // per tile: the lookups holding it (-1: none) and its index there
-    const qA = new Int32Array(n).fill(-1);
-    const jA = new Int32Array(n);
-    const qB = new Int32Array(n).fill(-1);
-    const jB = new Int32Array(n);
-    for (let t = 1; t < n; t++) {
-      if (this.tileTab[t] >= 0) {
-        qA[t] = this.tileTab[t];
-        jA[t] = this.tileIdx[t];
-      }
-      if (reflect) {
-        const rt = this.reflTile[t];
-        if (this.tileTab[rt] >= 0) {
-          qB[t] = P + this.tileTab[rt];
-          jB[t] = this.tileIdx[rt];
-        }
-      }
     }
     // binom[c*S + j] = C(c, j) for c <= N and j <= the largest k of the
     // tables (below 2^31 then: C(c, j) <= C(N, k) < 2^31 for any table of
@@ -462,6 +468,47 @@ export class Solver {
       return valueAt(q, o, m, a);
     };
     const evalMove = n <= 32 ? evalMove32 : evalMove64;
+    return { P, reflect, Q, S, maskLo, maskHi, mm, ord, hv, cells, cmap, nbrStart, nbrDir, nbrTo, undo, tmp, evalMove };
+  }
+
+  // IDA* over the parts (and, with reflection, the parts looked up for
+  // the reflected state): lookup q < P is part q on the board, q >= P part
+  // q - P on the reflected board. Each lookup keeps the cells of its
+  // table's tiles, the cell set (two words, maskLo and maskHi), its
+  // colexicographic rank m and the
+  // order rank ord, updated when one of its tiles moves: a move that does
+  // not jump over another of its tiles keeps ord and changes m by two
+  // binomials; otherwise m and ord are recomputed. All state sits in typed
+  // arrays and integers (V8 keeps the search in optimised code).
+  _ida(b, opts) {
+    const x = this._start(b);
+    const n = this.n;
+    const goal = this.goal;
+    const board = x.board;
+    let blank = x.blank;
+    let isGoalNow = true;
+    for (let c = 0; c < n; c++) if (board[c] !== goal[c]) isGoalNow = false;
+    if (isGoalNow) return { path: [], nodes: 0 };
+    if (this.partitions.length > 1) return this._idaCatalogue(x, opts);
+    const { P, reflect, S, maskLo, maskHi, mm, ord, hv, cells, cmap, nbrStart, nbrDir, nbrTo, undo, tmp, evalMove } = this._lookups(x);
+    // per tile: the lookups holding it (-1: none) and its index there
+    const qA = new Int32Array(n).fill(-1);
+    const jA = new Int32Array(n);
+    const qB = new Int32Array(n).fill(-1);
+    const jB = new Int32Array(n);
+    for (let t = 1; t < n; t++) {
+      if (this.tileTab[t] >= 0) {
+        qA[t] = this.tileTab[t];
+        jA[t] = this.tileIdx[t];
+      }
+      if (reflect) {
+        const rt = this.reflTile[t];
+        if (this.tileTab[rt] >= 0) {
+          qB[t] = P + this.tileTab[rt];
+          jB[t] = this.tileIdx[rt];
+        }
+      }
+    }
 
     const NONE = 1 << 30;
     const shouldStop = opts.shouldStop;
@@ -579,6 +626,165 @@ export class Solver {
     for (;;) {
       next = NONE;
       path.length = 0;
+      if (dfs(0, HIST_START)) return { path: path.slice(), nodes };
+      if (opts.onIteration) opts.onIteration(bound, nodes);
+      if (next === NONE) throw new Error('solver: search space exhausted without reaching the goal');
+      bound = next;
+    }
+  }
+  // IDA* over a catalogue (SPEC.md section 12): h = the maximum over the
+  // groups of the sums of their lookups, a group being a partition on the
+  // board or (with reflection) on the reflected board: group gi < K is
+  // partition gi, gi >= K partition gi - K reflected. A move changes at
+  // most one lookup per group (the one holding the moved tile), updated
+  // incrementally as in _ida. The groups are evaluated in order and a
+  // child is cut as soon as one group's sum exceeds the bound; the other
+  // groups are then evaluated only while the child's f so far is below
+  // the next bound, so that the next bound is exact (the search is the
+  // same as with every group evaluated).
+  _idaCatalogue(x, opts) {
+    const n = this.n;
+    const goal = this.goal;
+    const board = x.board;
+    let blank = x.blank;
+    const { P, reflect, S, maskLo, maskHi, mm, ord, hv, cells, cmap, nbrStart, nbrDir, nbrTo, undo, tmp, evalMove } = this._lookups(x);
+    const K = this.partitions.length;
+    const G = reflect ? 2 * K : K;
+    // per tile t and group gi: the lookup holding t, gq[t*G + gi] (-1: none), and its index there, gj
+    const gq = new Int32Array(n * G).fill(-1);
+    const gj = new Int32Array(n * G);
+    for (let t = 1; t < n; t++) {
+      for (let k = 0; k < K; k++) {
+        const ti = this.tileTabs[k][t];
+        if (ti >= 0) {
+          gq[t * G + k] = ti;
+          gj[t * G + k] = this.tileIdxs[k][t];
+        }
+        if (reflect) {
+          const rt = this.reflTile[t];
+          const tj = this.tileTabs[k][rt];
+          if (tj >= 0) {
+            gq[t * G + K + k] = P + tj;
+            gj[t * G + K + k] = this.tileIdxs[k][rt];
+          }
+        }
+      }
+    }
+    const gsum = new Int32Array(G);
+    for (let k = 0; k < K; k++) {
+      gsum[k] = x.sums[k];
+      if (reflect) gsum[K + k] = x.sumsR[k];
+    }
+    // per depth d and group gi (at d*G + gi): the child's new lookup state
+    // (nH..nOrd) and its new group sum (nSum), and the state it replaced (oH..oOrd, oSum)
+    let cap = 0;
+    let nH, nLo, nHi, nM, nOrd, nSum, oH, oLo, oHi, oM, oOrd, oSum;
+    const grow = (depth) => {
+      if (depth < cap) return;
+      cap = Math.max(2 * cap, depth + 64);
+      [nH, nLo, nHi, nM, nOrd, nSum, oH, oLo, oHi, oM, oOrd, oSum] = Array.from({ length: 12 }, () => new Int32Array(cap * G));
+    };
+
+    const NONE = 1 << 30;
+    const shouldStop = opts.shouldStop;
+    let nodes = 0;
+    let bound = 0;
+    for (let gi = 0; gi < G; gi++) if (gsum[gi] > bound) bound = gsum[gi];
+    let next = NONE;
+    let poll = 1 << 16;
+    const path = [];
+
+    const dfs = (g, hist) => {
+      const bl = blank;
+      const skip = undo[hist & 7];
+      const end = nbrStart[bl + 1];
+      const base = g * G;
+      for (let i = nbrStart[bl]; i < end; i++) {
+        const dir = nbrDir[i];
+        if (dir === skip) continue;
+        const h6 = ((hist << HIST_BITS) | dir) & HIST_MASK;
+        if (h6 === DUP_RDLURD || h6 === DUP_LDRULD || h6 === DUP_LURDLU || h6 === DUP_RULDRU) continue;
+        const to = nbrTo[i];
+        const tile = board[to];
+        nodes++;
+        // evaluate the groups in order; ev: how many were evaluated
+        let h = 0;
+        let ev = 0;
+        let cut = false;
+        const tg = tile * G;
+        for (; ev < G; ev++) {
+          if (cut && g + 1 + h >= next) break;
+          const q = gq[tg + ev];
+          let sum = gsum[ev];
+          if (q >= 0) {
+            const qs = q * S;
+            cells[qs + gj[tg + ev]] = cmap[qs + bl];
+            const v = evalMove(q, cmap[qs + to], cmap[qs + bl]);
+            const o = base + ev;
+            nH[o] = v;
+            nLo[o] = tmp[0];
+            nHi[o] = tmp[1];
+            nM[o] = tmp[2];
+            nOrd[o] = tmp[3];
+            sum += v - hv[q];
+          }
+          nSum[base + ev] = sum;
+          if (sum > h) h = sum;
+          if (g + 1 + h > bound) cut = true;
+        }
+        if (cut) {
+          if (g + 1 + h < next) next = g + 1 + h;
+          for (let gi = 0; gi < ev; gi++) {
+            const q = gq[tg + gi];
+            if (q >= 0) cells[q * S + gj[tg + gi]] = cmap[q * S + to];
+          }
+          continue;
+        }
+        // make the move
+        for (let gi = 0; gi < G; gi++) {
+          const o = base + gi;
+          oSum[o] = gsum[gi];
+          gsum[gi] = nSum[o];
+          const q = gq[tg + gi];
+          if (q < 0) continue;
+          oH[o] = hv[q]; oLo[o] = maskLo[q]; oHi[o] = maskHi[q]; oM[o] = mm[q]; oOrd[o] = ord[q];
+          hv[q] = nH[o]; maskLo[q] = nLo[o]; maskHi[q] = nHi[o]; mm[q] = nM[o]; ord[q] = nOrd[o];
+        }
+        board[bl] = tile;
+        board[to] = 0;
+        blank = to;
+        path.push(dir);
+        if (h === 0) {
+          let done = true;
+          for (let c = 0; c < n; c++) if (board[c] !== goal[c]) done = false;
+          if (done) return true;
+        }
+        if (--poll <= 0) {
+          poll = 1 << 16;
+          if (shouldStop && shouldStop()) throw new Stopped('stopped');
+        }
+        if (dfs(g + 1, h6)) return true;
+        // undo it
+        path.pop();
+        blank = bl;
+        board[bl] = 0;
+        board[to] = tile;
+        for (let gi = 0; gi < G; gi++) {
+          const o = base + gi;
+          gsum[gi] = oSum[o];
+          const q = gq[tg + gi];
+          if (q < 0) continue;
+          hv[q] = oH[o]; maskLo[q] = oLo[o]; maskHi[q] = oHi[o]; mm[q] = oM[o]; ord[q] = oOrd[o];
+          cells[q * S + gj[tg + gi]] = cmap[q * S + to];
+        }
+      }
+      return false;
+    };
+
+    for (;;) {
+      next = NONE;
+      path.length = 0;
+      grow(bound + 1);
       if (dfs(0, HIST_START)) return { path: path.slice(), nodes };
       if (opts.onIteration) opts.onIteration(bound, nodes);
       if (next === NONE) throw new Error('solver: search space exhausted without reaching the goal');

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { openSet, openSetBytes, readFile, SetFileError, TableSet } from '../tilepdb.mjs';
 import { parseSetFile } from '../setfile.mjs';
-import { Solver } from '../solver.mjs';
+import { Solver, applyMoves } from '../solver.mjs';
 import { positions } from '../rank.mjs';
-import { root, here } from './helpers.mjs';
+import { root, here, tsv } from './helpers.mjs';
 
 const setsDir = path.join(root, 'readers', 'testdata', 'sets');
 const kitSet = (name) => JSON.parse(fs.readFileSync(path.join(setsDir, name), 'utf8'));
@@ -179,10 +179,9 @@ test('catalogue: the command line answers the maximum and verify names the parti
   });
 });
 
-test('catalogue: the solver refuses one with a clear error, and TableSet.fromParts builds one', async () => {
+test('catalogue: TableSet.fromParts builds one from parts and partitions, in any order', async () => {
   await withDir(async (dir) => {
     const set = await openSet([write(dir, 'cat.set.json', catalogue([goodA.parts, goodB.parts]))]);
-    assert.throws(() => new Solver(set), /^Error: solver: catalogues \(set file version 2, 2 partitions\) are not supported by this solver/);
     const again = TableSet.fromParts(set.parts, undefined, undefined, set.partitions);
     const reordered = TableSet.fromParts([...set.parts].reverse(), undefined, undefined, [[4, 3], [2, 1, 0]]);
     for (const board of randomBoards(300, 5)) {
@@ -192,4 +191,120 @@ test('catalogue: the solver refuses one with a clear error, and TableSet.fromPar
     }
     assert.throws(() => TableSet.fromParts(set.parts, undefined, undefined, [[0, 1, 2]]), /part 3 .* and part 1 .* are not disjoint/);
   });
+});
+
+// walk: board after steps random blank moves (a fixed seed), never undoing the last move.
+function walker(seed) {
+  let s = seed;
+  const rnd = (k) => (s = (s * 1103515245 + 12345) % 2147483648) % k;
+  return (board, w, steps) => {
+    const b = board.slice();
+    const n = b.length;
+    let z = b.indexOf(0);
+    let last = -1;
+    for (let i = 0; i < steps; i++) {
+      const opts = [z - w, z + w, z % w ? z - 1 : -1, z % w !== w - 1 ? z + 1 : -1].filter((t) => t >= 0 && t < n && t !== last);
+      const t = opts[rnd(opts.length)];
+      [b[z], b[t]] = [b[t], b[z]];
+      last = z;
+      z = t;
+    }
+    return b;
+  };
+}
+
+test('catalogue: IDA* with h = the maximum over the partitions is optimal, and its heuristic is the set\'s', async () => {
+  await withDir(async (dir) => {
+    const set = await openSet([write(dir, 'cat.set.json', catalogue([partsA, goodB.parts, parts3]))]);
+    const a = await openSet([write(dir, 'a.set.json', { tilepdb_set: 1, width: 4, height: 4, goal: goodA.goal, parts: partsA })]);
+    const solver = new Solver(set);
+    const refl = new Solver(set, { reflect: true });
+    const one = new Solver(a, { reflect: true });
+    const walk = walker(17);
+    let nodesCat = 0;
+    let nodesOne = 0;
+    for (let i = 0; i < 12; i++) {
+      const board = walk(goodA.goal, 4, 30);
+      assert.equal(solver.heuristic(board), set.lookup(board), board.join(' '));
+      assert.ok(refl.heuristic(board) >= set.lookup(board));
+      const r = solver.solve(board);
+      const rr = refl.solve(board);
+      const ro = one.solve(board);
+      assert.equal(r.length, ro.length, board.join(' '));
+      assert.equal(rr.length, ro.length, board.join(' '));
+      assert.deepEqual(Array.from(applyMoves(board, 4, r.moves)), goodA.goal);
+      assert.deepEqual(Array.from(applyMoves(board, 4, rr.moves)), goodA.goal);
+      nodesCat += rr.nodes;
+      nodesOne += ro.nodes;
+    }
+    assert.ok(nodesCat < nodesOne, `the catalogue searches fewer nodes than one of its partitions (${nodesCat}, ${nodesOne})`);
+  });
+});
+
+test('catalogue: IDA* on a 3x3 board is optimal (breadth-first distances)', async () => {
+  const sha = async (f) => (await readFile(path.join(setsDir, f))).header.raw_sha256;
+  const part = async (f, tiles) => ({ tiles, table: f, table_tiles: tiles, symmetry: 'identity', tile_map: tiles, table_raw_sha256: await sha(f) });
+  const goal = [1, 2, 3, 4, 5, 6, 7, 8, 0];
+  const cat = { tilepdb_set: 2, width: 3, height: 3, goal, partitions: [[await part('3x3_1-2-3.pdb', [1, 2, 3])], [await part('3x3_2-4.pdb', [2, 4]), await part('3x3_6-8.pdb', [6, 8])]] };
+  const set = await openSetBytes(JSON.stringify(cat), { table: (f) => new Uint8Array(fs.readFileSync(path.join(setsDir, f))) });
+  const solver = new Solver(set, { reflect: true });
+  // breadth-first distances from the goal
+  const dist = new Map([[goal.join(','), 0]]);
+  let frontier = [goal];
+  for (let d = 1; frontier.length; d++) {
+    const nextFrontier = [];
+    for (const b of frontier) {
+      const z = b.indexOf(0);
+      for (const t of [z - 3, z + 3, z % 3 ? z - 1 : -1, z % 3 !== 2 ? z + 1 : -1]) {
+        if (t < 0 || t > 8) continue;
+        const c = b.slice();
+        [c[z], c[t]] = [c[t], c[z]];
+        const k = c.join(',');
+        if (!dist.has(k)) {
+          dist.set(k, d);
+          nextFrontier.push(c);
+        }
+      }
+    }
+    frontier = nextFrontier;
+  }
+  let checked = 0;
+  for (const [key, d] of dist) {
+    if (checked++ % 1213) continue;
+    const b = key.split(',').map(Number);
+    const r = solver.solve(b);
+    assert.equal(r.length, d, key);
+    assert.deepEqual(Array.from(applyMoves(b, 3, r.moves)), goal);
+    assert.ok(solver.heuristic(b) <= d);
+  }
+});
+
+const korfSkip = fs.existsSync(path.join(root, 'data', '15-663_2-3-4.pdb')) ? false : 'run make data';
+test("catalogue of the 6-6-3 tables as they are and transposed: the same search as the 6-6-3 set with the reflected lookup (Korf's 1, 2, 4)", { skip: korfSkip }, async () => {
+  const names = ['15-663_1-5-6-9-10-13.pdb', '15-663_7-8-11-12-14-15.pdb', '15-663_2-3-4.pdb'];
+  const tables = {};
+  for (const f of names) tables[f] = await readFile(path.join(root, 'data', f));
+  const p = (tiles, f, tableTiles, symmetry, tileMap) => ({ tiles, table: f, table_tiles: tableTiles, symmetry, tile_map: tileMap, table_raw_sha256: tables[f].header.raw_sha256 });
+  const identity = [p([1, 5, 6, 9, 10, 13], names[0], [1, 5, 6, 9, 10, 13], 'identity', [1, 5, 6, 9, 10, 13]), p([7, 8, 11, 12, 14, 15], names[1], [7, 8, 11, 12, 14, 15], 'identity', [7, 8, 11, 12, 14, 15]), p([2, 3, 4], names[2], [2, 3, 4], 'identity', [2, 3, 4])];
+  const transposed = [p([1, 2, 3, 4, 6, 7], names[0], [1, 5, 6, 9, 10, 13], 'transpose', [1, 5, 9, 13, 6, 10]), p([8, 10, 11, 12, 14, 15], names[1], [7, 8, 11, 12, 14, 15], 'transpose', [14, 7, 11, 15, 8, 12]), p([5, 9, 13], names[2], [2, 3, 4], 'transpose', [2, 3, 4])];
+  const open = (partitions) => openSetBytes(JSON.stringify(catalogue(partitions)), { table: (f) => tables[f] });
+  const plain = await openSet(names.map((f) => path.join(root, 'data', f)));
+  // h = max(identity sum, transposed sum) is the 6-6-3 heuristic with the reflected lookup: the same nodes, one by one
+  const cat = new Solver(await open([identity, transposed]));
+  const reflected = new Solver(plain, { reflect: true });
+  // two equal partitions: the 6-6-3 heuristic alone
+  const twice = new Solver(await open([identity, identity]));
+  const alone = new Solver(plain);
+  const rows = tsv(path.join(root, 'solver', 'testdata', 'korf100.tsv'));
+  for (const id of [1, 2, 4]) {
+    const [, len, board] = rows[id - 1];
+    const b = board.split(' ').map(Number);
+    const r = cat.solve(b, { fromBlankFirst: true });
+    assert.equal(r.length, Number(len), `instance ${id}`);
+    assert.deepEqual(Array.from(applyMoves(b, 4, r.moves)), [...Array(16).keys()]);
+    const want = reflected.solve(b, { fromBlankFirst: true });
+    assert.equal(r.nodes, want.nodes, `instance ${id}: nodes`);
+    assert.equal(r.moves, want.moves, `instance ${id}: moves`);
+    assert.equal(twice.solve(b, { fromBlankFirst: true }).nodes, alone.solve(b, { fromBlankFirst: true }).nodes, `instance ${id}: nodes with two equal partitions`);
+  }
 });
