@@ -216,10 +216,6 @@ async function openAll() {
     name: setUrl,
     table: (name) => reads.get(name) ?? readCard(new URL(name, abs).href, card(name)),
   });
-  if (set.catalogue()) {
-    // SPEC.md section 12: read and checked, but the worker's solver takes one additive partition
-    throw new Error(`${setUrl}: a catalogue (set file version 2, ${set.partitions.length} partitions) is not supported by this page; give a set file of one partition, or use pdbgen solve`);
-  }
   return { set, cards: [...cards.values()] };
 }
 
@@ -255,13 +251,17 @@ async function load() {
       // zeroAware: the worker's solver labels the table's regions (SPEC.md section 11)
       tables: tables.map((t) => ({ w: t.pattern.w, h: t.pattern.h, goal: Array.from(t.pattern.goal), tiles: Array.from(t.pattern.tiles), values: t.values.buffer, zeroAware: t.zeroAware })),
       parts: set.parts.map((p) => ({ table: tables.indexOf(p.table), map: p.map && { cell: Array.from(p.map.cell), src: Array.from(p.map.src) } })),
+      // a catalogue (SPEC.md section 12): the solver's h is the maximum over the partitions of their sums
+      partitions: set.partitions,
     },
     tables.map((t) => t.values.buffer),
   );
   await ready;
   pending.delete('ready');
   const ms = performance.now() - t0;
-  const what = setUrl ? `Set file ${setUrl.split('/').pop()}: ${set.parts.length} parts through ${tables.length} tables` : `${tables.length} tables`;
+  const what = setUrl
+    ? `${set.catalogue() ? 'Catalogue' : 'Set file'} ${setUrl.split('/').pop()}: ${set.catalogue() ? `${set.partitions.length} partitions of ` : ''}${set.parts.length} parts through ${tables.length} tables`
+    : `${tables.length} tables`;
   $('loadstate').textContent = `${what} (${W}x${N / W} board, goal ${tablesGoal}) loaded and verified in ${(ms / 1000).toFixed(2)} s.`;
   $('title').textContent = `${N - 1}-puzzle solver`;
   $('boardLabel').textContent = `Board (${N} numbers in reading order, 0 or _ for the blank):`;
@@ -274,6 +274,7 @@ async function load() {
     board: { w: W, h: N / W },
     set: setUrl,
     parts: set.parts.map((p) => ({ tiles: Array.from(p.pattern.tiles), symmetry: p.symmetry })),
+    partitions: set.partitions,
     tables: cards.map((c) => ({ name: c.name, format: c.table.version.join('.'), encoding: c.table.encoding, kind: c.table.header.kind, entries: c.table.header.entries, max: c.table.header.max_value, verified: true })),
     reflect,
     loadMs: ms,

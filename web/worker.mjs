@@ -4,7 +4,9 @@
 // (worker.mjs?solver=URL&rank=URL): module workers do not see the page's
 // import map. Messages:
 //   in  { type: 'tables', tables: [{ w, h, goal, tiles, values: ArrayBuffer, zeroAware }],
-//         parts: [{ table, map: null | { cell, src } }], reflect }
+//         parts: [{ table, map: null | { cell, src } }], partitions: null | number[][], reflect }
+//         (partitions: a catalogue's, indices into parts; the heuristic is the
+//         maximum over them of their sums)
 //   in  { type: 'solve', id, board: number[], convert }   (convert: the board is
 //         in the other of blank-first/blank-last than the tables)
 //   out { type: 'ready' } | { type: 'iteration', id, bound, nodes }
@@ -20,7 +22,7 @@ self.onmessage = async (ev) => {
     const [{ Solver }, { Pattern }] = await modules;
     if (msg.type === 'tables') {
       const tables = msg.tables.map((t) => ({ pattern: new Pattern(t.w, t.h, t.goal, t.tiles), values: new Uint8Array(t.values), zeroAware: !!t.zeroAware }));
-      solver = new Solver(msg.parts.map((p) => ({ ...tables[p.table], map: p.map })), { reflect: msg.reflect });
+      solver = new Solver(msg.parts.map((p) => ({ ...tables[p.table], map: p.map })), { reflect: msg.reflect, partitions: msg.partitions ?? undefined });
       self.postMessage({ type: 'ready' });
     } else if (msg.type === 'solve') {
       if (!solver) throw new Error('tables not loaded');

@@ -27,6 +27,11 @@
 // --zero-aware here (about 10 s) load, verify and solve Korf's 15-puzzle
 // instances 9 and 12 with their published lengths, in fewer nodes than
 // the plain tables.
+// Then a catalogue (SPEC.md section 12, set file version 2) written here:
+// the 6-6-3 tables of data/ as they are and transposed, two partitions
+// through three tables; it loads and solves Korf's instances 9 and 12 with
+// their published lengths, in exactly the nodes of the plain tables with
+// the reflected lookup (the transposed partition's sum is the reflected sum).
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -97,6 +102,31 @@ let tablesZA = [];
 if (fs.existsSync(pdbgen)) {
   const out = execFileSync(pdbgen, ['build', '--quiet', '-j', '2', '--preset', '15-663', '--zero-aware', '-o', bigDir], { encoding: 'utf8' });
   tablesZA = out.trim().split('\n');
+}
+
+// The catalogue of the 6-6-3 tables of data/, as they are and transposed, in the same folder.
+const catTables = ['15-663_1-5-6-9-10-13.pdb', '15-663_7-8-11-12-14-15.pdb', '15-663_2-3-4.pdb'];
+let catalogueFile = null;
+if (fs.existsSync(pdbgen) && catTables.every((f) => fs.existsSync(path.join(dataDir, f)))) {
+  const sha = {};
+  for (const f of catTables) {
+    fs.copyFileSync(path.join(dataDir, f), path.join(bigDir, f));
+    sha[f] = JSON.parse(execFileSync(pdbgen, ['info', '--json', path.join(bigDir, f)], { encoding: 'utf8' })).raw_sha256;
+  }
+  const [t1, t2, t3] = catTables;
+  const part = (tiles, table, tableTiles, symmetry, tileMap) => ({ tiles, table, table_tiles: tableTiles, symmetry, tile_map: tileMap, table_raw_sha256: sha[table] });
+  const cat = {
+    tilepdb_set: 2,
+    width: 4,
+    height: 4,
+    goal: [...Array(15).keys()].map((i) => i + 1).concat([0]),
+    partitions: [
+      [part([1, 5, 6, 9, 10, 13], t1, [1, 5, 6, 9, 10, 13], 'identity', [1, 5, 6, 9, 10, 13]), part([7, 8, 11, 12, 14, 15], t2, [7, 8, 11, 12, 14, 15], 'identity', [7, 8, 11, 12, 14, 15]), part([2, 3, 4], t3, [2, 3, 4], 'identity', [2, 3, 4])],
+      [part([1, 2, 3, 4, 6, 7], t1, [1, 5, 6, 9, 10, 13], 'transpose', [1, 5, 9, 13, 6, 10]), part([8, 10, 11, 12, 14, 15], t2, [7, 8, 11, 12, 14, 15], 'transpose', [14, 7, 11, 15, 8, 12]), part([5, 9, 13], t3, [2, 3, 4], 'transpose', [2, 3, 4])],
+    ],
+  };
+  catalogueFile = '15-663-catalogue.set.json';
+  fs.writeFileSync(path.join(bigDir, catalogueFile), JSON.stringify(cat));
 }
 
 const server = await serve(0, dataDir, { '/big/': bigDir });
@@ -287,6 +317,26 @@ try {
         `zero-aware, Korf #${id}: ${r.length} moves (published ${len}), moves reach the goal; ${r.nodes} nodes (plain tables: ${plainNodes.get(id)}), ${(r.ms / 1000).toFixed(2)} s in the worker`);
     }
     await pz.close();
+  }
+
+  // A catalogue: the maximum over two partitions, in the nodes of the plain tables with reflection.
+  if (!catalogueFile) {
+    console.log(`skip catalogue: ${pdbgen} or the 15-663 tables of ${dataDir} missing`);
+  } else {
+    const pc = await browser.newPage();
+    watch(pc);
+    await pc.goto(`${server.url}/web/?set=../big/${catalogueFile}&speed=15`, { waitUntil: 'load' });
+    const sc = await pc.evaluate(() => window.tilepdb.ready);
+    check(sc.tables.length === 3 && sc.tables.every((t) => t.verified) && sc.partitions.length === 2 && sc.parts.length === 6,
+      `catalogue ${catalogueFile} loads: ${sc.partitions.length} partitions of ${sc.parts.length} parts through ${sc.tables.length} tables, in ${(sc.loadMs / 1000).toFixed(2)} s`);
+    for (const id of [9, 12]) {
+      const { len, board } = korf.get(id);
+      const r = await pc.evaluate((b) => window.tilepdb.solve(b, 'blank-first').then((x) => ({ length: x.length, moves: x.moves, nodes: x.nodes, ms: x.ms })), board);
+      const end = await pc.evaluate((b, mv) => window.tilepdb.applyMoves(b.split(' ').map(Number), mv).join(' '), board, r.moves);
+      check(r.length === len && end === [...Array(16).keys()].join(' ') && r.nodes === plainNodes.get(id),
+        `catalogue, Korf #${id}: ${r.length} moves (published ${len}), moves reach the goal; ${r.nodes} nodes (plain tables with reflection: ${plainNodes.get(id)}), ${(r.ms / 1000).toFixed(2)} s in the worker`);
+    }
+    await pc.close();
   }
 } finally {
   await browser.close();
