@@ -1049,7 +1049,7 @@ export async function isSetFile(path) {
  * its own pattern) or a set file (`<name>.set.json`, SPEC.md section 10:
  * its parts, with their tables read from the set file's directory and
  * checked, each table file once; or a catalogue, section 12, which is
- * given alone or with its own tables only). Set files' parts come first, in order, then the tables given
+ * used alone: the other paths may only be tables it names). Set files' parts come first, in order, then the tables given
  * directly; a table given both directly and through a set file is used
  * once (through the set file), so every path `pdbgen build` printed can
  * be passed. Errors name the paths: the tables' own errors, SetError for
@@ -1070,7 +1070,8 @@ export async function openSet(paths, opts) {
   const names = [];
   const parts = [];
   const used = new Set();
-  let catalogue = null; // { path, partitions } of the catalogue among the set files
+  let catalogue = null; // { path, parts, names, partitions } of the first catalogue among the set files
+  const setPaths = [];
   for (let i = 0; i < paths.length; i++) {
     if (!isSet[i]) continue;
     const path = paths[i];
@@ -1088,15 +1089,23 @@ export async function openSet(paths, opts) {
         throw e;
       }
     });
+    for (const p of parsed.set.parts) used.add(resolve(join(dirname(path), p.table)));
+    setPaths.push(path);
     if (sp.partitions) {
-      if (catalogue === null) catalogue = { path, partitions: sp.partitions };
-      else throw setFileError(`${path} and ${catalogue.path} are both catalogues (set file version 2): give one at most`);
+      if (catalogue === null) catalogue = { path, ...sp };
+      continue;
     }
     sp.parts.forEach((p, j) => {
       names.push(sp.names[j]);
       parts.push(p);
-      used.add(resolve(join(dirname(path), parsed.set.parts[j].table)));
     });
+  }
+  if (catalogue !== null) {
+    // SPEC.md section 12: a catalogue is a whole heuristic, given alone or with the tables it names
+    const alone = (other) => new SetFileError(`${catalogue.path}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${other}`, catalogue.path);
+    for (const p of setPaths) if (p !== catalogue.path) throw alone(p);
+    for (let i = 0; i < paths.length; i++) if (!isSet[i] && !used.has(resolve(paths[i]))) throw alone(paths[i]);
+    return TableSet.fromParts(catalogue.parts, catalogue.names, setFileError, catalogue.partitions);
   }
   for (let i = 0; i < paths.length; i++) {
     if (isSet[i] || used.has(resolve(paths[i]))) continue;
@@ -1104,10 +1113,7 @@ export async function openSet(paths, opts) {
     names.push(paths[i]);
     parts.push({ pattern: t.pattern, table: t, symmetry: 'identity', map: null });
   }
-  if (catalogue !== null && parts.length !== catalogue.partitions.flat().length) {
-    throw setFileError(`${catalogue.path} is a catalogue (set file version 2): give it alone, or with its own tables only`);
-  }
-  return TableSet.fromParts(parts, names, isSet.includes(true) ? setFileError : undefined, catalogue?.partitions);
+  return TableSet.fromParts(parts, names, isSet.includes(true) ? setFileError : undefined);
 }
 
 /** Node: the set of one set file (openSet with that path alone). */

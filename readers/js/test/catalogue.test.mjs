@@ -143,7 +143,7 @@ test('catalogue: errors name the partition and the part (SPEC.md section 12 read
   assert.equal(parseSetFile(JSON.stringify({ ...catalogue([goodA.parts]), parts: 7 })).set.partitions.length, 1);
 });
 
-test('catalogue: given with its own tables it is the same; with another table or catalogue it is refused', async () => {
+test('catalogue: given with its own tables it is the same; with another table or set file it is refused, as pdbgen does', async () => {
   await withDir(async (dir) => {
     const file = write(dir, 'cat.set.json', catalogue([goodA.parts, goodB.parts]));
     const alone = await openSet([file]);
@@ -151,12 +151,18 @@ test('catalogue: given with its own tables it is the same; with another table or
     assert.deepEqual(withTables.partitions, alone.partitions);
     const pos = positions([12, 1, 3, 4, 2, 6, 7, 8, 9, 10, 11, 0, 13, 14, 15, 5]);
     assert.equal(withTables.heuristic(pos), alone.heuristic(pos));
-    await assert.rejects(openSet([file, path.join(dir, '4x4_10-11-15.pdb')]), {
+    const extra = path.join(dir, '4x4_10-11-15.pdb');
+    await assert.rejects(openSet([file, extra]), {
       name: 'SetFileError',
-      message: `tilepdb: invalid set: ${file} is a catalogue (set file version 2): give it alone, or with its own tables only`,
+      message: `${file}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${extra}`,
     });
+    // an extra path is refused before it is read as a table
+    const junk = write(dir, 'junk.pdb', 'not a table');
+    await assert.rejects(openSet([junk, file]), { message: `${file}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${junk}` });
     const other = write(dir, 'other.set.json', catalogue([goodB.parts]));
-    await assert.rejects(openSet([file, other]), { message: `tilepdb: invalid set: ${other} and ${file} are both catalogues (set file version 2): give one at most` });
+    await assert.rejects(openSet([file, other]), { message: `${file}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${other}` });
+    const additiveSet = write(dir, 'a.set.json', { tilepdb_set: 1, width: 4, height: 4, goal: goodA.goal, parts: goodA.parts });
+    await assert.rejects(openSet([additiveSet, file]), { message: `${file}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${additiveSet}` });
   });
 });
 

@@ -177,13 +177,15 @@ def test_given_with_others(tables):
     assert with_own.partitions == alone.partitions
     boards = random_boards(100, 3)
     np.testing.assert_array_equal(with_own.lookup_batch(boards), alone.lookup_batch(boards))
-    with pytest.raises(tilepdb.SetFileError) as e:
-        tilepdb.open_set([path, str(tables / "4x4_10-11-15.pdb")])
-    assert str(e.value) == f"tilepdb: invalid set: {path} is a catalogue (set file version 2): give it alone, or with its own tables only"
+    head = f"{path}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with "
+    extra = str(tables / "4x4_10-11-15.pdb")
+    junk = write(tables, "junk.pdb", "not a table")  # refused before it is read as a table
     other = write(tables, "other.set.json", catalogue(PARTS_B))
-    with pytest.raises(tilepdb.SetFileError) as e:
-        tilepdb.open_set([path, other])
-    assert str(e.value) == f"tilepdb: invalid set: {other} and {path} are both catalogues (set file version 2): give one at most"
+    additive_set = write(tables, "a.set.json", additive(GOOD_A["parts"]))
+    for paths, culprit in (([path, extra], extra), ([junk, path], junk), ([path, other], other), ([additive_set, path], additive_set)):
+        with pytest.raises(tilepdb.SetFileError) as e:
+            tilepdb.open_set(paths)
+        assert str(e.value) == head + culprit
 
 
 def test_command_line(tables):

@@ -479,8 +479,8 @@ def open_set(paths) -> TableSet:
     format.OpenSet and ``pdbgen lookup``: each path is a table file (used for
     its own pattern) or a set file (``<name>.set.json``: its parts, with their
     tables read from the set file's directory and checked, each table file
-    once; or a catalogue, SPEC.md section 12, given alone or with its own
-    tables only). Set files' parts
+    once; or a catalogue, SPEC.md section 12, used alone: the other paths
+    may only be tables it names). Set files' parts
     come first, in order, then the tables given directly; a table given both
     directly and through a set file is used once.
 
@@ -508,7 +508,8 @@ def open_set(paths) -> TableSet:
     names: list[str] = []
     parts: list[Part] = []
     used: set[str] = set()
-    catalogue = None  # (path, partitions) of the catalogue among the set files
+    catalogue = None  # (path, parts, names, partitions) of the first catalogue among the set files
+    set_paths: list[str] = []
     for i, path in enumerate(paths):
         if not is_set[i]:
             continue
@@ -532,14 +533,31 @@ def open_set(paths) -> TableSet:
                 raise OSError(f"{path}: {where}: {_io_message(e)}") from None
 
         ps, pnames, partitions = _set_file_parts(path, sf, read_part)
+        used.update(os.path.realpath(os.path.join(folder, sp.table)) for sp in sf.parts)
+        set_paths.append(path)
         if partitions is not None:
-            if catalogue is not None:
-                raise _set_file_error(f"{path} and {catalogue[0]} are both catalogues (set file version 2): give one at most")
-            catalogue = (path, partitions)
-        for j, p in enumerate(ps):
-            names.append(pnames[j])
-            parts.append(p)
-            used.add(os.path.realpath(os.path.join(folder, sf.parts[j].table)))
+            if catalogue is None:
+                catalogue = (path, ps, pnames, partitions)
+            continue
+        names.extend(pnames)
+        parts.extend(ps)
+    if catalogue is not None:
+        # SPEC.md section 12: a catalogue is a whole heuristic, given alone or with the tables it names
+        cat_path, cat_parts, cat_names, cat_partitions = catalogue
+
+        def alone(other: str) -> SetFileError:
+            return SetFileError(
+                f"{cat_path}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with {other}",
+                cat_path,
+            )
+
+        for p in set_paths:
+            if p != cat_path:
+                raise alone(p)
+        for i, path in enumerate(paths):
+            if not is_set[i] and os.path.realpath(path) not in used:
+                raise alone(path)
+        return TableSet(cat_parts, cat_names, _set_file_error, cat_partitions)
     for i, path in enumerate(paths):
         if is_set[i] or os.path.realpath(path) in used:
             continue
@@ -549,6 +567,4 @@ def open_set(paths) -> TableSet:
             raise OSError(_io_message(e)) from None
         names.append(path)
         parts.append(Part(t.pattern, t))
-    if catalogue is not None and len(parts) != sum(len(idx) for idx in catalogue[1]):
-        raise _set_file_error(f"{catalogue[0]} is a catalogue (set file version 2): give it alone, or with its own tables only")
-    return TableSet(parts, names, _set_file_error if any(is_set) else None, catalogue and catalogue[1])
+    return TableSet(parts, names, _set_file_error if any(is_set) else None)

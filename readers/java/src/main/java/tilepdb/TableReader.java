@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -97,7 +96,7 @@ public final class TableReader {
      * (used for its own pattern) or a set file ({@code <name>.set.json},
      * SPEC.md section 10: its parts, with their tables read from the set
      * file's directory and checked, each table file once; or a catalogue,
-     * section 12, given alone or with its own tables only). Set files'
+     * section 12, used alone: the other paths may only be tables it names). Set files'
      * parts come first, in order,
      * then the tables given directly; a table given both directly and
      * through a set file is used once (through the set file). Errors name
@@ -113,8 +112,9 @@ public final class TableReader {
         List<String> names = new ArrayList<>();
         List<TableSet.Part> parts = new ArrayList<>();
         java.util.Set<java.nio.file.Path> used = new java.util.HashSet<>();
-        int[][] catalogue = null; // the partitions of the catalogue among the set files
+        SetFile.Checked catalogue = null; // the first catalogue among the set files
         String catalogueFile = null;
+        List<String> setPaths = new ArrayList<>();
         for (int i = 0; i < paths.size(); i++) {
             if (!isSet[i]) continue;
             String path = paths.get(i);
@@ -137,17 +137,23 @@ public final class TableReader {
                     throw new IOException(path + ": " + where + ": " + Cli.systemMessage(e), e);
                 }
             });
+            for (SetFile.PartSpec p : sf.parts) used.add(key(sibling(path, p.table())));
+            setPaths.add(path);
             if (ps.partitions() != null) {
-                if (catalogue != null)
-                    throw new SetFileException("tilepdb: invalid set: " + path + " and " + catalogueFile + " are both catalogues (set file version 2): give one at most", path, 0);
-                catalogue = ps.partitions();
-                catalogueFile = path;
+                if (catalogue == null) {
+                    catalogue = ps;
+                    catalogueFile = path;
+                }
+                continue;
             }
-            for (int j = 0; j < ps.parts().size(); j++) {
-                names.add(ps.names().get(j));
-                parts.add(ps.parts().get(j));
-                used.add(key(sibling(path, sf.parts.get(j).table())));
-            }
+            names.addAll(ps.names());
+            parts.addAll(ps.parts());
+        }
+        if (catalogue != null) {
+            // SPEC.md section 12: a catalogue is a whole heuristic, given alone or with the tables it names
+            for (String p : setPaths) if (!p.equals(catalogueFile)) throw alone(catalogueFile, p);
+            for (int i = 0; i < paths.size(); i++) if (!isSet[i] && !used.contains(key(paths.get(i)))) throw alone(catalogueFile, paths.get(i));
+            return TableSet.ofParts(catalogue.parts(), catalogue.names(), true, catalogue.partitions());
         }
         for (int i = 0; i < paths.size(); i++) {
             if (isSet[i] || used.contains(key(paths.get(i)))) continue;
@@ -156,14 +162,16 @@ public final class TableReader {
         }
         boolean anySet = false;
         for (boolean b : isSet) anySet |= b;
-        if (catalogue != null && parts.size() != Arrays.stream(catalogue).mapToInt(a -> a.length).sum())
-            throw new SetFileException("tilepdb: invalid set: " + catalogueFile + " is a catalogue (set file version 2): give it alone, or with its own tables only", catalogueFile, 0);
         try {
-            return TableSet.ofParts(parts, names, anySet, catalogue);
+            return TableSet.ofParts(parts, names, anySet);
         } catch (IllegalArgumentException e) {
             if (e.getCause() instanceof TableSet.SetException se) throw se;
             throw e;
         }
+    }
+
+    private static SetFileException alone(String catalogue, String other) {
+        return new SetFileException(catalogue + ": tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with " + other, catalogue, 0);
     }
 
     /** Reads the set file at path (the set described, with its tables); see {@link #openSet}. */

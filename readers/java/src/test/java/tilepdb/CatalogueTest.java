@@ -170,7 +170,7 @@ class CatalogueTest {
     }
 
     @Test
-    @DisplayName("a catalogue is given alone or with its own tables; with another table or catalogue it is refused")
+    @DisplayName("a catalogue is given alone or with its own tables; with another table or set file it is refused, as pdbgen does")
     void givenWithOthers(@TempDir Path tmp) throws Exception {
         Path dir = withTables(tmp);
         String a = partsOf("good-a.set.json"), b = partsOf("good-b.set.json");
@@ -180,11 +180,19 @@ class CatalogueTest {
         byte[] p = pos(new int[] {12, 1, 3, 4, 2, 6, 7, 8, 9, 10, 11, 0, 13, 14, 15, 5});
         assertEquals(alone.heuristic(p), withOwn.heuristic(p));
         assertTrue(withOwn.catalogue());
-        SetFileException e = assertThrows(SetFileException.class, () -> TableReader.openSet(List.of(file, dir.resolve("4x4_10-11-15.pdb").toString())));
-        assertEquals("tilepdb: invalid set: " + file + " is a catalogue (set file version 2): give it alone, or with its own tables only", e.getMessage());
+        String extra = dir.resolve("4x4_10-11-15.pdb").toString();
+        String head = file + ": tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ";
+        SetFileException e = assertThrows(SetFileException.class, () -> TableReader.openSet(List.of(file, extra)));
+        assertEquals(head + extra, e.getMessage());
+        String junk = write(dir, "junk.pdb", "not a table"); // refused before it is read as a table
+        e = assertThrows(SetFileException.class, () -> TableReader.openSet(List.of(junk, file)));
+        assertEquals(head + junk, e.getMessage());
         String other = write(dir, "other.set.json", catalogue(b));
         e = assertThrows(SetFileException.class, () -> TableReader.openSet(List.of(file, other)));
-        assertEquals("tilepdb: invalid set: " + other + " and " + file + " are both catalogues (set file version 2): give one at most", e.getMessage());
+        assertEquals(head + other, e.getMessage());
+        String additive = write(dir, "a.set.json", additive(a));
+        e = assertThrows(SetFileException.class, () -> TableReader.openSet(List.of(additive, file)));
+        assertEquals(head + additive, e.getMessage());
     }
 
     @Test
