@@ -35,6 +35,10 @@
 #     files (readers/testdata/sets), through a set file of the default 6-6-3
 #     tables used by transpose (every part symmetric) written here, alone and
 #     with its tables also given directly, and through any data/*.set.json;
+#     a catalogue (SPEC.md section 12, set file version 2) of the 6-6-3
+#     tables as they are and transposed (two partitions; zero-aware too),
+#     alone, with its tables, on unsolvable boards, with another table
+#     (refused), and its values the maximum of the two partitions' sums;
 #     every file of the set kit: stdout, "line N:" errors, final error line
 #     and exit status identical (the exit status only where each language's
 #     JSON parser words the error: check "status" in index.tsv; for check
@@ -341,7 +345,10 @@ done
 # 8,10,11,12,14,15 through 7,8,11,12,14,15; 5,9,13 through 2,3,4; for
 # zero-aware tables the blank's cell is transposed too: its region in the
 # table's cell set), and compares the readers on it, also on unsolvable
-# boards.
+# boards. Then the catalogue (SPEC.md section 12, set file version 2)
+# DIR/NAME-catalogue.set.json of two partitions, the tables used as they
+# are and the same transposed, each table read once for two parts: its
+# value is the larger of the two sums.
 transposed_set() {
 	local dir=$1 suffix=$2 name=$3 from=$DATA
 	[ -n "$suffix" ] && from=$tmp/za
@@ -350,12 +357,16 @@ transposed_set() {
 	local t1=15-663_1-5-6-9-10-13$suffix.pdb t2=15-663_7-8-11-12-14-15$suffix.pdb t3=15-663_2-3-4$suffix.pdb
 	local h1 h2 h3
 	h1=$(rawsha "$dir/$t1") h2=$(rawsha "$dir/$t2") h3=$(rawsha "$dir/$t3")
-	cat >"$dir/$name.set.json" <<EOF
-{"tilepdb_set": 1, "width": 4, "height": 4, "goal": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0], "parts": [
- {"tiles":[1,2,3,4,6,7],"table":"$t1","table_tiles":[1,5,6,9,10,13],"symmetry":"transpose","tile_map":[1,5,9,13,6,10],"table_raw_sha256":"$h1"},
- {"tiles":[8,10,11,12,14,15],"table":"$t2","table_tiles":[7,8,11,12,14,15],"symmetry":"transpose","tile_map":[14,7,11,15,8,12],"table_raw_sha256":"$h2"},
- {"tiles":[5,9,13],"table":"$t3","table_tiles":[2,3,4],"symmetry":"transpose","tile_map":[2,3,4],"table_raw_sha256":"$h3"}]}
-EOF
+	local goal='"width": 4, "height": 4, "goal": [1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0]'
+	local identity transposed
+	identity=' {"tiles":[1,5,6,9,10,13],"table":"'$t1'","table_tiles":[1,5,6,9,10,13],"symmetry":"identity","tile_map":[1,5,6,9,10,13],"table_raw_sha256":"'$h1'"},
+ {"tiles":[7,8,11,12,14,15],"table":"'$t2'","table_tiles":[7,8,11,12,14,15],"symmetry":"identity","tile_map":[7,8,11,12,14,15],"table_raw_sha256":"'$h2'"},
+ {"tiles":[2,3,4],"table":"'$t3'","table_tiles":[2,3,4],"symmetry":"identity","tile_map":[2,3,4],"table_raw_sha256":"'$h3'"}'
+	transposed=' {"tiles":[1,2,3,4,6,7],"table":"'$t1'","table_tiles":[1,5,6,9,10,13],"symmetry":"transpose","tile_map":[1,5,9,13,6,10],"table_raw_sha256":"'$h1'"},
+ {"tiles":[8,10,11,12,14,15],"table":"'$t2'","table_tiles":[7,8,11,12,14,15],"symmetry":"transpose","tile_map":[14,7,11,15,8,12],"table_raw_sha256":"'$h2'"},
+ {"tiles":[5,9,13],"table":"'$t3'","table_tiles":[2,3,4],"symmetry":"transpose","tile_map":[2,3,4],"table_raw_sha256":"'$h3'"}'
+	printf '{"tilepdb_set": 1, %s, "parts": [\n%s]}\n' "$goal" "$transposed" >"$dir/$name.set.json"
+	printf '{"tilepdb_set": 2, %s, "partitions": [[\n%s],\n[\n%s]]}\n' "$goal" "$identity" "$transposed" >"$dir/$name-catalogue.set.json"
 	if ! "$PDBGEN" lookup "$dir/$name.set.json" </dev/null >/dev/null 2>&1; then
 		echo "FAIL pdbgen refuses $dir/$name.set.json"; fail=$((fail + 1))
 	fi
@@ -363,10 +374,41 @@ EOF
 	WANT_UNSOLVABLE=1
 	compare "unsolvable boards, set file $name" "$(boards 16 unsolvable)" "$dir/$name.set.json"
 	WANT_UNSOLVABLE=
+	local refusal
+	refusal=$("$PDBGEN" lookup "$dir/$name-catalogue.set.json" </dev/null 2>&1 >/dev/null) || true
+	if [[ $refusal == *"(this reader supports 1)"* ]]; then
+		echo "SKIP catalogue $name-catalogue.set.json: $PDBGEN reads set file version 1 only (catalogues come with SPEC.md section 12); not compared"
+		return
+	elif [ -n "$refusal" ]; then
+		echo "FAIL pdbgen refuses $dir/$name-catalogue.set.json: $refusal"; fail=$((fail + 1))
+	fi
+	compare "catalogue $name-catalogue (identity and transposed partitions)" "$(boards 16)" "$dir/$name-catalogue.set.json"
+	compare "catalogue $name-catalogue with its tables given too" "$(boards 16)" "$dir"/*"$suffix".pdb "$dir/$name-catalogue.set.json"
+	WANT_UNSOLVABLE=1
+	compare "unsolvable boards, catalogue $name-catalogue" "$(boards 16 unsolvable)" "$dir/$name-catalogue.set.json"
+	WANT_UNSOLVABLE=
+	compare "catalogue $name-catalogue with another table (refused)" "$tmp/one.txt" "$dir/$name-catalogue.set.json" "$DATA/15-555_1-2-3-4-7.pdb"
+	# the catalogue's value is the larger of its two partitions' sums, and
+	# on some boards each partition gives the larger one
+	local prog=pdbgen b
+	b=$(boards 16 valid)
+	"$PDBGEN" lookup "$dir"/15-663_*"$suffix".pdb <"$b" | cut -f2 >"$tmp/cat.identity"
+	"$PDBGEN" lookup "$dir/$name.set.json" <"$b" | cut -f2 >"$tmp/cat.transposed"
+	"$PDBGEN" lookup "$dir/$name-catalogue.set.json" <"$b" | cut -f2 >"$tmp/cat.max"
+	checks=$((checks + 1))
+	if ! paste "$tmp/cat.identity" "$tmp/cat.transposed" "$tmp/cat.max" | awk -F'\t' '
+		$1 == "unsolvable" { if ($3 != "unsolvable") bad++; next }
+		{ m = ($1 > $2 ? $1 : $2) + 0; if ($3 + 0 != m) bad++; if ($1 + 0 > $2 + 0) i++; if ($2 + 0 > $1 + 0) t++ }
+		END { if (bad || !i || !t) { printf "%d values not the maximum; identity larger on %d boards, transposed on %d\n", bad, i, t; exit 1 } }'; then
+		echo "FAIL catalogue $name-catalogue: pdbgen's values are not the maximum of the two partitions"; fail=$((fail + 1))
+	else
+		echo "ok   catalogue $name-catalogue: pdbgen's values are the maximum of the identity and transposed sums, each partition larger on some boards"
+	fi
 }
 rawsha() { "$PDBGEN" info --json "$1" | sed -e 's/.*"raw_sha256":"\([0-9a-f]*\)".*/\1/'; }
 transposed_set "$tmp/t663" "" 15-663-transposed
 compare "set file 15-663 transposed with its tables given too" "$(boards 16)" "$tmp"/t663/*.pdb "$tmp/t663/15-663-transposed.set.json"
+compare "set file 15-663 transposed and a catalogue (refused)" "$tmp/one.txt" "$tmp/t663/15-663-transposed.set.json" "$tmp/t663/15-663-transposed-catalogue.set.json"
 if [ -d "$tmp/za" ]; then
 	transposed_set "$tmp/tza" _za 15-663-za-transposed
 	for f in "$tmp"/za/*.set.json; do
