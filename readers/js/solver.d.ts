@@ -1,5 +1,5 @@
 // Type declarations of solver.mjs (tilepdb/solver): an optimal solver
-// (IDA* over additive pattern databases, or a walk down an exact table)
+// (IDA* over additive pattern databases or catalogues of them, or a walk down an exact table)
 // with no dependencies, for Node, browsers and Web Workers. Moves name the
 // direction in which the BLANK moves: 'u', 'd', 'l', 'r'.
 
@@ -21,6 +21,12 @@ export interface SolverPart {
 export interface SolverOptions {
   /** Also look up the state reflected about the main diagonal (square boards, goal blank on the diagonal). */
   reflect?: boolean;
+  /**
+   * With an array of parts: a catalogue's partitions (SPEC.md section 12), the indices into the
+   * array of each partition's parts; h is the maximum over the partitions of their sums. A
+   * TableSet brings its own (TableSet.partitions).
+   */
+  partitions?: number[][];
 }
 
 export interface SolveOptions {
