@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -249,7 +250,9 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	if cfg.fileFormat != format.MajorVersion && cfg.fileFormat != format.MajorVersion1 {
 		return nil, usageErr("--format must be %d or %d", format.MajorVersion, format.MajorVersion1)
 	}
-	if cfg.shards < 0 || cfg.shards > builder.MaxShards {
+	shardsSet := false
+	fs.Visit(func(f *flag.Flag) { shardsSet = shardsSet || f.Name == "shards" })
+	if cfg.shards < 0 || cfg.shards > builder.MaxShards || (shardsSet && cfg.shards == 0) {
 		return nil, usageErr("--shards must be 1 to %d", builder.MaxShards)
 	}
 	if err := checkBuildConflicts(cfg); err != nil {

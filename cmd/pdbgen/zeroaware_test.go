@@ -117,6 +117,9 @@ func TestBuildFlagConflictsFirst(t *testing.T) {
 		{[]string{"--zero-aware", "--resume", "--manifest", bad}, "--zero-aware does not go with"},
 		{[]string{"--if-needed", "--shards", "2", "--manifest", bad}, "--if-needed does not go with --shards"},
 		{[]string{"--if-needed", "--shard-dir", dir, "--board", "9x9", "--tiles", "1"}, "--if-needed does not go with"},
+		// --shards 0 is not "the default count": it is refused as out of range.
+		{[]string{"--shards", "0", "--preset", "8puzzle"}, "--shards must be 1 to"},
+		{[]string{"--shards", "-1", "--preset", "8puzzle"}, "--shards must be 1 to"},
 	} {
 		r := pdbgen(t, "", append([]string{"build", "-o", out}, tc.args...)...)
 		wantCode(t, r, exitTrouble)
