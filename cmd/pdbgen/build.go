@@ -61,8 +61,9 @@ table, shard count or version, and a build with no folder to resume. The
 folder is removed once the table is written. README.md, "Building beyond
 memory".
 
-Exit status: 0 success; 1 a malformed manifest, or a built table differs
-from --manifest or fails verify (it is not written); 2 usage or I/O
+Exit status: 0 success; 1 a malformed manifest, a built table that differs
+from --manifest or fails verify (it is not written), or damaged shard data
+met by --resume; 2 usage or I/O
 trouble, or not enough memory; 130 on Ctrl-C and 143 on SIGTERM (tables
 already written stay).`,
 	run: runBuild}
