@@ -382,12 +382,14 @@ func (pl *ShardPlan) checkHead(b []byte, magic, what string, s int, minLen int) 
 	if string(b[:8]) != magic {
 		return 0, 0, shardDataErr(what, s, "not a %s (magic %q)", what, b[:8])
 	}
-	if !bytes.Equal(b[8:16], pl.key[:]) {
-		return 0, 0, shardDataErr(what, s, "of another table, shard count or kernel version")
-	}
+	// The checksum first: a damaged key is damage, not another table's
+	// blob.
 	body := b[:len(b)-crcLen]
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return 0, 0, shardDataErr(what, s, "checksum mismatch (corrupt)")
+	}
+	if !bytes.Equal(b[8:16], pl.key[:]) {
+		return 0, 0, shardDataErr(what, s, "of another table, shard count or kernel version")
 	}
 	return int(binary.LittleEndian.Uint32(b[16:])), int(binary.LittleEndian.Uint32(b[20:])), nil
 }
