@@ -112,7 +112,7 @@ func BuildOutOfCore(ctx context.Context, p *puzzle.Pattern, opt OutOfCoreOptions
 	}
 	pl.SetWorkers(opt.Workers)
 	d := &diskRun{pl: pl, dir: opt.Dir, opt: opt, resident: make([]*shardRun, pl.shards)}
-	level, mk, err := d.start()
+	level, mk, err := d.start(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func (e folderError) Unwrap() error        { return e.error }
 
 // start prepares the folder (new, or resumed) and returns the level to
 // run and its marker.
-func (d *diskRun) start() (int, levelMarker, error) {
+func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
 	fp := d.pl.Fingerprint()
 	if !d.opt.Resume {
 		if ents, err := os.ReadDir(d.dir); err == nil && len(ents) > 0 {
@@ -186,6 +186,12 @@ func (d *diskRun) start() (int, levelMarker, error) {
 		}
 		mk := levelMarker{Level: 0, Pending: 1, ShardPending: make([]uint64, d.pl.shards), StateLevel: make([]int, d.pl.shards)}
 		for s := range d.pl.shards {
+			// A million shards take a while to create: Ctrl-C is
+			// honoured between them (the folder is incomplete, without
+			// a finished level, so --resume starts it again).
+			if err := ctx.Err(); err != nil {
+				return 0, levelMarker{}, fmt.Errorf("%w while creating shard %d of %d: %v", ErrCanceled, s+1, d.pl.shards, err)
+			}
 			r := d.pl.newRun(s)
 			if _, err := writeFileRenamed(stateFile(d.dir, s, 0), r.writeState); err != nil {
 				return 0, levelMarker{}, err
@@ -227,7 +233,7 @@ func (d *diskRun) start() (int, levelMarker, error) {
 			return 0, levelMarker{}, err
 		}
 		d.opt.Resume = false
-		return d.start()
+		return d.start(ctx)
 	}
 	// Unfinished levels after the best and finished ones before it go.
 	for _, l := range levels {
