@@ -43,7 +43,7 @@ func TestBuildOutOfCore(t *testing.T) {
 		t.Errorf("shard folder left: %v", got)
 	}
 	b, err := os.ReadFile(stats)
-	if err != nil || !strings.Contains(string(b), `"Frontier":`) || len(lines(string(b))) < 10 {
+	if err != nil || !strings.Contains(string(b), `"frontier":`) || len(lines(string(b))) < 10 {
 		t.Errorf("--shard-stats: %v\n%s", err, b)
 	}
 }
