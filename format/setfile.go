@@ -230,9 +230,10 @@ func readSetFileBytes(path string) ([]byte, error) {
 // SPEC.md section 10 (no byte-order mark, UTF-8, keys case-sensitive and
 // each at most once in every object, integers without fraction or
 // exponent, nesting at most MaxSetFileDepth deep; tilepdb_set first, then
-// every required key present, not null, of its type). Unknown keys are
-// ignored. The error, wrapping ErrSet, is the first problem in the order
-// of section 10.3.
+// every required key present, not null, of its type), and of section 12
+// for a catalogue (version CatalogueVersion: Partitions instead of Parts).
+// Unknown keys are ignored. The error, wrapping ErrSet, is the first
+// problem in the order of sections 10.3 and 12.1.
 func ParseSetFile(data []byte) (*SetFile, error) {
 	sf, probs := parseSetFileAll(data)
 	if len(probs) > 0 {

@@ -11,7 +11,7 @@ import (
 
 // MaxSetFileDepth is how deep arrays and objects may nest in a set file,
 // the top-level object counting as 1 (SPEC.md section 10.1; a set file
-// needs 4: object, parts, part, tiles). Deeper nesting, which only
+// needs 4: object, parts, part, tiles; a catalogue 5, section 12). Deeper nesting, which only
 // unknown keys could hold, is refused before any reader's stack is at risk.
 const MaxSetFileDepth = 64
 
