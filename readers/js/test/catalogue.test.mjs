@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { openSet, openSetBytes, readFile, SetFileError, TableSet } from '../tilepdb.mjs';
-import { parseSetFile } from '../setfile.mjs';
+import { parseSetFile, mapPattern } from '../setfile.mjs';
 import { Solver, applyMoves } from '../solver.mjs';
-import { positions } from '../rank.mjs';
-import { root, here, tsv } from './helpers.mjs';
+import { positions, Pattern } from '../rank.mjs';
+import { root, here, tsv, specBlock as specBlockOf } from './helpers.mjs';
 
 const setsDir = path.join(root, 'readers', 'testdata', 'sets');
 const kitSet = (name) => JSON.parse(fs.readFileSync(path.join(setsDir, name), 'utf8'));
@@ -312,5 +312,63 @@ test("catalogue of the 6-6-3 tables as they are and transposed: the same search 
     assert.equal(r.nodes, want.nodes, `instance ${id}: nodes`);
     assert.equal(r.moves, want.moves, `instance ${id}: moves`);
     assert.equal(twice.solve(b, { fromBlankFirst: true }).nodes, alone.solve(b, { fromBlankFirst: true }).nodes, `instance ${id}: nodes with two equal partitions`);
+  }
+});
+
+// The catalogue vectors of SPEC.md 12.2 (format/testdata/catalogue_vectors.tsv):
+// the catalogue its comment lines describe ("# partition I: TILES by SYM of
+// TABLE; ..."), built from the set kit's tables, gives each part's value,
+// each partition's sum and h on every board; read as a set file of version
+// 2 it gives the same h.
+test('SPEC.md 12.2 catalogue vectors: part values, partition sums and h', async () => {
+  const file = path.join(root, 'format', 'testdata', 'catalogue_vectors.tsv');
+  assert.equal(specBlockOf('catalogue-vectors'), fs.readFileSync(file, 'utf8'));
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const goal = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0];
+  const tables = new Map();
+  const table = async (name) => {
+    if (!tables.has(name)) tables.set(name, await readFile(path.join(setsDir, name)));
+    return tables.get(name);
+  };
+  const parts = [];
+  const partitions = [];
+  const specParts = [];
+  for (const l of lines) {
+    const m = /^# partition (\d+): (.*)$/.exec(l);
+    if (!m) continue;
+    assert.equal(Number(m[1]), partitions.length + 1);
+    const idx = [];
+    const sps = [];
+    for (const d of m[2].split('; ')) {
+      const [, tiles, sym, tname] = /^([\d,]+) by ([a-z0-9-]+) of (\S+)$/.exec(d);
+      const t = await table(`${tname}.pdb`);
+      const from = new Pattern(4, 4, goal, tiles.split(',').map(Number));
+      const own = sym === 'identity' && from.tiles.join(',') === t.pattern.tiles.join(',');
+      const mp = own ? null : mapPattern(from, t.pattern, sym);
+      assert.ok(own || mp.map, d);
+      idx.push(parts.length);
+      parts.push({ pattern: from, table: t, symmetry: sym, map: own ? null : mp.map });
+      sps.push({ tiles: Array.from(from.tiles), table: `${tname}.pdb`, table_tiles: Array.from(t.pattern.tiles), symmetry: sym, tile_map: Array.from(from.tiles, (x) => (own ? x : mp.map.tile[x])), table_raw_sha256: t.header.raw_sha256 });
+    }
+    partitions.push(idx);
+    specParts.push(sps);
+  }
+  assert.equal(partitions.length, 3);
+  const set = TableSet.fromParts(parts, undefined, undefined, partitions);
+  const viaFile = await openSetBytes(JSON.stringify(catalogue(specParts)), { table: (n) => table(n) });
+  const rows = tsv(file);
+  assert.ok(rows.length >= 10, `${rows.length} vectors`);
+  for (const [board, ...cols] of rows) {
+    const b = board.split(' ').map(Number);
+    const pos = positions(b);
+    const h = Number(cols.pop());
+    cols.forEach((col, k) => {
+      const [values, sum] = col.split(' = ');
+      assert.deepEqual(partitions[k].map((i) => TableSet.fromParts([parts[i]]).heuristic(pos)), values.split('+').map(Number), `${board}: partition ${k + 1}`);
+      assert.equal(partitions[k].reduce((a, i) => a + TableSet.fromParts([parts[i]]).heuristic(pos), 0), Number(sum));
+    });
+    assert.equal(set.heuristic(pos), h, board);
+    assert.equal(set.lookup(b), h, board);
+    assert.equal(viaFile.heuristic(pos), h, board);
   }
 });

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -15,9 +16,10 @@ import numpy as np
 import pytest
 
 import tilepdb
-from tilepdb.pattern import positions
-from tilepdb.setfile import parse_set_file
-from conftest import ROOT, SETS
+from tilepdb.pattern import Pattern, positions
+from tilepdb.setfile import map_pattern, parse_set_file
+from tilepdb.tableset import Part, TableSet
+from conftest import ROOT, SETS, tsv
 
 GOOD_A = json.loads((SETS / "good-a.set.json").read_text())  # 2,3,4 and 5,9,13 through the table of 2,3,4
 GOOD_B = json.loads((SETS / "good-b.set.json").read_text())  # three corners through the table of 1,2,5
@@ -201,3 +203,58 @@ def test_command_line(tables):
     r = subprocess.run([sys.executable, "-m", "tilepdb", "verify", path], capture_output=True, text=True, env=env)
     assert r.returncode == 0, r.stderr
     assert r.stdout == f"{path}: ok (catalogue, 4x4 board, 2 partitions of 6 parts through 3 tables)\n"
+
+
+CAT_VECTORS = ROOT / "format" / "testdata" / "catalogue_vectors.tsv"
+
+
+def test_catalogue_vectors_file_is_the_spec_block():
+    spec = (ROOT / "format" / "SPEC.md").read_text(encoding="utf-8")
+    begin = spec.index("<!-- catalogue-vectors:begin")
+    block = spec[spec.index("```\n", begin) + 4 : spec.index("```\n<!-- catalogue-vectors:end")]
+    assert block == CAT_VECTORS.read_text(encoding="utf-8")
+
+
+def test_catalogue_vectors():
+    """SPEC.md 12.2: the catalogue the comment lines describe ("# partition I:
+    TILES by SYM of TABLE; ..."), built from the set kit's tables, gives each
+    part's value, each partition's sum and h on every board (through the
+    set and through lookup_batch)."""
+    goal = tuple(GOOD_A["goal"])
+    tables: dict[str, tilepdb.Table] = {}
+    parts: list[Part] = []
+    partitions: list[list[int]] = []
+    for line in CAT_VECTORS.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"^# partition (\d+): (.*)$", line)
+        if not m:
+            continue
+        assert int(m[1]) == len(partitions) + 1
+        idx = []
+        for d in m[2].split("; "):
+            tiles, sym, tname = re.match(r"^([\d,]+) by ([a-z0-9-]+) of (\S+)$", d).groups()
+            t = tables.setdefault(tname, tilepdb.read_file(SETS / f"{tname}.pdb"))
+            src = Pattern(4, 4, goal, [int(x) for x in tiles.split(",")])
+            own = sym == "identity" and src.tiles == t.pattern.tiles
+            smap = None
+            if not own:
+                smap, err = map_pattern(src, t.pattern, sym)
+                assert err is None, err
+            idx.append(len(parts))
+            parts.append(Part(src, t, sym, smap))
+        partitions.append(idx)
+    assert len(partitions) == 3
+    s = TableSet(parts, [f"part {i + 1}" for i in range(len(parts))], None, partitions)
+    rows = tsv(CAT_VECTORS)
+    assert len(rows) >= 10
+    boards = np.array([[int(x) for x in r[0].split()] for r in rows], dtype=np.uint8)
+    np.testing.assert_array_equal(s.lookup_batch(boards), [int(r[-1]) for r in rows])
+    for r in rows:
+        board = [int(x) for x in r[0].split()]
+        pos = positions(board)
+        for k, col in enumerate(r[1:-1]):
+            values, total = col.split(" = ")
+            got = [TableSet([parts[i]], ["p"]).heuristic(pos) for i in partitions[k]]
+            assert got == [int(v) for v in values.split("+")], f"{r[0]}: partition {k + 1}"
+            assert sum(got) == int(total)
+        assert s.heuristic(pos) == int(r[-1])
+        assert s.lookup(board) == int(r[-1])

@@ -219,4 +219,61 @@ class CatalogueTest {
         assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
         assertEquals(file + ": ok (catalogue, 4x4 board, 2 partitions of 6 parts through 3 tables)\n", out.toString(StandardCharsets.UTF_8));
     }
+
+    @Test
+    @DisplayName("SPEC.md 12.2 catalogue vectors: part values, partition sums and h")
+    void catalogueVectors() throws Exception {
+        Path file = TestFiles.root.resolve("format/testdata/catalogue_vectors.tsv");
+        assertEquals(TestFiles.specBlock("catalogue-vectors"), Files.readString(file));
+        int[] goal = TestFiles.goalFor("blank-last", 16);
+        java.util.Map<String, Table> tables = new java.util.HashMap<>();
+        List<TableSet.Part> parts = new ArrayList<>();
+        List<int[]> partitions = new ArrayList<>();
+        java.util.regex.Pattern line = java.util.regex.Pattern.compile("^# partition (\\d+): (.*)$");
+        java.util.regex.Pattern desc = java.util.regex.Pattern.compile("^([\\d,]+) by ([a-z0-9-]+) of (\\S+)$");
+        for (String l : Files.readAllLines(file)) {
+            java.util.regex.Matcher m = line.matcher(l);
+            if (!m.matches()) continue;
+            assertEquals(partitions.size() + 1, Integer.parseInt(m.group(1)), "partition number");
+            List<Integer> idx = new ArrayList<>();
+            for (String d : m.group(2).split("; ")) {
+                java.util.regex.Matcher dm = desc.matcher(d);
+                assertTrue(dm.matches(), d);
+                Table t = tables.get(dm.group(3));
+                if (t == null) {
+                    t = TableReader.readFile(sets.resolve(dm.group(3) + ".pdb").toString());
+                    tables.put(dm.group(3), t);
+                }
+                Pattern from = new Pattern(4, 4, goal, TestFiles.ints(dm.group(1), ","));
+                String sym = dm.group(2);
+                boolean own = sym.equals("identity") && java.util.Arrays.equals(from.tiles, t.pattern.tiles);
+                idx.add(parts.size());
+                parts.add(new TableSet.Part(from, t, sym, own ? null : SetFile.map(from, t.pattern, sym)));
+            }
+            partitions.add(idx.stream().mapToInt(Integer::intValue).toArray());
+        }
+        assertEquals(3, partitions.size(), "partitions");
+        TableSet set = TableSet.ofParts(parts, null, false, partitions.toArray(new int[0][]));
+        List<String[]> rows = TestFiles.tsv(file);
+        assertTrue(rows.size() >= 10, rows.size() + " vectors");
+        for (String[] r : rows) {
+            int[] board = TestFiles.ints(r[0], " ");
+            byte[] p = pos(board);
+            for (int k = 0; k < partitions.size(); k++) {
+                String[] col = r[k + 1].split(" = ");
+                int[] want = TestFiles.ints(col[0], "\\+");
+                int[] idx = partitions.get(k);
+                int sum = 0;
+                for (int j = 0; j < idx.length; j++) {
+                    int v = TableSet.ofParts(List.of(parts.get(idx[j])), null, false).heuristic(p);
+                    assertEquals(want[j], v, r[0] + ": partition " + (k + 1) + " part " + (j + 1));
+                    sum += v;
+                }
+                assertEquals(Integer.parseInt(col[1]), sum, r[0] + ": partition " + (k + 1) + " sum");
+            }
+            int h = Integer.parseInt(r[r.length - 1]);
+            assertEquals(h, set.heuristic(p), r[0]);
+            assertEquals(h, set.lookup(board), r[0]);
+        }
+    }
 }
