@@ -255,6 +255,20 @@ func newCatalogue(name func(i, j int) string, partitions [][]Part, prefix error)
 	return s, nil
 }
 
+// PartName names Parts[k] in messages: "part K" (from 1) for an additive
+// set; for a catalogue its first use, "partition I part J" (from 1, J
+// within partition I).
+func (s *Set) PartName(k int) string {
+	for i, idx := range s.Partitions {
+		for j, x := range idx {
+			if x == k {
+				return partName(i+1, j+1)
+			}
+		}
+	}
+	return partName(0, k+1)
+}
+
 // Catalogue reports whether s is a catalogue (Partitions != nil): a set
 // read from a set file of version 2 or made by NewCatalogue, even with one
 // partition.

@@ -21,9 +21,14 @@ import (
 // goal cells onto its table's, a table other than the one recorded).
 var ErrSet = errors.New("tilepdb: invalid set")
 
-// SetVersion is the version of the set file format (SPEC.md section 10)
-// written by this package; a reader refuses any other.
+// SetVersion is the version of set files that list the parts of one
+// additive heuristic (SPEC.md section 10).
 const SetVersion = 1
+
+// CatalogueVersion is the version of set files that list the partitions of
+// a catalogue (SPEC.md section 12). A reader refuses any version other
+// than SetVersion and CatalogueVersion.
+const CatalogueVersion = 2
 
 // MaxSetFileLen bounds the size of a set file read (1 MiB; a set file for
 // an 8x8 board is under 16 KiB).
@@ -34,13 +39,36 @@ const SetFileExt = ".set.json"
 
 // SetFile is the content of a set file: a small JSON object written next to
 // the tables it names, describing which table (and board symmetry) each
-// part of an additive heuristic is looked up through. See SPEC.md section 10.
+// part of an additive heuristic is looked up through (version 1, SPEC.md
+// section 10), or each part of each partition of a catalogue (version 2,
+// section 12). It encodes as MarshalSetFile writes it (MarshalJSON).
 type SetFile struct {
-	Version int       `json:"tilepdb_set"` // SetVersion
-	Width   int       `json:"width"`       // columns, 2..8 (puzzle.MinSide..MaxSide)
-	Height  int       `json:"height"`      // rows, 2..8
-	Goal    []int     `json:"goal"`        // tile in each cell, 0 = blank; len Width*Height
-	Parts   []SetPart `json:"parts"`       // at least one; tile sets pairwise disjoint
+	Version    int         `json:"tilepdb_set"` // SetVersion (parts) or CatalogueVersion (partitions)
+	Width      int         `json:"width"`       // columns, 2..8 (puzzle.MinSide..MaxSide)
+	Height     int         `json:"height"`      // rows, 2..8
+	Goal       []int       `json:"goal"`        // tile in each cell, 0 = blank; len Width*Height
+	Parts      []SetPart   `json:"parts"`       // version 1: 1 to N-1 parts; tile sets pairwise disjoint
+	Partitions [][]SetPart `json:"partitions"`  // version 2: 1 to MaxPartitions partitions of 1 to N-1 parts each, at most MaxCataloguePartsTotal in all; tile sets pairwise disjoint within each partition
+}
+
+// catalogue reports whether sf is encoded and read as a catalogue: version
+// CatalogueVersion, or (for encoding a file of another version) with
+// Partitions and without Parts.
+func (sf *SetFile) catalogue() bool {
+	return sf.Version == CatalogueVersion || (sf.Partitions != nil && sf.Parts == nil)
+}
+
+// allParts returns the set file's parts: Parts, or those of every
+// partition in order.
+func (sf *SetFile) allParts() []SetPart {
+	if !sf.catalogue() {
+		return sf.Parts
+	}
+	var out []SetPart
+	for _, ps := range sf.Partitions {
+		out = append(out, ps...)
+	}
+	return out
 }
 
 // SetPart is one part of a set file.
@@ -96,28 +124,74 @@ func WriteSetFile(path string, sf *SetFile) error {
 }
 
 // MarshalSetFile encodes sf as JSON in the layout WriteSetFile writes: one
-// key per line and one line per part, ending in a newline.
+// key per line and one line per part, ending in a newline. A catalogue
+// (version CatalogueVersion) gets "partitions", each partition's parts
+// between "[" and "]" lines; any other version "parts" (a nil list is
+// written null, for tests of broken files).
 func MarshalSetFile(sf *SetFile) ([]byte, error) {
 	goal, err := json.Marshal(sf.Goal)
 	if err != nil {
 		return nil, err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "{\n  \"tilepdb_set\": %d,\n  \"width\": %d,\n  \"height\": %d,\n  \"goal\": %s,\n  \"parts\": [", sf.Version, sf.Width, sf.Height, goal)
-	for i, p := range sf.Parts {
-		js, err := json.Marshal(p)
-		if err != nil {
+	fmt.Fprintf(&b, "{\n  \"tilepdb_set\": %d,\n  \"width\": %d,\n  \"height\": %d,\n  \"goal\": %s,\n", sf.Version, sf.Width, sf.Height, goal)
+	// parts writes a list of parts, one per line at indent, or null.
+	parts := func(ps []SetPart, indent string) error {
+		if ps == nil {
+			b.WriteString("null")
+			return nil
+		}
+		b.WriteByte('[')
+		for i, p := range ps {
+			js, err := json.Marshal(p)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("\n" + indent + "  ")
+			b.Write(js)
+		}
+		if len(ps) > 0 {
+			b.WriteString("\n" + indent)
+		}
+		b.WriteByte(']')
+		return nil
+	}
+	if !sf.catalogue() {
+		b.WriteString(`  "parts": `)
+		if err := parts(sf.Parts, "  "); err != nil {
 			return nil, err
 		}
-		if i > 0 {
-			b.WriteByte(',')
+	} else {
+		b.WriteString(`  "partitions": `)
+		if sf.Partitions == nil {
+			b.WriteString("null")
+		} else {
+			b.WriteByte('[')
+			for i, ps := range sf.Partitions {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("\n    ")
+				if err := parts(ps, "    "); err != nil {
+					return nil, err
+				}
+			}
+			if len(sf.Partitions) > 0 {
+				b.WriteString("\n  ")
+			}
+			b.WriteByte(']')
 		}
-		b.WriteString("\n    ")
-		b.Write(js)
 	}
-	b.WriteString("\n  ]\n}\n")
+	b.WriteString("\n}\n")
 	return b.Bytes(), nil
 }
+
+// MarshalJSON encodes sf as MarshalSetFile does (encoding/json compacts
+// it): "parts" for version 1, "partitions" for a catalogue.
+func (sf SetFile) MarshalJSON() ([]byte, error) { return MarshalSetFile(&sf) }
 
 // ReadSetFile reads and parses the set file at path: its size (at most
 // MaxSetFileLen bytes), then ParseSetFile. It does not read the tables;
@@ -156,9 +230,10 @@ func readSetFileBytes(path string) ([]byte, error) {
 // SPEC.md section 10 (no byte-order mark, UTF-8, keys case-sensitive and
 // each at most once in every object, integers without fraction or
 // exponent, nesting at most MaxSetFileDepth deep; tilepdb_set first, then
-// every required key present, not null, of its type). Unknown keys are
-// ignored. The error, wrapping ErrSet, is the first problem in the order
-// of section 10.3.
+// every required key present, not null, of its type), and of section 12
+// for a catalogue (version CatalogueVersion: Partitions instead of Parts).
+// Unknown keys are ignored. The error, wrapping ErrSet, is the first
+// problem in the order of sections 10.3 and 12.1.
 func ParseSetFile(data []byte) (*SetFile, error) {
 	sf, probs := parseSetFileAll(data)
 	if len(probs) > 0 {
@@ -172,17 +247,29 @@ func ParseSetFile(data []byte) (*SetFile, error) {
 func parseSetFileAll(data []byte) (*SetFile, []setProblem) {
 	v, err := parseSetJSON(data)
 	if err != nil {
-		return nil, []setProblem{{0, "not a set file: " + err.Error()}}
+		return nil, []setProblem{{msg: "not a set file: " + err.Error()}}
 	}
 	return decodeSetFile(v)
 }
 
 // err is the problem as an error wrapping ErrSet, without the path.
 func (p setProblem) err() error {
-	if p.part > 0 {
-		return fmt.Errorf("%w: part %d: %s", ErrSet, p.part, p.msg)
+	switch {
+	case p.partition > 0 && p.part == 0:
+		return fmt.Errorf("%w: partition %d: %s", ErrSet, p.partition, p.msg)
+	case p.part > 0:
+		return fmt.Errorf("%w: %s: %s", ErrSet, partName(p.partition, p.part), p.msg)
 	}
 	return fmt.Errorf("%w: %s", ErrSet, p.msg)
+}
+
+// partName names part no (from 1) of partition (from 1; 0 for a set file
+// of version 1) in messages: "part 2", "partition 3 part 2".
+func partName(partition, no int) string {
+	if partition == 0 {
+		return "part " + strconv.Itoa(no)
+	}
+	return "partition " + strconv.Itoa(partition) + " part " + strconv.Itoa(no)
 }
 
 // IsSetFile reports whether the file at path is a set file rather than a
@@ -224,15 +311,21 @@ func IsSetFile(path string) (bool, error) {
 // a set file is read once and used once, so the list of paths `pdbgen
 // build` prints for a preset can be passed as is (a table given twice
 // directly is two parts, which overlap). The parts are then checked as by
-// NewSetParts. Errors name the paths; a set file that is malformed or
-// inconsistent with its tables wraps ErrSet. It stops at the first problem,
-// in the reading order of SPEC.md section 10.3 (CheckSetFile finds them all).
+// NewSetParts. A catalogue (a set file of version CatalogueVersion, SPEC.md
+// section 12) is a whole heuristic and is read as by NewCatalogue: the
+// other paths may only be tables it names. Each table file is read once
+// however many parts use it. Errors name the paths; a set file that is
+// malformed or inconsistent with its tables wraps ErrSet. It stops at the
+// first problem, in the reading order of SPEC.md sections 10.3 and 12
+// (CheckSetFile finds them all).
 func OpenSet(paths ...string) (*Set, error) {
 	read := tableCache()
 	var names []string
 	var parts []Part
 	used := map[string]bool{} // tables used by a set file
 	isSet := make([]bool, len(paths))
+	var cat *setFileCheck // the catalogue among the paths, if any
+	catPath, setPaths := "", []string{}
 	for i, path := range paths {
 		ok, err := IsSetFile(path)
 		if err != nil {
@@ -246,11 +339,45 @@ func OpenSet(paths ...string) (*Set, error) {
 		if len(c.probs) > 0 {
 			return nil, c.probs[0]
 		}
-		for j, p := range c.parts {
-			names = append(names, fmt.Sprintf("%s part %d", path, c.nums[j]))
-			parts = append(parts, p)
-			used[absPath(filepath.Join(filepath.Dir(path), c.sf.Parts[j].Table))] = true
+		for _, sp := range c.sf.allParts() {
+			used[absPath(filepath.Join(filepath.Dir(path), sp.Table))] = true
 		}
+		setPaths = append(setPaths, path)
+		if c.sf.catalogue() {
+			if cat == nil {
+				cat, catPath = c, path
+			}
+			continue
+		}
+		for _, g := range c.groups {
+			for j, p := range g.parts {
+				names = append(names, path+" "+partName(0, g.nums[j]))
+				parts = append(parts, p)
+			}
+		}
+	}
+	if cat != nil {
+		alone := func(other string) error {
+			return fmt.Errorf("%s: %w: a catalogue (set file version %d) is a whole heuristic and is used alone, not with %s", catPath, ErrSet, CatalogueVersion, other)
+		}
+		for _, p := range setPaths {
+			if p != catPath {
+				return nil, alone(p)
+			}
+		}
+		if len(setPaths) > 1 {
+			return nil, alone(catPath)
+		}
+		for i, path := range paths {
+			if !isSet[i] && !used[absPath(path)] {
+				return nil, alone(path)
+			}
+		}
+		s, probs := cat.build(catPath, false)
+		if len(probs) > 0 {
+			return nil, probs[0]
+		}
+		return s, nil
 	}
 	for i, path := range paths {
 		if isSet[i] || used[absPath(path)] {
@@ -271,26 +398,21 @@ func OpenSet(paths ...string) (*Set, error) {
 
 // CheckSetFile checks the set file at path with its tables as OpenSet
 // does, but does not stop at the first problem: it returns every problem
-// found, in the reading order of SPEC.md section 10.3, or the set when
-// there is none. A problem that makes the rest uncheckable ends the check
-// (a JSON syntax error, a wrong version, a bad board or goal); a problem
-// of one part leaves the others to be checked, and the parts that pass are
-// checked for overlaps. Problems name the path; those about the set file
-// wrap ErrSet, a table's own errors (a table that fails to read or verify)
-// pass through.
+// found, in the reading order of SPEC.md sections 10.3 and 12, or the set
+// when there is none. A problem that makes the rest uncheckable ends the
+// check (a JSON syntax error, a wrong version, a bad board or goal, a
+// wrong number of parts or partitions); a problem of one part (or of one
+// partition's type) leaves the others to be checked, and the parts that
+// pass are checked for overlaps, partition by partition. Problems name the
+// path; those about the set file wrap ErrSet, a table's own errors (a
+// table that fails to read or verify) pass through.
 func CheckSetFile(path string) (*Set, []error) {
 	c := checkSetFile(path, tableCache(), true)
-	if c.sf == nil || len(c.parts) == 0 {
+	if c.sf == nil {
 		return nil, c.probs
 	}
-	names := make([]string, len(c.parts))
-	for j, n := range c.nums {
-		names[j] = fmt.Sprintf("%s part %d", path, n)
-	}
-	s, err := newSetWrap(names, c.parts, ErrSet)
-	if err != nil {
-		c.probs = append(c.probs, err)
-	}
+	s, probs := c.build(path, true)
+	c.probs = append(c.probs, probs...)
 	if len(c.probs) > 0 {
 		return nil, c.probs
 	}
@@ -316,18 +438,74 @@ func tableCache() func(string) (*Table, error) {
 }
 
 // setFileCheck is what checkSetFile found: the set file (nil when it could
-// not be read as one), the parts that passed with their numbers, and the
+// not be read as one), the parts that passed, by partition, and the
 // problems.
 type setFileCheck struct {
-	sf    *SetFile
-	parts []Part
-	nums  []int
-	probs []error
+	sf     *SetFile
+	groups []partGroup // version 1: one group; a catalogue: one per partition checked, in order
+	probs  []error
+}
+
+// partGroup is the parts of one partition (or of a set file of version 1)
+// that passed the checks of each part.
+type partGroup struct {
+	partition int    // from 1; 0 for a set file of version 1
+	parts     []Part // the parts that passed
+	nums      []int  // their numbers within the partition, from 1
+}
+
+// build checks the parts that passed for overlaps (SPEC.md section 10.3
+// step 8; in a catalogue within each partition, in partition order) and,
+// when no problem was found before or now, builds the set. With all it
+// reports an overlap in every partition, else the first.
+func (c *setFileCheck) build(path string, all bool) (*Set, []error) {
+	groupNames := func(g partGroup) []string {
+		names := make([]string, len(g.parts))
+		for j, n := range g.nums {
+			names[j] = path + " " + partName(g.partition, n)
+		}
+		return names
+	}
+	if !c.sf.catalogue() {
+		if len(c.groups) == 0 || len(c.groups[0].parts) == 0 {
+			return nil, nil
+		}
+		s, err := newSetWrap(groupNames(c.groups[0]), c.groups[0].parts, ErrSet)
+		if err != nil {
+			return nil, []error{err}
+		}
+		return s, nil
+	}
+	var probs []error
+	var partitions [][]Part
+	var names [][]string
+	for _, g := range c.groups {
+		if len(g.parts) == 0 {
+			continue
+		}
+		n := groupNames(g)
+		if _, err := checkParts(n, g.parts, ErrSet); err != nil {
+			probs = append(probs, err)
+			if !all {
+				return nil, probs
+			}
+		}
+		partitions = append(partitions, g.parts)
+		names = append(names, n)
+	}
+	if len(probs) > 0 || len(c.probs) > 0 || len(partitions) == 0 {
+		return nil, probs
+	}
+	s, err := newCatalogue(func(i, j int) string { return names[i][j] }, partitions, ErrSet)
+	if err != nil {
+		return nil, []error{err}
+	}
+	return s, nil
 }
 
 // checkSetFile reads the set file at path and checks it against its tables
-// (read with read) in the order of SPEC.md section 10.3; with all it goes
-// on after a problem where it can, else it stops at the first.
+// (read with read) in the order of SPEC.md sections 10.3 and 12; with all
+// it goes on after a problem where it can, else it stops at the first.
 func checkSetFile(path string, read func(string) (*Table, error), all bool) *setFileCheck {
 	c := &setFileCheck{}
 	data, err := readSetFileBytes(path)
@@ -336,10 +514,10 @@ func checkSetFile(path string, read func(string) (*Table, error), all bool) *set
 		return c
 	}
 	sf, probs := parseSetFileAll(data)
-	skip := map[int]bool{}
+	skip := map[[2]int]bool{}
 	for _, p := range probs {
 		c.probs = append(c.probs, fmt.Errorf("%s: %w", path, p.err()))
-		skip[p.part] = true
+		skip[[2]int{p.partition, p.part}] = true
 		if !all {
 			return c
 		}
@@ -353,10 +531,12 @@ func checkSetFile(path string, read func(string) (*Table, error), all bool) *set
 }
 
 // check checks the set file read from path against its tables (read with
-// read), leaving out the parts in skip, and adds to c the parts that pass
-// and the problems (SPEC.md section 10.3, steps 5 and 6). Every problem
-// names the path and wraps ErrSet unless it is about reading a table.
-func (sf *SetFile) check(path string, read func(string) (*Table, error), skip map[int]bool, all bool, c *setFileCheck) {
+// read), leaving out the partitions and parts in skip ({partition, part},
+// part 0 for a whole partition), and adds to c the parts that pass and the
+// problems (SPEC.md section 10.3, steps 6 and 7, and section 12). Every
+// problem names the path and wraps ErrSet unless it is about reading a
+// table.
+func (sf *SetFile) check(path string, read func(string) (*Table, error), skip map[[2]int]bool, all bool, c *setFileCheck) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%s: %w: "+format, append([]any{path, ErrSet}, a...)...)
 	}
@@ -382,31 +562,73 @@ func (sf *SetFile) check(path string, read func(string) (*Table, error), skip ma
 		c.probs = append(c.probs, bad("goal: %v", err))
 		return
 	}
-	if len(sf.Parts) == 0 || len(sf.Parts) > n-1 {
-		c.probs = append(c.probs, bad("%d parts, want 1 to %d", len(sf.Parts), n-1))
+	if !sf.catalogue() {
+		if len(sf.Parts) == 0 || len(sf.Parts) > n-1 {
+			c.probs = append(c.probs, bad("%d parts, want 1 to %d", len(sf.Parts), n-1))
+			return
+		}
+		sf.checkGroup(path, 0, sf.Parts, g, goal, read, skip, all, c)
 		return
 	}
-	for i, sp := range sf.Parts {
-		if skip[i+1] {
+	if len(sf.Partitions) == 0 || len(sf.Partitions) > MaxPartitions {
+		c.probs = append(c.probs, bad("%d partitions, want 1 to %d", len(sf.Partitions), MaxPartitions))
+		return
+	}
+	total := 0
+	for i, ps := range sf.Partitions {
+		if skip[[2]int{i + 1, 0}] {
 			continue
 		}
-		p, err := sf.checkPart(path, i+1, sp, g, goal, read)
-		if err != nil {
-			c.probs = append(c.probs, err)
-			if !all {
-				return
-			}
+		if len(ps) == 0 || len(ps) > n-1 {
+			c.probs = append(c.probs, bad("partition %d: %d parts, want 1 to %d", i+1, len(ps), n-1))
+			return
+		}
+		total += len(ps)
+	}
+	if total > MaxCataloguePartsTotal {
+		c.probs = append(c.probs, bad("%d parts in all, want at most %d", total, MaxCataloguePartsTotal))
+		return
+	}
+	for i, ps := range sf.Partitions {
+		if skip[[2]int{i + 1, 0}] {
 			continue
 		}
-		c.parts = append(c.parts, p)
-		c.nums = append(c.nums, i+1)
+		if !sf.checkGroup(path, i+1, ps, g, goal, read, skip, all, c) {
+			return
+		}
 	}
 }
 
-// checkPart checks part number no (sp) of the set file read from path
-// against its table, SPEC.md section 10.3 step 5.
-func (sf *SetFile) checkPart(path string, no int, sp SetPart, g puzzle.Geometry, goal puzzle.Board, read func(string) (*Table, error)) (Part, error) {
-	where := "part " + strconv.Itoa(no)
+// checkGroup checks the parts ps of partition (0 for a set file of
+// version 1) one by one (checkPart), leaving out those in skip, and adds
+// to c the group of those that pass and the problems. Without all it
+// stops at the first problem and returns false.
+func (sf *SetFile) checkGroup(path string, partition int, ps []SetPart, g puzzle.Geometry, goal puzzle.Board, read func(string) (*Table, error), skip map[[2]int]bool, all bool, c *setFileCheck) bool {
+	grp := partGroup{partition: partition}
+	defer func() { c.groups = append(c.groups, grp) }()
+	for j, sp := range ps {
+		no := j + 1
+		if skip[[2]int{partition, no}] {
+			continue
+		}
+		p, err := checkPart(path, partName(partition, no), sp, g, goal, read)
+		if err != nil {
+			c.probs = append(c.probs, err)
+			if !all {
+				return false
+			}
+			continue
+		}
+		grp.parts = append(grp.parts, p)
+		grp.nums = append(grp.nums, no)
+	}
+	return true
+}
+
+// checkPart checks the part sp of the set file read from path, named
+// where ("part 2", "partition 3 part 2"), against its table: SPEC.md
+// section 10.3 step 7.
+func checkPart(path, where string, sp SetPart, g puzzle.Geometry, goal puzzle.Board, read func(string) (*Table, error)) (Part, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%s: %w: %s: "+format, append([]any{path, ErrSet, where}, a...)...)
 	}
@@ -483,7 +705,7 @@ func SetFileTables(path string) ([]string, error) {
 	}
 	var out []string
 	seen := map[string]bool{}
-	for _, p := range sf.Parts {
+	for _, p := range sf.allParts() {
 		if seen[p.Table] {
 			continue
 		}

@@ -188,7 +188,7 @@ func TestSetFileErrors(t *testing.T) {
 		{name: "surrogate", mod: func(js string) string { return strings.Replace(js, `{`, `{"x":"\ud800",`, 1) }, want: "lone surrogate"},
 		{name: "nul in name", edit: func(sf *format.SetFile) { sf.Parts[1].Table = "a\x00b.pdb" }, want: `part 2: table "a\x00b.pdb" must be a plain file name`},
 		{name: "long name", edit: func(sf *format.SetFile) { sf.Parts[1].Table = strings.Repeat("a", 256) }, want: "plain file name"},
-		{name: "version", edit: func(sf *format.SetFile) { sf.Version = 2 }, want: "version 2"},
+		{name: "version", edit: func(sf *format.SetFile) { sf.Version = 3 }, want: "set file version 3 is not supported (this reader supports 1 and 2)"},
 		{name: "board", edit: func(sf *format.SetFile) { sf.Width = 9 }, want: "between"},
 		{name: "goal", edit: func(sf *format.SetFile) { sf.Goal[0] = 99 }, want: "goal"},
 		{name: "no parts", edit: func(sf *format.SetFile) { sf.Parts = []format.SetPart{} }, want: "0 parts"},

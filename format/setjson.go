@@ -11,7 +11,7 @@ import (
 
 // MaxSetFileDepth is how deep arrays and objects may nest in a set file,
 // the top-level object counting as 1 (SPEC.md section 10.1; a set file
-// needs 4: object, parts, part, tiles). Deeper nesting, which only
+// needs 4: object, parts, part, tiles; a catalogue 5, section 12). Deeper nesting, which only
 // unknown keys could hold, is refused before any reader's stack is at risk.
 const MaxSetFileDepth = 64
 
@@ -336,123 +336,163 @@ func jsonInt(v any) (int, string) {
 	return int(x), ""
 }
 
-// setProblem is one problem of a set file: part is 0 for the file as a
-// whole, else the part's number (from 1).
+// setProblem is one problem of a set file: partition is 0 for a set file
+// of version 1 and for the file as a whole, else the partition's number
+// (from 1) in a catalogue (version 2); part is 0 for the file or the
+// partition as a whole, else the part's number (from 1, within its
+// partition).
 type setProblem struct {
-	part int
-	msg  string
+	partition, part int
+	msg             string
 }
 
-// decodeSetFile reads a parsed set file by SPEC.md section 10.2: a JSON
-// object whose tilepdb_set (checked first) is SetVersion, then every
-// required key present, not null, of its type, in the order of
-// setFileKeys and partKeys. It returns the problems in that order. The
-// set file is nil when a problem concerns the file as a whole (its parts
-// cannot be checked); otherwise the parts with problems are to be left
-// out of later checks.
+// decodeSetFile reads a parsed set file by SPEC.md sections 10.2 and 12: a
+// JSON object whose tilepdb_set (checked first) is SetVersion or
+// CatalogueVersion, then every required key present, not null, of its
+// type, in the order width, height, goal, then parts (version 1) or
+// partitions (version 2, each an array of parts), then for each part the
+// keys of partKeys. It returns the problems in that order. The set file is
+// nil when a problem concerns the file as a whole (its parts cannot be
+// checked); otherwise the partitions and parts with problems are to be
+// left out of later checks.
 func decodeSetFile(v any) (*SetFile, []setProblem) {
 	obj, ok := v.(jsonObject)
 	if !ok {
-		return nil, []setProblem{{0, "not a set file: want a JSON object, found " + jsonKind(v)}}
+		return nil, []setProblem{{msg: "not a set file: want a JSON object, found " + jsonKind(v)}}
 	}
-	var probs []setProblem
-	bad := func(part int, msg string) { probs = append(probs, setProblem{part, msg}) }
+	d := &setDecoder{}
 	var sf SetFile
-	// field fetches a required key: "" and the value, or the problem.
-	field := func(o jsonObject, key string) (any, string) {
-		v, ok := o[key]
-		switch {
-		case !ok:
-			return nil, "required key " + strconv.Quote(key) + " is missing"
-		case v == nil:
-			return nil, "key " + strconv.Quote(key) + " is null"
-		}
-		return v, ""
+	d.intKey(obj, "tilepdb_set", 0, 0, &sf.Version)
+	if len(d.probs) > 0 {
+		return nil, d.probs
 	}
-	intKey := func(o jsonObject, key string, part int, dst *int) {
-		v, msg := field(o, key)
-		if msg == "" {
-			if *dst, msg = jsonInt(v); msg != "" {
-				msg = "key " + strconv.Quote(key) + ": " + msg
+	if sf.Version != SetVersion && sf.Version != CatalogueVersion {
+		return nil, []setProblem{{msg: fmt.Sprintf("set file version %d is not supported (this reader supports %d and %d)", sf.Version, SetVersion, CatalogueVersion)}}
+	}
+	d.intKey(obj, "width", 0, 0, &sf.Width)
+	d.intKey(obj, "height", 0, 0, &sf.Height)
+	d.intsKey(obj, "goal", 0, 0, &sf.Goal)
+	key, want := "parts", "objects"
+	if sf.Version == CatalogueVersion {
+		key, want = "partitions", "arrays"
+	}
+	pv, msg := field(obj, key)
+	list, ok := pv.([]any)
+	if msg == "" && !ok {
+		msg = "key " + strconv.Quote(key) + ": want an array of " + want + ", found " + jsonKind(pv)
+	}
+	if msg != "" {
+		d.bad(0, 0, msg)
+		return nil, d.probs
+	}
+	fileProbs := len(d.probs)
+	if sf.Version == SetVersion {
+		sf.Parts = d.parts(0, list)
+	} else {
+		sf.Partitions = make([][]SetPart, len(list))
+		for i, pv := range list {
+			ps, ok := pv.([]any)
+			if !ok {
+				d.bad(i+1, 0, "want an array, found "+jsonKind(pv))
+				continue
 			}
-		}
-		if msg != "" {
-			bad(part, msg)
+			sf.Partitions[i] = d.parts(i+1, ps)
 		}
 	}
-	intsKey := func(o jsonObject, key string, part int, dst *[]int) {
-		v, msg := field(o, key)
-		if msg == "" {
-			if a, ok := v.([]any); !ok {
-				msg = "key " + strconv.Quote(key) + ": want an array of integers, found " + jsonKind(v)
-			} else {
-				*dst = make([]int, len(a))
-				for i, e := range a {
-					var m string
-					if (*dst)[i], m = jsonInt(e); m != "" {
-						msg = "key " + strconv.Quote(key) + "[" + strconv.Itoa(i) + "]: " + m
-						break
-					}
+	if fileProbs > 0 {
+		return nil, d.probs
+	}
+	return &sf, d.probs
+}
+
+// setDecoder collects the problems of decodeSetFile.
+type setDecoder struct {
+	probs []setProblem
+}
+
+func (d *setDecoder) bad(partition, part int, msg string) {
+	d.probs = append(d.probs, setProblem{partition, part, msg})
+}
+
+// field fetches a required key: the value and "", or the problem.
+func field(o jsonObject, key string) (any, string) {
+	v, ok := o[key]
+	switch {
+	case !ok:
+		return nil, "required key " + strconv.Quote(key) + " is missing"
+	case v == nil:
+		return nil, "key " + strconv.Quote(key) + " is null"
+	}
+	return v, ""
+}
+
+func (d *setDecoder) intKey(o jsonObject, key string, partition, part int, dst *int) {
+	v, msg := field(o, key)
+	if msg == "" {
+		if *dst, msg = jsonInt(v); msg != "" {
+			msg = "key " + strconv.Quote(key) + ": " + msg
+		}
+	}
+	if msg != "" {
+		d.bad(partition, part, msg)
+	}
+}
+
+func (d *setDecoder) intsKey(o jsonObject, key string, partition, part int, dst *[]int) {
+	v, msg := field(o, key)
+	if msg == "" {
+		if a, ok := v.([]any); !ok {
+			msg = "key " + strconv.Quote(key) + ": want an array of integers, found " + jsonKind(v)
+		} else {
+			*dst = make([]int, len(a))
+			for i, e := range a {
+				var m string
+				if (*dst)[i], m = jsonInt(e); m != "" {
+					msg = "key " + strconv.Quote(key) + "[" + strconv.Itoa(i) + "]: " + m
+					break
 				}
 			}
 		}
-		if msg != "" {
-			bad(part, msg)
-		}
-	}
-	strKey := func(o jsonObject, key string, part int, dst *string) {
-		v, msg := field(o, key)
-		if msg == "" {
-			s, ok := v.(string)
-			if !ok {
-				msg = "key " + strconv.Quote(key) + ": want a string, found " + jsonKind(v)
-			}
-			*dst = s
-		}
-		if msg != "" {
-			bad(part, msg)
-		}
-	}
-	intKey(obj, "tilepdb_set", 0, &sf.Version)
-	if len(probs) > 0 {
-		return nil, probs
-	}
-	if sf.Version != SetVersion {
-		return nil, []setProblem{{0, fmt.Sprintf("set file version %d is not supported (this reader supports %d)", sf.Version, SetVersion)}}
-	}
-	intKey(obj, "width", 0, &sf.Width)
-	intKey(obj, "height", 0, &sf.Height)
-	intsKey(obj, "goal", 0, &sf.Goal)
-	pv, msg := field(obj, "parts")
-	parts, ok := pv.([]any)
-	if msg == "" && !ok {
-		msg = `key "parts": want an array of objects, found ` + jsonKind(pv)
 	}
 	if msg != "" {
-		bad(0, msg)
-		return nil, probs
+		d.bad(partition, part, msg)
 	}
-	fileProbs := len(probs)
-	sf.Parts = make([]SetPart, len(parts))
-	for i, p := range parts {
+}
+
+func (d *setDecoder) strKey(o jsonObject, key string, partition, part int, dst *string) {
+	v, msg := field(o, key)
+	if msg == "" {
+		s, ok := v.(string)
+		if !ok {
+			msg = "key " + strconv.Quote(key) + ": want a string, found " + jsonKind(v)
+		}
+		*dst = s
+	}
+	if msg != "" {
+		d.bad(partition, part, msg)
+	}
+}
+
+// parts decodes the parts of a version-1 set file (partition 0) or of one
+// partition of a catalogue.
+func (d *setDecoder) parts(partition int, list []any) []SetPart {
+	out := make([]SetPart, len(list))
+	for i, p := range list {
 		no := i + 1
 		po, ok := p.(jsonObject)
 		if !ok {
-			bad(no, "want an object, found "+jsonKind(p))
+			d.bad(partition, no, "want an object, found "+jsonKind(p))
 			continue
 		}
-		sp := &sf.Parts[i]
-		intsKey(po, "tiles", no, &sp.Tiles)
-		strKey(po, "table", no, &sp.Table)
-		intsKey(po, "table_tiles", no, &sp.TableTiles)
-		strKey(po, "symmetry", no, &sp.Symmetry)
-		intsKey(po, "tile_map", no, &sp.TileMap)
-		strKey(po, "table_raw_sha256", no, &sp.RawSHA256)
+		sp := &out[i]
+		d.intsKey(po, "tiles", partition, no, &sp.Tiles)
+		d.strKey(po, "table", partition, no, &sp.Table)
+		d.intsKey(po, "table_tiles", partition, no, &sp.TableTiles)
+		d.strKey(po, "symmetry", partition, no, &sp.Symmetry)
+		d.intsKey(po, "tile_map", partition, no, &sp.TileMap)
+		d.strKey(po, "table_raw_sha256", partition, no, &sp.RawSHA256)
 	}
-	if fileProbs > 0 {
-		return nil, probs
-	}
-	return &sf, probs
+	return out
 }
 
 // hasLoneSurrogate reports whether the JSON text js holds a \u escape of

@@ -63,9 +63,22 @@ func FuzzParseSetJSON(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"a":[1,-0,2.5e3,"\u00e9\ud83d\ude00",true,null,{}]}`))
+	// catalogues (SPEC.md section 12)
+	part := `{"tiles":[1],"table":"a.pdb","table_tiles":[1],"symmetry":"identity","tile_map":[1],"table_raw_sha256":"ab"}`
+	f.Add([]byte(`{"tilepdb_set":2,"width":2,"height":2,"goal":[1,2,3,0],"partitions":[[` + part + `],[` + part + `,` + part + `]]}`))
+	f.Add([]byte(`{"tilepdb_set":2,"width":2,"height":2,"goal":[1,2,3,0],"partitions":[[],{},null,[[]],[{"tiles":1}]]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if sf, probs := parseSetFileAll(data); sf == nil && len(probs) == 0 {
+		sf, probs := parseSetFileAll(data)
+		if sf == nil && len(probs) == 0 {
 			t.Fatalf("%q: neither a set file nor a problem", data)
+		}
+		if sf != nil && (sf.Version == CatalogueVersion) != (sf.Partitions != nil && sf.Parts == nil) {
+			t.Fatalf("%q: version %d with %d parts and %d partitions", data, sf.Version, len(sf.Parts), len(sf.Partitions))
+		}
+		for _, p := range probs {
+			if msg := p.err().Error(); strings.Contains(msg, "\n") || (p.partition > 0 && !strings.Contains(msg, "partition ")) {
+				t.Fatalf("%q: problem %q", data, msg)
+			}
 		}
 		v, err := parseSetJSON(data)
 		if err != nil {

@@ -7,7 +7,8 @@ import (
 	"github.com/tilepdb/tilepdb/format"
 )
 
-// SetFile checks the set file at path (format/SPEC.md section 10) with
+// SetFile checks the set file at path (format/SPEC.md section 10; a
+// catalogue, section 12, partition by partition) with
 // format.CheckSetFile, which reads and verifies the integrity of every
 // table it names and checks that they hold together: the same board and
 // goal, the recorded tiles and raw SHA-256, valid symmetries that map each
@@ -37,7 +38,7 @@ func SetFile(ctx context.Context, path string, opts Options) (*format.Set, []err
 			continue
 		}
 		if part.Table.Regions != nil {
-			prob, err := zaSetPart(ctx, path, i, part)
+			prob, err := zaSetPart(ctx, path, s.PartName(i), part)
 			if err != nil {
 				return nil, probs, err
 			}
@@ -67,7 +68,7 @@ func SetFile(ctx context.Context, path string, opts Options) (*format.Set, []err
 			}
 		}
 		if bad > 0 {
-			probs = append(probs, fmt.Errorf("%s: %w: part %d (%s) through %s of table %s: %d entries differ from a direct build, first at rank %d", path, format.ErrSet, i+1, p, m.Sym, part.Table.Pattern, bad, first))
+			probs = append(probs, fmt.Errorf("%s: %w: %s (%s) through %s of table %s: %d entries differ from a direct build, first at rank %d", path, format.ErrSet, s.PartName(i), p, m.Sym, part.Table.Pattern, bad, first))
 		}
 	}
 	if len(probs) > 0 {

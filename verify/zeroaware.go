@@ -300,12 +300,12 @@ func orderSteps(k int, ord uint64) []uint64 {
 	return out
 }
 
-// zaSetPart is SetFile's deep check of part i, looked up through a
-// symmetry in a zero-aware table: every state (placement, blank region) of
+// zaSetPart is SetFile's deep check of the part named name ("part 2",
+// "partition 1 part 2"), looked up through a symmetry in a zero-aware table: every state (placement, blank region) of
 // the part's own pattern, with the blank on a cell of that region, read
 // through the part (format.Part.Value) equals ReferenceZeroAware of the
 // part's pattern. It returns one problem naming the first difference.
-func zaSetPart(ctx context.Context, path string, i int, part format.Part) (error, error) {
+func zaSetPart(ctx context.Context, path, name string, part format.Part) (error, error) {
 	p := part.Pattern
 	ref, err := ReferenceZeroAware(ctx, p)
 	if err != nil {
@@ -337,7 +337,7 @@ func zaSetPart(ctx context.Context, path string, i int, part format.Part) (error
 		}
 	}
 	if bad > 0 {
-		return fmt.Errorf("%s: %w: part %d (%s) through %s of zero-aware table %s: %d states differ from a direct build, first at index %d", path, format.ErrSet, i+1, p, part.Mapping().Sym, part.Table.Pattern, bad, first), nil
+		return fmt.Errorf("%s: %w: %s (%s) through %s of zero-aware table %s: %d states differ from a direct build, first at index %d", path, format.ErrSet, name, p, part.Mapping().Sym, part.Table.Pattern, bad, first), nil
 	}
 	return nil, nil
 }

@@ -71,7 +71,7 @@ func TestSetFileZeroAware(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prob, err := zaSetPart(ctx, path, 1, set.Parts[1])
+	prob, err := zaSetPart(ctx, path, set.PartName(1), set.Parts[1])
 	if err != nil || prob == nil {
 		t.Fatalf("a spoilt table passed the deep check of the symmetric part (%v, %v)", prob, err)
 	}

@@ -10,13 +10,17 @@ import (
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/regular"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // infoCmd is "pdbgen info": its usage line, summary and help (the flags are
 // defined where it parses them).
-var infoCmd = &command{name: "info", usage: "[--json] FILE...", short: "print header and value histogram of table files",
-	help: `Reads only each file's header (cheap). Exit status: 0 success; 1 a corrupt
-header; 2 a missing or unreadable file, or a write error on stdout.`,
+var infoCmd = &command{name: "info", usage: "[--json] FILE...", short: "print header and value histogram of table files, or what a set file lists",
+	help: `Reads only each file's header (cheap). For a set file (format/SPEC.md sections
+10 and 12) it prints what the set file lists (version, board, partitions,
+parts and tables) without reading the tables; pdbgen verify checks them.
+Exit status: 0 success; 1 a corrupt header or set file; 2 a missing or
+unreadable file, or a write error on stdout.`,
 	run: runInfo}
 
 // infoJSON is the object `info --json` prints per file: the header plus
@@ -45,9 +49,11 @@ func runInfo(e *env, args []string) error {
 		h, err := format.ReadHeaderFile(f)
 		if err != nil {
 			if set, _ := format.IsSetFile(f); set {
-				// not corruption: the wrong kind of file for info
-				fmt.Fprintf(e.stderr, "%s: a set file (format/SPEC.md section 10), not a table: info reads table headers (pdbgen verify checks a set file and its tables)\n", f)
-				code = max(code, exitTrouble)
+				// a set file: what it lists, from the set file alone
+				if err := infoSetFile(e, f, *asJSON); err != nil {
+					fmt.Fprintf(e.stderr, "%v\n", err)
+					code = max(code, exitCode(err))
+				}
 				continue
 			}
 			fmt.Fprintf(e.stderr, "%v\n", err)
@@ -117,4 +123,81 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 		}
 		fmt.Fprintf(w, "  %4d %12d %s\n", v, c, strings.Repeat("#", bar))
 	}
+}
+
+// infoSetJSON is the object `info --json` prints for a set file.
+type infoSetJSON struct {
+	File       string   `json:"file"`
+	Size       int64    `json:"file_size"`
+	Set        bool     `json:"set"`         // always true: a set file, not a table
+	Version    int      `json:"tilepdb_set"` // 1 (parts) or 2 (a catalogue of partitions)
+	Width      int      `json:"width"`
+	Height     int      `json:"height"`
+	Goal       []int    `json:"goal"`
+	Partitions []int    `json:"partitions,omitempty"` // a catalogue: the number of parts of each partition
+	Parts      int      `json:"parts"`                // the parts listed (of all partitions)
+	Tables     []string `json:"tables"`               // the table files named, each once, in order of first use
+}
+
+// infoSetFile prints what the set file at path lists (format.ReadSetFile:
+// the set file alone, its tables unread): version, board and goal, each
+// partition's parts and the tables, as text or one JSON object.
+func infoSetFile(e *env, path string, asJSON bool) error {
+	sf, err := format.ReadSetFile(path)
+	if err != nil {
+		return err
+	}
+	var size int64
+	if st, err := os.Stat(path); err == nil {
+		size = st.Size()
+	}
+	groups := [][]format.SetPart{sf.Parts}
+	if sf.Version == format.CatalogueVersion {
+		groups = sf.Partitions
+	}
+	r := infoSetJSON{File: path, Size: size, Set: true, Version: sf.Version, Width: sf.Width, Height: sf.Height, Goal: sf.Goal, Tables: []string{}}
+	seen := map[string]bool{}
+	for _, ps := range groups {
+		if sf.Version == format.CatalogueVersion {
+			r.Partitions = append(r.Partitions, len(ps))
+		}
+		r.Parts += len(ps)
+		for _, p := range ps {
+			if !seen[p.Table] {
+				seen[p.Table] = true
+				r.Tables = append(r.Tables, p.Table)
+			}
+		}
+	}
+	if asJSON {
+		return writeJSONLine(e.stdout, r)
+	}
+	w := e.stdout
+	q := regular.Name // names from the file: escaped when they hold control characters
+	what := "additive set"
+	if sf.Version == format.CatalogueVersion {
+		what = fmt.Sprintf("catalogue of %d partitions (the maximum of their sums)", len(groups))
+	}
+	fmt.Fprintf(w, "%s\n", regular.Name(path))
+	fmt.Fprintf(w, "  set file   version %d, %s\n  parts      %d, through %d table files (not read here; pdbgen verify checks them)\n", sf.Version, what, r.Parts, len(r.Tables))
+	goal := tileList(sf.Goal)
+	if g, err := puzzle.NewGeometry(sf.Width, sf.Height); err == nil && len(sf.Goal) == g.N() {
+		b := make(puzzle.Board, len(sf.Goal))
+		for i, t := range sf.Goal {
+			b[i] = uint8(t)
+		}
+		if b.Validate(g.N()) == nil {
+			goal = puzzle.GoalName(g, b) + " (" + goal + ")"
+		}
+	}
+	fmt.Fprintf(w, "  board      %dx%d, goal %s\n", sf.Width, sf.Height, goal)
+	for i, ps := range groups {
+		if sf.Version == format.CatalogueVersion {
+			fmt.Fprintf(w, "  partition %d (%d parts)\n", i+1, len(ps))
+		}
+		for _, p := range ps {
+			fmt.Fprintf(w, "    tiles %s through %s of table %s (tiles %s)\n", tileList(p.Tiles), q(p.Symmetry), q(p.Table), tileList(p.TableTiles))
+		}
+	}
+	return nil
 }

@@ -196,17 +196,44 @@ func TestInfoErrors(t *testing.T) {
 	}
 }
 
-// TestInfoSetFile: info on a set file says what it is (exit 2), instead of
-// reporting a table with a bad magic number.
+// TestInfoSetFile: info on a set file prints what it lists (version,
+// board, partitions, parts, tables) from the set file alone; a broken set
+// file gives its one-line error (exit 1), never a bad magic number.
 func TestInfoSetFile(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "x.set.json")
 	if err := os.WriteFile(f, []byte(`{"tilepdb_set":1}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := pdbgen(t, "", "info", f)
-	wantCode(t, r, 2)
-	if !strings.Contains(r.stderr, "a set file") || strings.Contains(r.stderr, "magic") {
-		t.Errorf("stderr should say it is a set file\n%v", r)
+	wantCode(t, r, 1)
+	if !strings.Contains(r.stderr, f+`: tilepdb: invalid set: required key "width" is missing`) || strings.Contains(r.stderr, "magic") {
+		t.Errorf("stderr should give the set file's problem\n%v", r)
+	}
+	kit := filepath.Join("..", "..", "readers", "testdata", "sets")
+	tests := []struct {
+		file string
+		text []string // lines info prints
+		json string   // keys of info --json beyond file and file_size
+	}{
+		{"good-b.set.json", []string{"set file   version 1, additive set", "parts      3, through 1 table files", "goal blank-last (1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0)", "    tiles 3,4,8 through rot270 of table 4x4_1-2-5.pdb (tiles 1,2,5)"},
+			`"set":true,"tilepdb_set":1,"width":4,"height":4,"goal":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0],"parts":3,"tables":["4x4_1-2-5.pdb"]}`},
+		{"good-catalogue.set.json", []string{"set file   version 2, catalogue of 3 partitions (the maximum of their sums)", "parts      6, through 2 table files", "  partition 2 (2 parts)\n    tiles 1,2,5 through identity of table 4x4_1-2-5.pdb (tiles 1,2,5)\n    tiles 3,4,8 through rot270 of table 4x4_1-2-5.pdb (tiles 1,2,5)\n  partition 3"},
+			`"set":true,"tilepdb_set":2,"width":4,"height":4,"goal":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0],"partitions":[2,2,2],"parts":6,"tables":["4x4_2-3-4.pdb","4x4_1-2-5.pdb"]}`},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(kit, tt.file)
+		r := pdbgen(t, "", "info", path)
+		wantCode(t, r, 0)
+		for _, w := range tt.text {
+			if !strings.Contains(r.stdout, w) {
+				t.Errorf("info %s: stdout lacks %q\n%v", tt.file, w, r)
+			}
+		}
+		r = pdbgen(t, "", "info", "--json", path)
+		wantCode(t, r, 0)
+		if !strings.HasSuffix(strings.TrimSpace(r.stdout), tt.json) || !json.Valid([]byte(r.stdout)) {
+			t.Errorf("info --json %s:\n%s\nwant it to end in %s", tt.file, r.stdout, tt.json)
+		}
 	}
 }
 

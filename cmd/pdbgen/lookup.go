@@ -14,7 +14,8 @@ import (
 var lookupCmd = &command{name: "lookup", usage: "[--max-memory SIZE] FILE... < boards   (FILE: tables and set files)", short: "print the heuristic value of each board on stdin",
 	help: `Prints "<board>\t<value>" per board: the value in moves from the tables (an
 exact table: the true distance to the goal; additive tables: the sum of
-their entries, a lower bound), or "<board>\tunsolvable".
+their entries, a lower bound; a catalogue, set file version 2: the largest
+of its partitions' sums), or "<board>\tunsolvable".
 
 ` + boardHelp + "\n\n" + exitHelp,
 	run: runLookup}

@@ -254,13 +254,14 @@ func (v *tableVerifier) report(f string) (bad, trouble bool, err error) {
 
 // setReportJSON is the --json report of a set file.
 type setReportJSON struct {
-	File     string   `json:"file"`
-	Set      bool     `json:"set"`
-	OK       bool     `json:"ok"`
-	Parts    int      `json:"parts,omitempty"`
-	Tables   int      `json:"tables,omitempty"`
-	Error    string   `json:"error,omitempty"`    // why the set file could not be checked (exit 2), as in a table's report
-	Problems []string `json:"problems,omitempty"` // every problem, in reading order
+	File       string   `json:"file"`
+	Set        bool     `json:"set"`
+	OK         bool     `json:"ok"`
+	Partitions int      `json:"partitions,omitempty"` // a catalogue (SPEC.md section 12): its partitions
+	Parts      int      `json:"parts,omitempty"`      // the parts of the set file (of all partitions of a catalogue)
+	Tables     int      `json:"tables,omitempty"`
+	Error      string   `json:"error,omitempty"`    // why the set file could not be checked (exit 2), as in a table's report
+	Problems   []string `json:"problems,omitempty"` // every problem, in reading order
 }
 
 // checkSetFile is verify.SetFile (a variable so that a test can make the
@@ -308,7 +309,7 @@ func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) erro
 				r.Problems = append(r.Problems, p.Error())
 			}
 		} else {
-			r.Parts, r.Tables = len(s.Parts), len(s.Tables)
+			r.Partitions, r.Parts, r.Tables = len(s.Partitions), fileParts(s), len(s.Tables)
 		}
 		if werr := writeJSONLine(e.stdout, r); werr != nil {
 			return werr
@@ -323,9 +324,19 @@ func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) erro
 		fmt.Fprintf(e.stdout, "%d findings\n", len(probs))
 		return ret
 	}
-	fmt.Fprintf(e.stdout, "%s: set file, %s board, %d parts through %d tables\n", path, s.Geom, len(s.Parts), len(s.Tables))
-	for i, p := range s.Parts {
-		fmt.Fprintf(e.stdout, "  part %d: tiles %s through %s of table %s\n", i+1, tileList(p.Pattern.Tiles), p.Sym, tileList(p.Table.Pattern.Tiles))
+	if s.Catalogue() {
+		fmt.Fprintf(e.stdout, "%s: set file, catalogue, %s board, %d partitions of %d parts (%d distinct) through %d tables\n", path, s.Geom, len(s.Partitions), fileParts(s), len(s.Parts), len(s.Tables))
+		for i, idx := range s.Partitions {
+			for j, k := range idx {
+				p := s.Parts[k]
+				fmt.Fprintf(e.stdout, "  partition %d part %d: tiles %s through %s of table %s\n", i+1, j+1, tileList(p.Pattern.Tiles), p.Sym, tileList(p.Table.Pattern.Tiles))
+			}
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "%s: set file, %s board, %d parts through %d tables\n", path, s.Geom, len(s.Parts), len(s.Tables))
+		for i, p := range s.Parts {
+			fmt.Fprintf(e.stdout, "  part %d: tiles %s through %s of table %s\n", i+1, tileList(p.Pattern.Tiles), p.Sym, tileList(p.Table.Pattern.Tiles))
+		}
 	}
 	what := "set"
 	if deep {
@@ -333,4 +344,18 @@ func verifySet(ctx context.Context, e *env, path string, deep, asJSON bool) erro
 	}
 	fmt.Fprintf(e.stdout, "%s\n0 findings\n", verify.CheckedLine(what, "ok", ""))
 	return nil
+}
+
+// fileParts is the number of parts s's set file lists: len(s.Parts), or
+// for a catalogue the sum over its partitions (a part used by several
+// partitions counts in each).
+func fileParts(s *format.Set) int {
+	if !s.Catalogue() {
+		return len(s.Parts)
+	}
+	n := 0
+	for _, idx := range s.Partitions {
+		n += len(idx)
+	}
+	return n
 }

@@ -1,5 +1,6 @@
 // Regenerates readers/testdata/sets/: small set files (format/SPEC.md
-// section 10), good ones and ones that break one MUST of section 10 each,
+// section 10) and catalogues (set file version 2, section 12), good ones
+// and ones that break one MUST of section 10 or 12 each,
 // with the tables they name (built by pdbgen), and index.tsv giving what a
 // reader must do with each. Shared by the JavaScript and Java readers'
 // tests and compared with pdbgen by scripts/check-readers.sh.
@@ -40,8 +41,10 @@ fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'make-sets-'));
 
-// Tables: [board, tiles, goal].
+// Tables: [board, tiles, goal, zero-aware].
 const tables = [
+  ['4x4', '2,3,4', 'blank-last', true],
+  ['4x4', '1', 'blank-last'],
   ['4x4', '2,3,4', 'blank-last'],
   ['4x4', '1,2,5', 'blank-last'],
   ['4x4', '3,4,8', 'blank-last'],
@@ -58,8 +61,9 @@ const tables = [
   ['3x3', '2,4', 'blank-last'],
   ['3x3', '6,8', 'blank-last'],
 ];
-for (const [board, tiles, goal] of tables) {
-  const printed = execFileSync(pdbgen, ['build', '--quiet', '--board', board, '--tiles', tiles, '--goal', goal, '-o', tmp], { encoding: 'utf8' });
+for (const [board, tiles, goal, zeroAware] of tables) {
+  const za = zeroAware ? ['--zero-aware'] : [];
+  const printed = execFileSync(pdbgen, ['build', '--quiet', '--board', board, '--tiles', tiles, '--goal', goal, ...za, '-o', tmp], { encoding: 'utf8' });
   for (const f of printed.trim().split('\n')) fs.copyFileSync(f, path.join(out, path.basename(f)));
 }
 const info = (f) => JSON.parse(execFileSync(pdbgen, ['info', '--json', path.join(out, f)], { encoding: 'utf8' }));
@@ -97,11 +101,22 @@ function set(w, h, goalName, parts) {
   const goal = goalOf(goalName, w * h);
   return { tilepdb_set: 1, width: w, height: h, goal, parts: parts.map((p) => part(w, h, goal, ...p)) };
 }
-// The layout pdbgen writes: one key per line, one line per part.
+// A catalogue (SPEC.md section 12): partitions, each a list of parts as
+// for set().
+function catalogue(w, h, goalName, partitions) {
+  const goal = goalOf(goalName, w * h);
+  return { tilepdb_set: 2, width: w, height: h, goal, partitions: partitions.map((ps) => ps.map((p) => part(w, h, goal, ...p))) };
+}
+// The layout pdbgen writes: one key per line, one line per part (for a
+// catalogue, each partition between lines "[" and "]").
 function marshal(s) {
   const head = Object.entries(s)
-    .filter(([k]) => k !== 'parts')
+    .filter(([k]) => k !== 'parts' && k !== 'partitions')
     .map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  if ('partitions' in s) {
+    const ps = s.partitions.map((ps) => `    [\n${ps.map((p) => `      ${JSON.stringify(p)}`).join(',\n')}\n    ]`);
+    return `{\n${head.join(',\n')},\n  "partitions": [\n${ps.join(',\n')}\n  ]\n}\n`;
+  }
   const parts = (s.parts ?? []).map((p) => `    ${JSON.stringify(p)}`);
   return `{\n${head.join(',\n')},\n  "parts": [\n${parts.join(',\n')}\n  ]\n}\n`;
 }
@@ -126,6 +141,24 @@ const goodBF = () => set(4, 4, 'blank-first', [
   [[1, 2, 3], 'identity', '4x4-bf_1-2-3.pdb', [1, 2, 3]],
   [[4, 8, 12], 'transpose', '4x4-bf_1-2-3.pdb', [1, 2, 3]],
 ]);
+// Catalogues (SPEC.md section 12). goodCat: three partitions sharing the
+// tables of 2,3,4 and 1,2,5 (identity, transpose, rot270, flip-tb), its
+// third partition reusing a part of the first and one of the second.
+const TZA = '4x4_2-3-4_za.pdb';
+const goodCat = () => catalogue(4, 4, 'blank-last', [
+  [[[2, 3, 4], 'identity', T234, [2, 3, 4]], [[5, 9, 13], 'transpose', T234, [2, 3, 4]]],
+  [[[1, 2, 5], 'identity', T125, [1, 2, 5]], [[3, 4, 8], 'rot270', T125, [1, 2, 5]]],
+  [[[2, 3, 4], 'identity', T234, [2, 3, 4]], [[9, 13, 14], 'flip-tb', T125, [1, 2, 5]]],
+]);
+const goodCatZA = () => catalogue(4, 4, 'blank-last', [
+  [[[2, 3, 4], 'identity', TZA, [2, 3, 4]], [[5, 9, 13], 'transpose', TZA, [2, 3, 4]], [[1], 'identity', '4x4_1.pdb', [1]]],
+  [[[1, 2, 5], 'identity', T125, [1, 2, 5]], [[3, 4, 8], 'rot270', T125, [1, 2, 5]]],
+  [[[2, 3, 4], 'identity', T234, [2, 3, 4]], [[5, 9, 13], 'transpose', TZA, [2, 3, 4]]],
+]);
+const cat3x2 = () => catalogue(3, 2, 'blank-last', [
+  [[[1], 'identity', '3x2_1.pdb', [1]], [[3], 'flip-lr', '3x2_1.pdb', [1]]],
+  [[[3], 'identity', '3x2_3.pdb', [3]]],
+]);
 const edit = (make, f) => () => {
   const s = make();
   f(s);
@@ -142,7 +175,7 @@ const cases = [
     const s = goodA();
     return JSON.stringify({ comment: 'unknown keys are ignored', parts: s.parts.map((p) => Object.fromEntries(Object.entries(p).reverse())), goal: s.goal, height: 4, width: 4, tilepdb_set: 1 });
   }],
-  ['bad-version.set.json', 'go', 'tilepdb_set 2', edit(goodA, (s) => (s.tilepdb_set = 2))],
+  ['bad-version.set.json', 'go', 'tilepdb_set 3', edit(goodA, (s) => (s.tilepdb_set = 3))],
   ['bad-version-missing.set.json', 'go', 'no tilepdb_set key', edit(goodA, (s) => delete s.tilepdb_set)],
   ['bad-board.set.json', 'go', 'width 9', edit(goodA, (s) => (s.width = 9))],
   ['bad-goal-length.set.json', 'go', 'goal of 15 cells on 4x4', edit(goodA, (s) => s.goal.pop())],
@@ -208,6 +241,36 @@ const cases = [
   ['bad-json-deep.set.json', 'go', 'an unknown key nested 100,000 arrays deep (at most 64 levels)', () => marshal(goodA()).replace('"width": 4', `"x": ${'['.repeat(100000)}${']'.repeat(100000)},\n  "width": 4`)],
   ['bad-table-control.set.json', 'go', 'table name with a NUL character (printed escaped)', edit(goodA, (s) => (s.parts[1].table = 'a\u0000b.pdb'))],
   ['bad-table-long.set.json', 'go', 'table name of 256 bytes (at most 255)', edit(goodA, (s) => (s.parts[1].table = `${'a'.repeat(252)}.pdb`))],
+  // Catalogues: set file version 2 (SPEC.md section 12)
+  ['good-catalogue.set.json', 'go', 'catalogue of three partitions through the tables of 2,3,4 and 1,2,5 (identity, transpose, rot270, flip-tb); partition 3 reuses parts of 1 and 2', goodCat],
+  ['good-catalogue-one.set.json', 'go', 'catalogue of one partition (good-a\'s parts): still a catalogue', () => catalogue(4, 4, 'blank-last', [goodA().parts.map((p) => [p.tiles, p.symmetry, p.table, p.table_tiles])])],
+  ['good-catalogue-zero-aware.set.json', 'go', 'catalogue mixing the zero-aware table of 2,3,4 (identity, transpose) with plain tables, the plain and zero-aware tables of 2,3,4 in one partition', goodCatZA],
+  ['good-catalogue-3x2.set.json', 'go', 'catalogue on a 3x2 board: tile 3 by flip-lr through the table of 1, then through its own table', cat3x2],
+  ['good-catalogue-parts-key.set.json', 'go', 'catalogue with a top-level "parts" key: an unknown key in version 2, ignored', () => marshal(goodCat()).replace('"width": 4', '"parts": [],\n  "width": 4')],
+  ['bad-catalogue-version-1.set.json', 'go', 'partitions in a set file of version 1 (which needs parts)', edit(goodCat, (s) => (s.tilepdb_set = 1))],
+  ['bad-catalogue-partitions-missing.set.json', 'go', 'version 2 with parts instead of partitions', edit(goodA, (s) => (s.tilepdb_set = 2))],
+  ['bad-catalogue-partitions-null.set.json', 'go', 'partitions null', () => marshal(goodCat()).replace(/"partitions": \[[^]*\n {2}\]/, '"partitions": null')],
+  ['bad-catalogue-partitions-type.set.json', 'go', 'partitions an object', () => marshal(goodCat()).replace(/"partitions": \[[^]*\n {2}\]/, '"partitions": {}')],
+  ['bad-catalogue-partitions-empty.set.json', 'go', 'no partitions', edit(goodCat, (s) => (s.partitions = []))],
+  ['bad-catalogue-partitions-too-many.set.json', 'go', '65 partitions (at most 64)', edit(goodCat, (s) => (s.partitions = Array.from({ length: 65 }, (_, i) => s.partitions[i % 3])))],
+  ['bad-catalogue-partition-type.set.json', 'go', 'partition 2 is an object, not an array', () => marshal(goodCat()).replace(/\n {4}\[\n {6}\{"tiles":\[1,2,5\][^]*?\n {4}\]/, '\n    {"tiles":[1,2,5]}')],
+  ['bad-catalogue-partition-empty.set.json', 'go', 'partition 2 has no parts', edit(goodCat, (s) => (s.partitions[1] = []))],
+  ['bad-catalogue-partition-too-many-parts.set.json', 'go', 'partition 2 of 6 parts on a 3x2 board (at most 5)', edit(cat3x2, (s) => {
+    s.partitions[1] = [s.partitions[0][0], ...Array(5).fill(s.partitions[1][0])];
+  })],
+  ['bad-catalogue-part-type.set.json', 'go', 'partition 2 part 1 is an array, not an object', () => marshal(goodCat()).replace(/\{"tiles":\[1,2,5\][^\n]*\}/, '[1,2,5]')],
+  ['bad-catalogue-part-key.set.json', 'go', 'partition 2 part 2 has no tile_map', edit(goodCat, (s) => delete s.partitions[1][1].tile_map)],
+  ['bad-catalogue-symmetry.set.json', 'go', 'partition 2 part 2: symmetry rot45 (partition 1 is good)', edit(goodCat, (s) => (s.partitions[1][1].symmetry = 'rot45'))],
+  ['bad-catalogue-symmetry-cells.set.json', 'go', 'partition 3 part 2: transpose does not map the goal cells of 9,13,14 onto those of 1,2,5', edit(goodCat, (s) => (s.partitions[2][1].symmetry = 'transpose'))],
+  ['bad-catalogue-table-sha.set.json', 'go', 'partition 3 part 1: table_raw_sha256 differs from the table partition 1 read with the right one', edit(goodCat, (s) => (s.partitions[2][0].table_raw_sha256 = '0'.repeat(64)))],
+  ['bad-catalogue-table-tiles.set.json', 'go', 'partition 3 part 1: table_tiles differ from the table header', edit(goodCat, (s) => (s.partitions[2][0].table_tiles = [2, 3, 5]))],
+  ['bad-catalogue-table-missing.set.json', 'go', 'partition 2 part 1: a table file that does not exist (trouble, exit 2)', edit(goodCat, (s) => (s.partitions[1][0].table = 'nonexistent.pdb'))],
+  ['bad-catalogue-exact.set.json', 'go', 'partition 2 part 1: an exact table (3x2, all tiles)', edit(cat3x2, (s) => (s.partitions[1] = [part(3, 2, s.goal, [1, 2, 3, 4, 5], 'identity', '3x2.pdb', [1, 2, 3, 4, 5])]))],
+  ['bad-catalogue-goal-other.set.json', 'go', 'catalogue goal blank-first, tables blank-last', edit(goodCat, (s) => (s.goal = goalOf('blank-first', 16)))],
+  ['bad-catalogue-overlap.set.json', 'go', 'partition 2: 4,8,12 (anti-transpose of 2,3,4, valid alone) added to 1,2,5 and 3,4,8 shares 4,8 with part 2', edit(goodCat, (s) => {
+    s.partitions[1].push(part(4, 4, s.goal, [4, 8, 12], 'anti-transpose', T234, [2, 3, 4]));
+  })],
+  ['bad-catalogue-overlap-3.set.json', 'go', 'partitions 1 and 2 good, partition 3 repeats its part 1', edit(goodCat, (s) => (s.partitions[2][1] = s.partitions[2][0]))],
 ];
 
 // The message the readers give where pdbgen does not follow SPEC.md.
