@@ -13,7 +13,8 @@ BLANK moves: u up, d down, l left, r right (u swaps the blank with the tile
 above it); "-" for a board already at the goal. <K> counts the states
 generated. --json prints one object per line instead. FILE is table files
 or set files (a set file names its tables; several parts may share one
-table through a board symmetry). -t N shares each board's IDA* search
+table through a board symmetry; a catalogue set file, version 2, gives
+the maximum over its partitions of each partition's sum). -t N shares each board's IDA* search
 among N threads (parallel IDA*); moves and node counts do not depend on it.
 
 Algorithms (--algorithm): ida (default): optimal, IDA* on additive tables,
