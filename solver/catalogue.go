@@ -37,32 +37,37 @@ import (
 // 64-bit mask.
 const maxPartitions = 64
 
+// maxCatParts bounds the distinct parts of a catalogue the solver takes:
+// parts are numbered by a byte, so that the per-part arrays need no bounds
+// checks in the search.
+const maxCatParts = 256
+
 // catRef is one distinct part holding a tile: the part and the index of
 // the tile's image among the part's table tiles.
 type catRef struct {
-	part int32
+	part uint8
 	idx  uint8
 }
 
 // catHold says which part of a partition holds a tile: partition q, and
 // the index j of the part in the tile's list of catRef.
 type catHold struct {
-	q int32
+	q uint8
 	j uint8
 }
 
 // catalogue is a catalogue set prepared for the search.
 type catalogue struct {
-	tabs  []tableInfo                // per distinct part
-	cell  [][puzzle.MaxCells]uint8   // per distinct part, board cell -> cell of the part's symmetry
-	cellR [][puzzle.MaxCells]uint8   // per distinct part, cell after the main-diagonal reflection, then the symmetry
-	parts [][]int32                  // per partition, its distinct parts
-	in    [][]int32                  // per distinct part, the partitions holding it
-	tile  [puzzle.MaxCells][]catRef  // per tile, the distinct parts holding it
-	hold  [puzzle.MaxCells][]catHold // per tile, the partitions with a part holding it
-	free  [puzzle.MaxCells][]int32   // per tile, the partitions with no part holding it
-	np    int                        // partitions
-	maxJ  int                        // the longest tile list
+	tabs  *[maxCatParts]tableInfo              // per distinct part
+	cell  *[maxCatParts][puzzle.MaxCells]uint8 // per distinct part, board cell -> cell of the part's symmetry
+	cellR *[maxCatParts][puzzle.MaxCells]uint8 // per distinct part, cell after the main-diagonal reflection, then the symmetry
+	parts [][]uint8                            // per partition, its distinct parts
+	in    [maxCatParts][]uint8                 // per distinct part, the partitions holding it
+	tile  [puzzle.MaxCells][]catRef            // per tile, the distinct parts holding it
+	hold  [puzzle.MaxCells][]catHold           // per tile, the partitions with a part holding it
+	free  [puzzle.MaxCells][]uint8             // per tile, the partitions with no part holding it
+	np    int                                  // partitions
+	nt    int                                  // distinct parts
 }
 
 // catStep is a move's effect on one distinct part: tile idx p of part
@@ -70,7 +75,7 @@ type catalogue struct {
 // st and value h. make swaps st and h with the side's, so that the step
 // then holds what undoes it.
 type catStep struct {
-	part     int32
+	part     uint8
 	p        uint8
 	from, to uint8
 	h        uint8
@@ -81,16 +86,20 @@ type catStep struct {
 // catalogue: per distinct part its cells, index state and value, and per
 // partition the sum of its parts' values.
 type catSide struct {
-	cells [][puzzle.MaxCells]uint8
-	st    []rankState
-	h     []uint8
-	sum   []int
+	sum   [maxPartitions]int
+	h     [maxCatParts]uint8
+	st    [maxCatParts]rankState
+	cells [maxCatParts][puzzle.MaxCells]uint8
 }
+
+// catSteps holds the steps of one move on one side, one per part holding
+// the moved tile (at most one per partition).
+type catSteps [maxPartitions]catStep
 
 // catLevel holds the steps of the child being made at one depth of
 // IDA*, for the regular and the reflected side.
 type catLevel struct {
-	reg, refl []catStep
+	reg, refl catSteps
 }
 
 // addCatalogue prepares a catalogue's parts (Solver.cat): each of its
@@ -102,7 +111,11 @@ func (s *Solver) addCatalogue(ctx context.Context) error {
 	if n := len(set.Partitions); n > maxPartitions {
 		return fmt.Errorf("solver: a catalogue of %d partitions; the solver takes at most %d", n, maxPartitions)
 	}
-	cat := &catalogue{np: len(set.Partitions), in: make([][]int32, len(set.Parts))}
+	if n := len(set.Parts); n > maxCatParts {
+		return fmt.Errorf("solver: a catalogue of %d distinct parts; the solver takes at most %d", n, maxCatParts)
+	}
+	cat := &catalogue{np: len(set.Partitions), nt: len(set.Parts),
+		tabs: new([maxCatParts]tableInfo), cell: new([maxCatParts][puzzle.MaxCells]uint8), cellR: new([maxCatParts][puzzle.MaxCells]uint8)}
 	direct := map[*format.Table]*directIndex{}
 	zas := map[*format.Table]*zeroAwareTable{}
 	for id, p := range set.Parts {
@@ -110,8 +123,8 @@ func (s *Solver) addCatalogue(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		cat.tabs = append(cat.tabs, ti)
-		var pc, pcR [puzzle.MaxCells]uint8
+		cat.tabs[id] = ti
+		pc, pcR := &cat.cell[id], &cat.cellR[id]
 		m := p.Mapping()
 		for c := 0; c < s.n; c++ {
 			pc[c] = uint8(c)
@@ -122,21 +135,19 @@ func (s *Solver) addCatalogue(ctx context.Context) error {
 		for c := 0; c < s.n && s.opt.Reflect; c++ {
 			pcR[c] = pc[s.reflCell[c]]
 		}
-		cat.cell = append(cat.cell, pc)
-		cat.cellR = append(cat.cellR, pcR)
 		for _, tile := range p.Pattern.Tiles {
 			img := tile
 			if m != nil {
 				img = m.Tile[tile]
 			}
-			cat.tile[tile] = append(cat.tile[tile], catRef{part: int32(id), idx: uint8(slices.Index(p.Table.Pattern.Tiles, img))})
+			cat.tile[tile] = append(cat.tile[tile], catRef{part: uint8(id), idx: uint8(slices.Index(p.Table.Pattern.Tiles, img))})
 		}
 	}
 	for q, partition := range set.Partitions {
-		members := make([]int32, len(partition))
+		members := make([]uint8, len(partition))
 		for j, id := range partition {
-			members[j] = int32(id)
-			cat.in[id] = append(cat.in[id], int32(q))
+			members[j] = uint8(id)
+			cat.in[id] = append(cat.in[id], uint8(q))
 		}
 		cat.parts = append(cat.parts, members)
 	}
@@ -149,12 +160,11 @@ func (s *Solver) addCatalogue(ctx context.Context) error {
 				}
 			}
 			if j < 0 {
-				cat.free[t] = append(cat.free[t], int32(q))
+				cat.free[t] = append(cat.free[t], uint8(q))
 			} else {
-				cat.hold[t] = append(cat.hold[t], catHold{q: int32(q), j: uint8(j)})
+				cat.hold[t] = append(cat.hold[t], catHold{q: uint8(q), j: uint8(j)})
 			}
 		}
-		cat.maxJ = max(cat.maxJ, len(cat.tile[t]))
 	}
 	s.cat = cat
 	return nil
@@ -181,22 +191,10 @@ func (s *Solver) prepareTable(ctx context.Context, direct map[*format.Table]*dir
 	return ti, nil
 }
 
-// alloc sizes sd for cat.
-func (sd *catSide) alloc(cat *catalogue) {
-	if len(sd.h) == len(cat.tabs) && len(sd.sum) == cat.np {
-		return
-	}
-	sd.cells = make([][puzzle.MaxCells]uint8, len(cat.tabs))
-	sd.st = make([]rankState, len(cat.tabs))
-	sd.h = make([]uint8, len(cat.tabs))
-	sd.sum = make([]int, cat.np)
-}
-
 // load ranks board (the tile in each cell) in every distinct part,
 // through the cell maps pc (cat.cell, or cat.cellR for the reflected side,
 // where tile t of the board is tile tmap[t]), and sums the partitions.
-func (sd *catSide) load(cat *catalogue, board []uint8, pc [][puzzle.MaxCells]uint8, tmap *[puzzle.MaxCells]uint8) {
-	sd.alloc(cat)
+func (sd *catSide) load(cat *catalogue, board []uint8, pc *[maxCatParts][puzzle.MaxCells]uint8, tmap *[puzzle.MaxCells]uint8) {
 	blank := slices.Index(board, 0)
 	for c, t := range board {
 		if tmap != nil {
@@ -206,7 +204,7 @@ func (sd *catSide) load(cat *catalogue, board []uint8, pc [][puzzle.MaxCells]uin
 			sd.cells[r.part][r.idx] = pc[r.part][c]
 		}
 	}
-	for i := range cat.tabs {
+	for i := 0; i < cat.nt; i++ {
 		tab := &cat.tabs[i]
 		sd.st[i] = tab.rank(&sd.cells[i])
 		sd.h[i] = tab.values[tab.index(sd.st[i])]
@@ -223,64 +221,64 @@ func (sd *catSide) load(cat *catalogue, board []uint8, pc [][puzzle.MaxCells]uin
 }
 
 // max is the side's heuristic: the largest partition sum.
-func (sd *catSide) max() int {
+func (sd *catSide) max(np int) int {
 	h := 0
-	for _, v := range sd.sum {
+	for _, v := range sd.sum[:np] {
 		h = max(h, v)
 	}
 	return h
 }
 
-// step sets c to the effect on sd of moving the tile of r from cell to
-// into the blank's cell blank (board cells; pc the side's cell maps).
-func (cat *catalogue) step(c *catStep, sd *catSide, r catRef, pc [][puzzle.MaxCells]uint8, blank, to uint8) {
-	t := r.part
-	tab := &cat.tabs[t]
-	c.part, c.p, c.from, c.to = t, r.idx, pc[t][to], pc[t][blank]
-	if tab.dvals != nil {
-		c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
-		c.h = tab.dvals[c.st.d]
-	} else {
-		c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
-		c.h = tab.values[tab.index(c.st)]
-	}
-	if c.h&zaLazy != 0 && tab.za != nil {
-		// The blank's region: the blank is on the cell the tile left.
-		st := c.st
-		if tab.dvals != nil {
-			cells := sd.cells[t]
-			cells[c.p] = c.to
-			st = tab.rank(&cells)
-		}
-		c.h = tab.za.value(st.ord, st.m, c.from)
-	}
-}
-
 // eval returns the heuristic of side sd after tile slides from cell to
-// into the blank's cell blank, computing the steps of the parts holding
-// tile into steps (at most cat.maxJ) as it needs them, partition by
-// partition. It stops early, with a partial maximum, once that exceeds
-// thr and is at least stop: the move is then cut, and the exact value
-// would change neither that nor a next bound that takes the minimum with
-// stop. The second result is false after such an early stop; when true
-// the value is exact and every step is computed (make may use them).
-func (cat *catalogue) eval(sd *catSide, steps []catStep, pc [][puzzle.MaxCells]uint8, tile, blank, to uint8, thr, stop int) (int, bool) {
+// into the blank's cell blank (board cells; pc the side's cell maps),
+// computing the steps of the parts holding tile into steps as it needs
+// them, partition by partition: the index state after the move (direct
+// index: one multiply-add; compact rank: tableInfo.moved) and the value,
+// zero-aware values resolved at once (the blank's region, the blank being
+// on the cell the tile left). It stops early, with a partial maximum, once
+// that exceeds thr and is at least stop: the move is then cut, and the
+// exact value would change neither that nor a next bound that takes the
+// minimum with stop. The second result is false after such an early
+// stop; when true the value is exact and every step is computed (make may
+// use them).
+func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzle.MaxCells]uint8, tile, blank, to uint8, thr, stop int) (int, bool) {
 	h := 0
-	for _, q := range cat.free[tile] {
-		h = max(h, sd.sum[q])
+	for _, q := range cat.free[tile&(puzzle.MaxCells-1)] {
+		h = max(h, sd.sum[q&(maxPartitions-1)])
 	}
 	if h > thr && h >= stop {
 		return h, false
 	}
-	refs := cat.tile[tile]
+	refs := cat.tile[tile&(puzzle.MaxCells-1)]
 	var done uint64
-	for _, hd := range cat.hold[tile] {
-		c := &steps[hd.j]
-		if done&(1<<hd.j) == 0 {
-			cat.step(c, sd, refs[hd.j], pc, blank, to)
-			done |= 1 << hd.j
+	for _, hd := range cat.hold[tile&(puzzle.MaxCells-1)] {
+		j := hd.j & (maxPartitions - 1)
+		c := &steps[j]
+		if done&(1<<j) == 0 {
+			done |= 1 << j
+			r := refs[j]
+			t := r.part
+			tab := &cat.tabs[t]
+			c.part, c.p, c.from, c.to = t, r.idx&(puzzle.MaxCells-1), pc[t][to&(puzzle.MaxCells-1)], pc[t][blank&(puzzle.MaxCells-1)]
+			if tab.dvals != nil {
+				c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
+				c.h = tab.dvals[c.st.d]
+			} else {
+				c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
+				c.h = tab.values[tab.index(c.st)]
+			}
+			if c.h&zaLazy != 0 && tab.za != nil {
+				// The blank's region: the blank is on the cell the tile left.
+				st := c.st
+				if tab.dvals != nil {
+					cells := sd.cells[t]
+					cells[c.p] = c.to
+					st = tab.rank(&cells)
+				}
+				c.h = tab.za.value(st.ord, st.m, c.from)
+			}
 		}
-		h = max(h, sd.sum[hd.q]+int(c.h)-int(sd.h[c.part]))
+		h = max(h, sd.sum[hd.q&(maxPartitions-1)]+int(c.h)-int(sd.h[c.part]))
 		if h > thr && h >= stop {
 			return h, false
 		}
@@ -288,41 +286,48 @@ func (cat *catalogue) eval(sd *catSide, steps []catStep, pc [][puzzle.MaxCells]u
 	return h, true
 }
 
-// make applies the n steps (all computed by eval) to sd, leaving in
+// make applies the first n steps (all computed by eval) to sd, leaving in
 // steps what undoes them (unmake).
-func (cat *catalogue) make(sd *catSide, steps []catStep) {
-	for i := range steps {
+func (cat *catalogue) make(sd *catSide, steps *catSteps, n int) {
+	for i := range steps[:n] {
 		c := &steps[i]
 		t := c.part
 		if d := int(c.h) - int(sd.h[t]); d != 0 {
 			for _, q := range cat.in[t] {
-				sd.sum[q] += d
+				sd.sum[q&(maxPartitions-1)] += d
 			}
 		}
 		sd.h[t], c.h = c.h, sd.h[t]
 		sd.st[t], c.st = c.st, sd.st[t]
-		sd.cells[t][c.p] = c.to
+		sd.cells[t][c.p&(puzzle.MaxCells-1)] = c.to
 	}
 }
 
 // unmake undoes make of the same steps.
-func (cat *catalogue) unmake(sd *catSide, steps []catStep) {
-	for i := range steps {
+func (cat *catalogue) unmake(sd *catSide, steps *catSteps, n int) {
+	for i := range steps[:n] {
 		c := &steps[i]
 		t := c.part
 		if d := int(sd.h[t]) - int(c.h); d != 0 {
 			for _, q := range cat.in[t] {
-				sd.sum[q] -= d
+				sd.sum[q&(maxPartitions-1)] -= d
 			}
 		}
 		sd.h[t], c.h = c.h, sd.h[t]
 		sd.st[t], c.st = c.st, sd.st[t]
-		sd.cells[t][c.p] = c.from
+		sd.cells[t][c.p&(puzzle.MaxCells-1)] = c.from
 	}
 }
 
 // loadCat is tableState.load for a catalogue.
 func (x *tableState) loadCat(s *Solver, board []uint8) {
+	if x.creg == nil {
+		x.creg = new(catSide)
+		if x.reflect {
+			x.crefl = new(catSide)
+		}
+	}
+	x.np = s.cat.np
 	x.creg.load(s.cat, board, s.cat.cell, nil)
 	if x.reflect {
 		x.crefl.load(s.cat, board, s.cat.cellR, &s.reflTile)
@@ -331,9 +336,9 @@ func (x *tableState) loadCat(s *Solver, board []uint8) {
 
 // valueCat is tableState.value for a catalogue.
 func (x *tableState) valueCat() int {
-	h := x.creg.max()
+	h := x.creg.max(x.np)
 	if x.reflect {
-		h = max(h, x.crefl.max())
+		h = max(h, x.crefl.max(x.np))
 	}
 	return h
 }
@@ -341,12 +346,12 @@ func (x *tableState) valueCat() int {
 // childCat is hcalc.child for a catalogue: the exact value of both sides.
 func (x *hcalc) childCat(tile, blank, to uint8) int {
 	cat := x.s.cat
-	if len(x.steps) < cat.maxJ {
-		x.steps = make([]catStep, cat.maxJ)
+	if x.steps == nil {
+		x.steps = new(catSteps)
 	}
-	h, _ := cat.eval(&x.creg, x.steps, cat.cell, tile, blank, to, math.MaxInt, math.MaxInt)
+	h, _ := cat.eval(x.creg, x.steps, cat.cell, tile, blank, to, math.MaxInt, math.MaxInt)
 	if x.reflect {
-		hr, _ := cat.eval(&x.crefl, x.steps, cat.cellR, x.s.reflTile[tile], blank, to, math.MaxInt, math.MaxInt)
+		hr, _ := cat.eval(x.crefl, x.steps, cat.cellR, x.s.reflTile[tile], blank, to, math.MaxInt, math.MaxInt)
 		h = max(h, hr)
 	}
 	return h
@@ -355,10 +360,9 @@ func (x *hcalc) childCat(tile, blank, to uint8) int {
 // level returns the step buffers of depth g, growing them on first use.
 func (x *searcher) level(g int) *catLevel {
 	for len(x.levels) <= g {
-		n := x.s.cat.maxJ
-		x.levels = append(x.levels, catLevel{reg: make([]catStep, n), refl: make([]catStep, n)})
+		x.levels = append(x.levels, new(catLevel))
 	}
-	return &x.levels[g]
+	return x.levels[g]
 }
 
 // dfsCat is dfs for a catalogue (Solver.cat): the same search, the
@@ -380,7 +384,7 @@ func (x *searcher) dfsCat(g int, fs uint16) bool {
 		to := m.to[i]
 		tile := x.board[to]
 		x.nodes++
-		h, _ := cat.eval(&x.creg, lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1)
+		h, _ := cat.eval(x.creg, &lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1)
 		if h > thr {
 			x.next = min(x.next, g+1+h)
 			continue
@@ -389,16 +393,16 @@ func (x *searcher) dfsCat(g int, fs uint16) bool {
 		if x.reflect {
 			// As in dfs: only for children the regular side keeps.
 			rtile = s.reflTile[tile]
-			hr, _ := cat.eval(&x.crefl, lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
+			hr, _ := cat.eval(x.crefl, &lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
 			if hr > thr {
 				x.next = min(x.next, g+1+hr)
 				continue
 			}
 			h = max(h, hr)
-			cat.make(&x.crefl, lv.refl[:len(cat.tile[rtile])])
+			cat.make(x.crefl, &lv.refl, len(cat.tile[rtile]))
 		}
 		// Make the move.
-		cat.make(&x.creg, lv.reg[:len(cat.tile[tile])])
+		cat.make(x.creg, &lv.reg, len(cat.tile[tile]))
 		x.board[blank], x.board[to] = tile, 0
 		x.blank = to
 		x.path = append(x.path, dir)
@@ -422,9 +426,9 @@ func (x *searcher) dfsCat(g int, fs uint16) bool {
 		x.path = x.path[:len(x.path)-1]
 		x.blank = blank
 		x.board[blank], x.board[to] = 0, tile
-		cat.unmake(&x.creg, lv.reg[:len(cat.tile[tile])])
+		cat.unmake(x.creg, &lv.reg, len(cat.tile[tile]))
 		if x.reflect {
-			cat.unmake(&x.crefl, lv.refl[:len(cat.tile[rtile])])
+			cat.unmake(x.crefl, &lv.refl, len(cat.tile[rtile]))
 		}
 	}
 	return false

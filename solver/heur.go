@@ -27,8 +27,10 @@ type side struct {
 type tableState struct {
 	reflect   bool
 	reg, refl side
-	// creg and crefl replace reg and refl for a catalogue (Solver.cat).
-	creg, crefl catSide
+	// creg and crefl replace reg and refl for a catalogue (Solver.cat),
+	// of np partitions.
+	creg, crefl *catSide
+	np          int
 }
 
 // childStep is a move's effect on one side: table t (-1 when the moved
@@ -157,7 +159,7 @@ func (sd *side) rank(tab *tableInfo, i int, blank uint8) {
 // the larger of the two sums (for a catalogue, of the two maxima over
 // partitions).
 func (x *tableState) value() int {
-	if x.creg.sum != nil {
+	if x.creg != nil {
 		return x.valueCat()
 	}
 	return max(x.reg.sum, x.refl.sum)
@@ -172,7 +174,7 @@ type hcalc struct {
 	s *Solver
 	tableState
 	pos   [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
-	steps []catStep              // a catalogue's steps (childCat)
+	steps *catSteps              // a catalogue's steps (childCat)
 }
 
 func newHcalc(s *Solver) *hcalc {

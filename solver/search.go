@@ -231,7 +231,7 @@ type searcher struct {
 	stop     *atomic.Int64
 	item     int64
 
-	levels []catLevel // a catalogue's steps per depth (dfsCat)
+	levels []*catLevel // a catalogue's steps per depth (dfsCat)
 }
 
 // newSearcher returns a searcher at the root b (in the tables'
