@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tilepdb/tilepdb/format"
@@ -333,5 +335,46 @@ func TestCatalogueOnePartition(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCatalogueTooManyParts: New refuses, in one error, a catalogue of
+// more distinct parts than the search numbers (maxCatParts): on the 7x7
+// board with the blank's goal in the centre (fixed by all 8 symmetries),
+// eight partitions of 48 one-tile parts, partition s looking every tile
+// up through another tile's table with symmetry s (384 parts).
+func TestCatalogueTooManyParts(t *testing.T) {
+	var cells []string
+	for i := 1; i <= 48; i++ {
+		if i == 25 {
+			cells = append(cells, "0")
+		}
+		cells = append(cells, strconv.Itoa(i))
+	}
+	goal := strings.Join(cells, " ")
+	g := pdbtest.Geometry(t, 7, 7)
+	gb, err := puzzle.ParseGoal(goal, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var partitions [][]format.Part
+	for _, sym := range puzzle.Symmetries(g) {
+		pi := sym.TileMap(g, gb)
+		var ps []format.Part
+		for tile := uint8(1); tile < 49; tile++ {
+			ps = append(ps, format.Part{Pattern: pdbtest.Pattern(t, 7, 7, goal, tile), Table: table(t, 7, 7, goal, pi[tile]), Sym: sym})
+		}
+		partitions = append(partitions, ps)
+	}
+	cat, err := format.NewCatalogue(partitions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.Parts) <= maxCatParts {
+		t.Fatalf("%d distinct parts, want more than %d", len(cat.Parts), maxCatParts)
+	}
+	_, err = New(cat, Options{})
+	if err == nil || !strings.Contains(err.Error(), "a catalogue of 384 distinct parts; the solver takes at most 256") {
+		t.Fatalf("New: %v", err)
 	}
 }
