@@ -35,6 +35,19 @@
 //     of up to 12 moves, one table lookup per child), so the first optimal
 //     solution in that order is still found.
 //
+// A catalogue (format.Set.Catalogue: SPEC.md section 12; Holte, Newton,
+// Felner, Meshulam & Furcy 2004, "Multiple pattern databases", ICAPS;
+// Clausecker & Reinefeld's catalogues of partitions) has as heuristic the
+// maximum over several additive partitions of each partition's sum. Every
+// search of the Solver takes it: each distinct part (at most 256) is kept
+// per move as a table of an additive set is, once however many partitions
+// hold it, with one sum per partition; IDA* evaluates a child's partitions
+// one after another and stops at the first that cuts it (the cut and the
+// next bound are those of the full maximum), and with Options.Reflect the
+// reflected board's catalogue value is taken only for children the regular
+// one keeps, as for an additive set (catalogue.go). A catalogue of one
+// partition is searched as the additive set of its parts.
+//
 // Besides the optimal Solve, a Solver offers searches that store states
 // (packed boards in a hash table, bounded by Limits): SolveWeighted
 // (weighted A*, a solution at most w times the optimum), SolveAnytime (ARA*:
