@@ -251,26 +251,30 @@ func (pl *ShardPlan) IndexBytes() uint64 { return pl.sp.indexBytes() }
 
 // StepStats are the counts of one Step (of one shard at one level).
 type StepStats struct {
-	Shard, Level int
+	Shard int `json:"shard"`
+	Level int `json:"level"`
 	// Merged is the incoming states that were unseen: states of this
 	// level found by other shards.
-	Merged uint64
+	Merged uint64 `json:"merged"`
 	// Frontier is the states expanded: the shard's states of this level
 	// (Merged included).
-	Frontier uint64
+	Frontier uint64 `json:"frontier"`
 	// Marked is the shard's own states its expansion reached first; they
 	// are the next level's frontier with the ones other shards send.
-	Marked uint64
+	Marked uint64 `json:"marked"`
 	// Sent is the states listed in the outgoing batches; a state may be
 	// sent by several blocks and shards, and when its owner reached it
 	// before (the owner's merge drops those).
-	Sent uint64
+	Sent uint64 `json:"sent"`
 	// Pull reports that the in-shard successors were found by the pull
 	// kernel (the push kernel otherwise).
-	Pull bool
+	Pull bool `json:"pull"`
 	// BytesIn and BytesOut are the incoming and outgoing batch bytes,
 	// ValueLogBytes the value log's and StateBytes the new state's.
-	BytesIn, BytesOut, ValueLogBytes, StateBytes uint64
+	BytesIn       uint64 `json:"bytes_in"`
+	BytesOut      uint64 `json:"bytes_out"`
+	ValueLogBytes uint64 `json:"value_log_bytes"`
+	StateBytes    uint64 `json:"state_bytes"`
 }
 
 // Init is shard s's state before level 0: every state unseen except the
@@ -382,12 +386,14 @@ func (pl *ShardPlan) checkHead(b []byte, magic, what string, s int, minLen int) 
 	if string(b[:8]) != magic {
 		return 0, 0, shardDataErr(what, s, "not a %s (magic %q)", what, b[:8])
 	}
-	if !bytes.Equal(b[8:16], pl.key[:]) {
-		return 0, 0, shardDataErr(what, s, "of another table, shard count or kernel version")
-	}
+	// The checksum first: a damaged key is damage, not another table's
+	// blob.
 	body := b[:len(b)-crcLen]
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(b[len(body):]) {
 		return 0, 0, shardDataErr(what, s, "checksum mismatch (corrupt)")
+	}
+	if !bytes.Equal(b[8:16], pl.key[:]) {
+		return 0, 0, shardDataErr(what, s, "of another table, shard count or kernel version")
 	}
 	return int(binary.LittleEndian.Uint32(b[16:])), int(binary.LittleEndian.Uint32(b[20:])), nil
 }

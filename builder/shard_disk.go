@@ -112,7 +112,7 @@ func BuildOutOfCore(ctx context.Context, p *puzzle.Pattern, opt OutOfCoreOptions
 	}
 	pl.SetWorkers(opt.Workers)
 	d := &diskRun{pl: pl, dir: opt.Dir, opt: opt, resident: make([]*shardRun, pl.shards)}
-	level, mk, err := d.start()
+	level, mk, err := d.start(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -147,13 +147,27 @@ type diskRun struct {
 	chunks []chunkOut
 }
 
+// ErrShardFolder is wrapped by the errors of BuildOutOfCore that refuse
+// its shard folder before the search: a used folder without Resume, or
+// with Resume a folder of another plan, shard count or version, or whose
+// last finished level's marker is unreadable. Resuming again does not
+// help; the folder is left as it was.
+var ErrShardFolder = errors.New("unusable shard folder")
+
+// folderError is an error that wraps ErrShardFolder without adding to
+// its message.
+type folderError struct{ error }
+
+func (e folderError) Is(target error) bool { return target == ErrShardFolder }
+func (e folderError) Unwrap() error        { return e.error }
+
 // start prepares the folder (new, or resumed) and returns the level to
 // run and its marker.
-func (d *diskRun) start() (int, levelMarker, error) {
+func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
 	fp := d.pl.Fingerprint()
 	if !d.opt.Resume {
 		if ents, err := os.ReadDir(d.dir); err == nil && len(ents) > 0 {
-			return 0, levelMarker{}, fmt.Errorf("shard folder %s is not empty (an interrupted build? continue it with --resume, or remove the folder)", d.dir)
+			return 0, levelMarker{}, folderError{fmt.Errorf("shard folder %s is not empty (an interrupted build? continue it with --resume, or remove the folder)", d.dir)}
 		}
 		for _, sub := range []string{"values", "states"} {
 			if err := os.MkdirAll(filepath.Join(d.dir, sub), 0o755); err != nil {
@@ -172,6 +186,12 @@ func (d *diskRun) start() (int, levelMarker, error) {
 		}
 		mk := levelMarker{Level: 0, Pending: 1, ShardPending: make([]uint64, d.pl.shards), StateLevel: make([]int, d.pl.shards)}
 		for s := range d.pl.shards {
+			// A million shards take a while to create: Ctrl-C is
+			// honoured between them (the folder is incomplete, without
+			// a finished level, so --resume starts it again).
+			if err := ctx.Err(); err != nil {
+				return 0, levelMarker{}, fmt.Errorf("%w while creating shard %d of %d: %v", ErrCanceled, s+1, d.pl.shards, err)
+			}
 			r := d.pl.newRun(s)
 			if _, err := writeFileRenamed(stateFile(d.dir, s, 0), r.writeState); err != nil {
 				return 0, levelMarker{}, err
@@ -185,14 +205,14 @@ func (d *diskRun) start() (int, levelMarker, error) {
 	}
 	b, err := os.ReadFile(filepath.Join(d.dir, planFile))
 	if err != nil {
-		return 0, levelMarker{}, fmt.Errorf("cannot resume: %w", err)
+		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %w", err)}
 	}
 	if got := strings.TrimSpace(string(b)); got != fp {
-		return 0, levelMarker{}, fmt.Errorf("cannot resume: shard folder %s is for %q, this build is %q", d.dir, got, fp)
+		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: shard folder %s is for %q, this build is %q", d.dir, got, fp)}
 	}
 	ents, err := os.ReadDir(d.dir)
 	if err != nil {
-		return 0, levelMarker{}, fmt.Errorf("cannot resume: %w", err)
+		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %w", err)}
 	}
 	best := -1
 	var levels []int
@@ -213,7 +233,7 @@ func (d *diskRun) start() (int, levelMarker, error) {
 			return 0, levelMarker{}, err
 		}
 		d.opt.Resume = false
-		return d.start()
+		return d.start(ctx)
 	}
 	// Unfinished levels after the best and finished ones before it go.
 	for _, l := range levels {
@@ -238,7 +258,7 @@ func (d *diskRun) start() (int, levelMarker, error) {
 		d.removeOldStates(mk)
 	}
 	if err != nil {
-		return 0, levelMarker{}, fmt.Errorf("cannot resume: %s: %v", filepath.Join(levelDir(d.dir, best), "COMPLETE"), err)
+		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %s: %v", filepath.Join(levelDir(d.dir, best), "COMPLETE"), err)}
 	}
 	return best, mk, nil
 }

@@ -209,3 +209,21 @@ func TestBuildOutOfCoreDiskFull(t *testing.T) {
 		t.Fatal("resumed after a full disk: table differs from Build's")
 	}
 }
+
+// TestBuildOutOfCoreCanceledAtStart: a canceled context stops the
+// creation of the shard files (a million shards take a while) with
+// ErrCanceled, before every shard's file is written.
+func TestBuildOutOfCoreCanceledAtStart(t *testing.T) {
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3, 4)
+	dir := filepath.Join(t.TempDir(), "shards")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := builder.BuildOutOfCore(ctx, p, builder.OutOfCoreOptions{Dir: dir, Shards: 64, Workers: 1})
+	if !errors.Is(err, builder.ErrCanceled) {
+		t.Fatalf("got %v, want ErrCanceled", err)
+	}
+	states, _ := os.ReadDir(filepath.Join(dir, "states"))
+	if len(states) != 0 {
+		t.Errorf("%d shard files written after the cancel", len(states))
+	}
+}

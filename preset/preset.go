@@ -7,6 +7,7 @@ package preset
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,8 +24,19 @@ type Preset struct {
 	Description string
 	W, H        int
 	Partition   [][]uint8 // blank-last tile sets; one set of all tiles = exact table
-	Default     bool      // part of the default set built by `make data`
+	// Catalogue, for a catalogue preset (format/SPEC.md section 12), lists
+	// its partitions, each a list of disjoint blank-last tile sets: the
+	// heuristic is the maximum over the partitions of their additive sums.
+	// Partition is nil then.
+	Catalogue [][][]uint8
+	// ZeroAware: the preset's tables are zero-aware (format/SPEC.md
+	// section 11), as build --zero-aware makes them.
+	ZeroAware bool
+	Default   bool // part of the default set built by `make data`
 }
+
+// IsCatalogue reports whether the preset is a catalogue (Catalogue set).
+func (pr Preset) IsCatalogue() bool { return pr.Catalogue != nil }
 
 // All lists every preset, in the order `pdbgen presets` shows them.
 // Partitions, mapped to the blank-last goal by t -> N-t (and the board
@@ -54,6 +66,50 @@ var All = []Preset{
 	{Name: "48-puzzle", Description: "48-puzzle (7x7) additive PDBs 5-5-4 on each pair of rows and 3-3 on the last row",
 		W: 7, H: 7, Partition: [][]uint8{{1, 2, 3, 8, 9}, {4, 5, 10, 11, 12}, {6, 7, 13, 14}, {15, 16, 17, 22, 23}, {18, 19, 24, 25, 26}, {20, 21, 27, 28},
 			{29, 30, 31, 36, 37}, {32, 33, 38, 39, 40}, {34, 35, 41, 42}, {43, 44, 45}, {46, 47, 48}}},
+	{Name: "24-best", Description: "24-puzzle catalogue: the maximum over 14 additive 6-6-6-6 partitions (Clausecker & Reinefeld's small catalogue: 7 partitions and their transposes) of zero-aware tables (11 tables through the board's symmetries)",
+		W: 5, H: 5, Catalogue: blankLast(25, catalogue24Small), ZeroAware: true},
+}
+
+// catalogue24Small is the small catalogue of clausecker/24puzzle
+// (catalogues/small-t.cat; Clausecker & Reinefeld's zero-aware 6-tile
+// tables): 7 additive 6-6-6-6 partitions of the 24-puzzle, each followed
+// by its transpose (14 partitions, 56 parts, 28 distinct tile sets), for the
+// blank-first goal (tile t in cell t), as
+// ../shared/reference/catalogue-24-small.tsv lists them. blankLast turns
+// it into the blank-last tiles of the presets.
+var catalogue24Small = [][][]uint8{
+	{{1, 5, 6, 10, 11, 12}, {2, 3, 4, 7, 8, 9}, {13, 14, 18, 19, 23, 24}, {15, 16, 17, 20, 21, 22}},
+	{{1, 2, 5, 6, 7, 12}, {10, 11, 15, 16, 20, 21}, {17, 18, 19, 22, 23, 24}, {3, 4, 8, 9, 13, 14}},
+	{{1, 2, 5, 6, 10, 11}, {3, 4, 7, 8, 9, 12}, {13, 14, 18, 19, 23, 24}, {15, 16, 17, 20, 21, 22}},
+	{{3, 4, 8, 9, 13, 14}, {17, 18, 19, 22, 23, 24}, {11, 12, 15, 16, 20, 21}, {1, 2, 5, 6, 7, 10}},
+	{{1, 5, 6, 10, 11, 12}, {2, 3, 4, 7, 8, 9}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}},
+	{{1, 2, 5, 6, 7, 12}, {10, 11, 15, 16, 20, 21}, {3, 8, 13, 17, 18, 22}, {4, 9, 14, 19, 23, 24}},
+	{{1, 2, 5, 6, 10, 11}, {3, 4, 7, 8, 9, 12}, {13, 14, 15, 16, 17, 18}, {19, 20, 21, 22, 23, 24}},
+	{{1, 2, 5, 6, 7, 10}, {11, 12, 15, 16, 20, 21}, {3, 8, 13, 17, 18, 22}, {4, 9, 14, 19, 23, 24}},
+	{{1, 5, 6, 10, 15, 20}, {2, 3, 4, 7, 8, 9}, {11, 12, 16, 17, 21, 22}, {13, 14, 18, 19, 23, 24}},
+	{{1, 2, 3, 4, 5, 6}, {10, 11, 15, 16, 20, 21}, {7, 8, 9, 12, 13, 14}, {17, 18, 19, 22, 23, 24}},
+	{{1, 2, 5, 6, 10, 11}, {3, 4, 9, 14, 19, 24}, {7, 8, 12, 13, 18, 23}, {15, 16, 17, 20, 21, 22}},
+	{{1, 2, 5, 6, 7, 10}, {15, 20, 21, 22, 23, 24}, {11, 12, 16, 17, 18, 19}, {3, 4, 8, 9, 13, 14}},
+	{{1, 5, 6, 10, 15, 20}, {2, 3, 4, 7, 8, 9}, {11, 12, 13, 16, 17, 18}, {14, 19, 21, 22, 23, 24}},
+	{{1, 2, 3, 4, 5, 6}, {10, 11, 15, 16, 20, 21}, {7, 8, 12, 13, 17, 18}, {9, 14, 19, 22, 23, 24}},
+}
+
+// blankLast maps partitions of blank-first tiles of an n-cell board to the
+// blank-last convention of the presets (tile t becomes n-t: the board
+// turned by 180 degrees), each tile set sorted.
+func blankLast(n int, partitions [][][]uint8) [][][]uint8 {
+	out := make([][][]uint8, len(partitions))
+	for i, part := range partitions {
+		for _, set := range part {
+			ts := make([]uint8, len(set))
+			for j, t := range set {
+				ts[j] = uint8(n) - t
+			}
+			slices.Sort(ts)
+			out[i] = append(out[i], ts)
+		}
+	}
+	return out
 }
 
 // Defaults are the names of the presets built by default, in the order of
@@ -80,9 +136,26 @@ func Find(name string) (Preset, error) {
 	return Preset{}, fmt.Errorf("unknown preset %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-// Patterns returns the patterns of the preset for a goal convention name
-// (puzzle.GoalBlankLast or puzzle.GoalBlankFirst).
+// Patterns returns the patterns of the preset's tables for a goal
+// convention name (puzzle.GoalBlankLast or puzzle.GoalBlankFirst): the
+// partition's patterns in order, or for a catalogue the tables of
+// PlanCatalogue (one per pattern no earlier table serves by a symmetry).
 func (pr Preset) Patterns(goal string) ([]*puzzle.Pattern, error) {
+	if pr.IsCatalogue() {
+		tables, _, err := pr.PlanCatalogue(goal)
+		return tables, err
+	}
+	ps, err := pr.partitionPatterns(goal, pr.Partition)
+	if err != nil {
+		return nil, err
+	}
+	return ps, nil
+}
+
+// partitionPatterns returns the patterns of blank-last tile sets for a
+// goal convention name, mapped to the blank-first tiles for
+// puzzle.GoalBlankFirst.
+func (pr Preset) partitionPatterns(goal string, sets [][]uint8) ([]*puzzle.Pattern, error) {
 	g, err := puzzle.NewGeometry(pr.W, pr.H)
 	if err != nil {
 		return nil, err
@@ -97,7 +170,7 @@ func (pr Preset) Patterns(goal string) ([]*puzzle.Pattern, error) {
 		return nil, fmt.Errorf("preset %s: goal must be %s or %s (use --board and --tiles for a custom goal)", pr.Name, puzzle.GoalBlankLast, puzzle.GoalBlankFirst)
 	}
 	var out []*puzzle.Pattern
-	for _, set := range pr.Partition {
+	for _, set := range sets {
 		tiles := append([]uint8(nil), set...)
 		if goal == puzzle.GoalBlankFirst && len(tiles) != g.N()-1 {
 			for i, t := range tiles {

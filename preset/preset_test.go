@@ -2,6 +2,9 @@ package preset_test
 
 import (
 	"fmt"
+	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,6 +25,7 @@ func TestPresets(t *testing.T) {
 		"24-6666-reinefeld": 2 * 127512000,
 		"35-puzzle":         2*(36*35*34*33*32*31) + 36*35*34*33*32,
 		"48-puzzle":         6*(49*48*47*46*45) + 3*(49*48*47*46) + 2*(49*48*47),
+		"24-best":           11 * 127512000, // placements; the zero-aware tables hold one entry per placement and blank region
 	}
 	for _, pr := range preset.All {
 		for _, goal := range []string{"blank-last", "blank-first"} {
@@ -29,36 +33,52 @@ func TestPresets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tables, parts, err := pr.Plan(goal)
+			tables, partitions, err := pr.PlanCatalogue(goal)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(parts) != len(ps) {
-				t.Fatalf("%s: %d parts for %d patterns", pr.Name, len(parts), len(ps))
-			}
-			for i, part := range parts {
-				if part.Pattern.String() != ps[i].String() {
-					t.Errorf("%s: part %d is %s, pattern %s", pr.Name, i, part.Pattern, ps[i])
+			if pr.IsCatalogue() {
+				// Patterns are the tables; Plan refuses a catalogue.
+				if len(ps) != len(tables) {
+					t.Fatalf("%s: %d patterns for %d tables", pr.Name, len(ps), len(tables))
 				}
-				if _, err := puzzle.MapPattern(part.Pattern, tables[part.Table], part.Sym); err != nil && part.Pattern != tables[part.Table] {
-					t.Errorf("%s: part %d: %v", pr.Name, i, err)
+				if _, _, err := pr.Plan(goal); err == nil {
+					t.Errorf("%s: Plan accepts a catalogue", pr.Name)
+				}
+			} else {
+				tables2, parts, err := pr.Plan(goal)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(partitions) != 1 || len(parts) != len(ps) || len(partitions[0]) != len(parts) || len(tables2) != len(tables) {
+					t.Fatalf("%s: %d partitions, %d parts for %d patterns", pr.Name, len(partitions), len(parts), len(ps))
+				}
+				for i, part := range parts {
+					if part.Pattern.String() != ps[i].String() {
+						t.Errorf("%s: part %d is %s, pattern %s", pr.Name, i, part.Pattern, ps[i])
+					}
+				}
+			}
+			for pi, parts := range partitions {
+				var used uint64
+				for i, part := range parts {
+					if _, err := puzzle.MapPattern(part.Pattern, tables[part.Table], part.Sym); err != nil && part.Pattern != tables[part.Table] {
+						t.Errorf("%s: partition %d part %d: %v", pr.Name, pi+1, i+1, err)
+					}
+					for _, tile := range part.Pattern.Tiles {
+						if used&(1<<tile) != 0 {
+							t.Errorf("%s: partition %d: tile %d in two patterns", pr.Name, pi+1, tile)
+						}
+						used |= 1 << tile
+					}
+				}
+				if all := puzzle.FullMask(pr.W*pr.H) &^ 1; used != all {
+					t.Errorf("%s %s: partition %d: tiles %b do not cover the board", pr.Name, goal, pi+1, used)
 				}
 			}
 			var entries uint64
 			for _, p := range tables {
 				entries += p.Size()
-			}
-			var used uint64
-			for _, p := range ps {
-				for _, tile := range p.Tiles {
-					if used&(1<<tile) != 0 {
-						t.Errorf("%s: tile %d in two patterns", pr.Name, tile)
-					}
-					used |= 1 << tile
-				}
-			}
-			if all := puzzle.FullMask(pr.W*pr.H) &^ 1; used != all {
-				t.Errorf("%s %s: tiles %b do not cover the board", pr.Name, goal, used)
 			}
 			if entries != wantEntries[pr.Name] {
 				t.Errorf("%s: %d entries, want %d", pr.Name, entries, wantEntries[pr.Name])
@@ -112,5 +132,56 @@ func TestFileName(t *testing.T) {
 				t.Errorf("SetFileName(%q, %s) = %q, want %q", tt.prefix, p, got, want)
 			}
 		}
+	}
+}
+
+// TestCatalogue24Best: preset 24-best's partitions for the blank-first goal
+// are the lines of the published small catalogue (testdata, copied from
+// ../shared/reference/catalogue-24-small.tsv), in order, and its 56 parts
+// go through 11 tables.
+func TestCatalogue24Best(t *testing.T) {
+	pr, err := preset.Find("24-best")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("testdata/catalogue-24-small.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		var sets []string
+		for _, f := range fields[1:] {
+			ts := strings.Split(strings.Trim(f, "{}"), ",")
+			slices.SortFunc(ts, func(a, b string) int { x, _ := strconv.Atoi(a); y, _ := strconv.Atoi(b); return x - y })
+			sets = append(sets, strings.Join(ts, " "))
+		}
+		slices.Sort(sets)
+		want = append(want, strings.Join(sets, " | "))
+	}
+	tables, partitions, err := pr.PlanCatalogue("blank-first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	parts := 0
+	for _, ps := range partitions {
+		var sets []string
+		for _, p := range ps {
+			sets = append(sets, strings.Trim(fmt.Sprint(p.Pattern.Tiles), "[]"))
+			parts++
+		}
+		slices.Sort(sets)
+		got = append(got, strings.Join(sets, " | "))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("24-best blank-first partitions:\n%s\nwant the catalogue's:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(want) != 14 || parts != 56 || len(tables) != 11 {
+		t.Errorf("%d partitions, %d parts, %d tables; want 14, 56, 11", len(want), parts, len(tables))
 	}
 }

@@ -30,3 +30,27 @@ func SetFile(parts []Part, tables []*puzzle.Pattern, files, rawSHA256 []string) 
 	}
 	return sf, nil
 }
+
+// CatalogueFile returns the set file of a catalogue preset (format/SPEC.md
+// section 12, version format.CatalogueVersion): its partitions as
+// PlanCatalogue returns them, each part naming its table's file and raw
+// SHA-256 (files and rawSHA256 by Part.Table). An error names the
+// partition and part that format.NewSetPart refuses; there must be at
+// least one partition and no partition may be empty.
+func CatalogueFile(partitions [][]Part, tables []*puzzle.Pattern, files, rawSHA256 []string) (*format.SetFile, error) {
+	if len(partitions) == 0 {
+		return nil, fmt.Errorf("preset: a catalogue of no partitions")
+	}
+	var sf *format.SetFile
+	for i, parts := range partitions {
+		one, err := SetFile(parts, tables, files, rawSHA256)
+		if err != nil {
+			return nil, fmt.Errorf("partition %d: %w", i+1, err)
+		}
+		if sf == nil {
+			sf = &format.SetFile{Version: format.CatalogueVersion, Width: one.Width, Height: one.Height, Goal: one.Goal}
+		}
+		sf.Partitions = append(sf.Partitions, one.Parts)
+	}
+	return sf, nil
+}

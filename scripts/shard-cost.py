@@ -24,8 +24,8 @@ def main():
     with open(sys.argv[1]) as f:
         for line in f:
             r = json.loads(line)
-            lv = levels[r["Level"]]
-            for k in ("Frontier", "Sent", "Merged", "BytesOut", "ValueLogBytes", "disk_read", "disk_written"):
+            lv = levels[r["level"]]
+            for k in ("frontier", "sent", "merged", "bytes_out", "value_log_bytes", "disk_read", "disk_written"):
                 lv[k] += r[k]
             lv["seconds"] += r["seconds"]
             lv["steps"] += 1
@@ -33,14 +33,14 @@ def main():
     print("level  steps   expanded        sent   batch MB  vlog MB  disk read MB  disk written MB   wall s")
     for l in sorted(levels):
         lv = levels[l]
-        print(f"{l:5d} {lv['steps']:6d} {lv['Frontier']:10d} {lv['Sent']:11d} {lv['BytesOut']/2**20:10.1f} "
-              f"{lv['ValueLogBytes']/2**20:8.1f} {lv['disk_read']/2**20:13.1f} {lv['disk_written']/2**20:16.1f} {lv['seconds']:8.1f}")
+        print(f"{l:5d} {lv['steps']:6d} {lv['frontier']:10d} {lv['sent']:11d} {lv['bytes_out']/2**20:10.1f} "
+              f"{lv['value_log_bytes']/2**20:8.1f} {lv['disk_read']/2**20:13.1f} {lv['disk_written']/2**20:16.1f} {lv['seconds']:8.1f}")
         for k, v in lv.items():
             tot[k] += v
-    states = tot["Frontier"]
-    print(f"total: {int(states)} states expanded, {int(tot['Sent'])} sent ({tot['Sent']/max(states,1):.2f} per state), "
-          f"batches {tot['BytesOut']/2**30:.2f} GiB ({tot['BytesOut']/max(tot['Sent'],1):.2f} B per state sent), "
-          f"value logs {tot['ValueLogBytes']/2**30:.2f} GiB, disk read {tot['disk_read']/2**30:.1f} GiB, "
+    states = tot["frontier"]
+    print(f"total: {int(states)} states expanded, {int(tot['sent'])} sent ({tot['sent']/max(states,1):.2f} per state), "
+          f"batches {tot['bytes_out']/2**30:.2f} GiB ({tot['bytes_out']/max(tot['sent'],1):.2f} B per state sent), "
+          f"value logs {tot['value_log_bytes']/2**30:.2f} GiB, disk read {tot['disk_read']/2**30:.1f} GiB, "
           f"written {tot['disk_written']/2**30:.1f} GiB, wall {tot['seconds']:.0f} s over {len(levels)} levels")
     if len(sys.argv) == 4:
         cpu, entries = float(sys.argv[2]), float(sys.argv[3])

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -60,8 +61,9 @@ table, shard count or version, and a build with no folder to resume. The
 folder is removed once the table is written. README.md, "Building beyond
 memory".
 
-Exit status: 0 success; 1 a malformed manifest, or a built table differs
-from --manifest or fails verify (it is not written); 2 usage or I/O
+Exit status: 0 success; 1 a malformed manifest, a built table that differs
+from --manifest or fails verify (it is not written), or damaged shard data
+met by --resume; 2 usage or I/O
 trouble, or not enough memory; 130 on Ctrl-C and 143 on SIGTERM (tables
 already written stay).`,
 	run: runBuild}
@@ -110,9 +112,20 @@ type plannedTable struct {
 // plannedSet is the set file of a preset whose parts share tables
 // (preset.Plan).
 type plannedSet struct {
-	file   string // file name in the output directory
-	parts  []preset.Part
-	tables []plannedTable // by preset.Part.Table
+	file       string // file name in the output directory
+	partitions [][]preset.Part
+	catalogue  bool           // a catalogue preset: a version-2 set file of partitions
+	tables     []plannedTable // by preset.Part.Table
+	zeroAware  bool           // the preset's own tables are zero-aware (its name has no ZeroAwareMark)
+}
+
+// parts counts the parts of all partitions.
+func (ps plannedSet) parts() int {
+	n := 0
+	for _, p := range ps.partitions {
+		n += len(p)
+	}
+	return n
 }
 
 // buildPlan is everything decided before the first search starts.
@@ -249,7 +262,9 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 	if cfg.fileFormat != format.MajorVersion && cfg.fileFormat != format.MajorVersion1 {
 		return nil, usageErr("--format must be %d or %d", format.MajorVersion, format.MajorVersion1)
 	}
-	if cfg.shards < 0 || cfg.shards > builder.MaxShards {
+	shardsSet := false
+	fs.Visit(func(f *flag.Flag) { shardsSet = shardsSet || f.Name == "shards" })
+	if cfg.shards < 0 || cfg.shards > builder.MaxShards || (shardsSet && cfg.shards == 0) {
 		return nil, usageErr("--shards must be 1 to %d", builder.MaxShards)
 	}
 	if err := checkBuildConflicts(cfg); err != nil {
@@ -262,18 +277,35 @@ func parseBuildFlags(e *env, args []string) (*buildConfig, error) {
 // anything is read or written (a manifest, a shard folder, the output
 // directory), so that the refusal is the first and only line.
 func checkBuildConflicts(cfg *buildConfig) error {
+	what := ""
 	if cfg.zeroAware {
+		what = "--zero-aware"
+	} else if name := zeroAwarePreset(cfg.presets); name != "" {
+		what = "--preset " + name + " (zero-aware tables)"
+	}
+	if what != "" {
 		if cfg.manifest != "" || cfg.ifNeeded {
-			return usageErr("--zero-aware does not go with --manifest or --if-needed (manifests name plain tables)")
+			return usageErr("%s does not go with --manifest or --if-needed (manifests name plain tables)", what)
 		}
 		if cfg.outOfCore() {
-			return usageErr("--zero-aware does not go with --shards, --shard-dir or --resume (the shard kernel builds plain additive tables)")
+			return usageErr("%s does not go with --shards, --shard-dir or --resume (the shard kernel builds plain additive tables)", what)
 		}
 	}
 	if cfg.ifNeeded && cfg.outOfCore() {
 		return usageErr("--if-needed does not go with --shards, --shard-dir or --resume (it verifies each table in memory before writing it)")
 	}
 	return nil
+}
+
+// zeroAwarePreset returns the first of the comma-separated preset names
+// that names a zero-aware preset (preset.Preset.ZeroAware), or "".
+func zeroAwarePreset(presets string) string {
+	for _, name := range strings.Split(presets, ",") {
+		if pr, err := preset.Find(strings.TrimSpace(name)); err == nil && pr.ZeroAware {
+			return pr.Name
+		}
+	}
+	return ""
 }
 
 // planBuild reads the manifest, resolves the tables of cfg (the ones the
@@ -592,17 +624,22 @@ func resolveTables(presets, board string, tiles []string, goal string) ([]planne
 		if err != nil {
 			return nil, nil, err
 		}
-		tables, parts, err := pr.Plan(goal)
+		tables, partitions, err := pr.PlanCatalogue(goal)
 		if err != nil {
 			return nil, nil, err
 		}
 		var planned []plannedTable
 		for _, p := range tables {
-			planned = append(planned, plannedTable{pattern: p, file: preset.FileName(pr.Name, p)})
+			pt := plannedTable{pattern: p, file: preset.FileName(pr.Name, p)}
+			if pr.ZeroAware {
+				pt.zeroAware, pt.file = true, preset.ZeroAwareFileName(pr.Name, p)
+			}
+			planned = append(planned, pt)
 		}
 		out = append(out, planned...)
-		if len(tables) < len(parts) {
-			sets = append(sets, plannedSet{file: preset.SetFileName(pr.Name, tables[0]), parts: parts, tables: planned})
+		if pr.IsCatalogue() || len(tables) < len(partitions[0]) {
+			sets = append(sets, plannedSet{file: preset.SetFileName(pr.Name, tables[0]), partitions: partitions,
+				catalogue: pr.IsCatalogue(), tables: planned, zeroAware: pr.ZeroAware})
 		}
 	}
 	return out, sets, nil
@@ -631,7 +668,11 @@ func writeSetFile(e *env, cfg *buildConfig, ps plannedSet, written []manifest.En
 		return err
 	}
 	if !cfg.quiet {
-		fmt.Fprintf(e.stderr, "wrote %s: %d parts through %d tables\n", path, len(ps.parts), len(ps.tables))
+		if ps.catalogue {
+			fmt.Fprintf(e.stderr, "wrote %s: a catalogue of %d partitions, %d parts through %d tables\n", path, len(ps.partitions), ps.parts(), len(ps.tables))
+		} else {
+			fmt.Fprintf(e.stderr, "wrote %s: %d parts through %d tables\n", path, ps.parts(), len(ps.tables))
+		}
 	}
 	fmt.Fprintln(e.stdout, path)
 	return nil
@@ -677,7 +718,13 @@ func (ps plannedSet) setFile(sha map[string]string) (*format.SetFile, error) {
 	for i, pt := range ps.tables {
 		pats[i], files[i], sums[i] = pt.pattern, pt.file, sha[pt.file]
 	}
-	sf, err := preset.SetFile(ps.parts, pats, files, sums)
+	var sf *format.SetFile
+	var err error
+	if ps.catalogue {
+		sf, err = preset.CatalogueFile(ps.partitions, pats, files, sums)
+	} else {
+		sf, err = preset.SetFile(ps.partitions[0], pats, files, sums)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ps.file, err)
 	}

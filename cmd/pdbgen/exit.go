@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -51,7 +52,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &ee):
 		return ee.code
-	case format.IsBadData(err), errors.Is(err, puzzle.ErrNotAdditive):
+	case format.IsBadData(err), errors.Is(err, puzzle.ErrNotAdditive), errors.Is(err, builder.ErrShardData):
 		return exitBadData
 	}
 	return exitTrouble

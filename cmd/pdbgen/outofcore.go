@@ -248,7 +248,7 @@ func buildOutOfCore(ctx context.Context, e *env, cfg *buildConfig, pt plannedTab
 		Dir: op.dir, Shards: op.shards, Resident: op.resident, Workers: cfg.workers, Resume: resume, Progress: prog.event,
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w (nothing written; %s)", pt.file, err, keptFor(op.dir))
+		return nil, 0, fmt.Errorf("%s: %w (nothing written; %s)", pt.file, err, keptFor(op.dir, err))
 	}
 	buildTime := time.Since(start)
 	// The shard states and output buffers are garbage now: collect and
@@ -271,13 +271,21 @@ func buildOutOfCore(ctx context.Context, e *env, cfg *buildConfig, pt plannedTab
 		Major: uint16(cfg.fileFormat), Workers: op.writers, Generator: generator, TempDir: op.dir,
 	})
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w (nothing written; %s)", pt.file, err, keptFor(op.dir))
+		return nil, 0, fmt.Errorf("%s: %w (nothing written; %s)", pt.file, err, keptFor(op.dir, err))
 	}
 	return s, buildTime, nil
 }
 
-// keptFor says that a shard folder is kept, when it exists.
-func keptFor(dir string) string {
+// keptFor says what became of the shard folder after err: kept for
+// --resume when the build can continue from it, or why it cannot (a
+// refused folder, damaged shard data).
+func keptFor(dir string, err error) string {
+	switch {
+	case errors.Is(err, builder.ErrShardFolder):
+		return "the shard folder is left as it was"
+	case errors.Is(err, builder.ErrShardData):
+		return fmt.Sprintf("the shard folder %s holds damaged data: remove it and build again", dir)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "PLAN")); err != nil {
 		return "no shard data kept"
 	}
@@ -344,7 +352,7 @@ func (p *oocProgress) event(ev builder.OutOfCoreEvent) {
 func writeStream(e *env, cfg *buildConfig, pt plannedTable, s *format.Stream, start time.Time, buildTime time.Duration) error {
 	path := filepath.Join(cfg.out, pt.file)
 	if err := s.WriteFile(path); err != nil {
-		return fmt.Errorf("%w (%s)", err, keptFor(pt.ooc.dir))
+		return fmt.Errorf("%w (%s)", err, keptFor(pt.ooc.dir, err))
 	}
 	s.Close()
 	if err := os.RemoveAll(pt.ooc.dir); err != nil {

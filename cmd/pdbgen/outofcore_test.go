@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
 
@@ -38,7 +43,7 @@ func TestBuildOutOfCore(t *testing.T) {
 		t.Errorf("shard folder left: %v", got)
 	}
 	b, err := os.ReadFile(stats)
-	if err != nil || !strings.Contains(string(b), `"Frontier":`) || len(lines(string(b))) < 10 {
+	if err != nil || !strings.Contains(string(b), `"frontier":`) || len(lines(string(b))) < 10 {
 		t.Errorf("--shard-stats: %v\n%s", err, b)
 	}
 }
@@ -146,7 +151,11 @@ func TestBuildOutOfCoreMinimum(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := func(maxMemory string, shards int) (*buildPlan, error) {
-		cfg, err := parseBuildFlags(&env{stderr: io.Discard}, append(args[1:], "--max-memory", maxMemory, "--shards", strconv.Itoa(shards)))
+		flags := append(args[1:], "--max-memory", maxMemory)
+		if shards > 0 { // 0: the chosen count (--shards 0 is refused)
+			flags = append(flags, "--shards", strconv.Itoa(shards))
+		}
+		cfg, err := parseBuildFlags(&env{stderr: io.Discard}, flags)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,5 +258,46 @@ func TestBuildShardsClamped(t *testing.T) {
 	wantCode(t, pdbgen(t, "", "build", "--quiet", "--board", "3x3", "--tiles", "1-3", "-o", ooc, "--shards", "1048576"), 0)
 	if !bytes.Equal(readBytes(t, filepath.Join(mem, file)), readBytes(t, filepath.Join(ooc, file))) {
 		t.Fatal("out-of-core file differs from the in-memory one")
+	}
+}
+
+// TestBuildResumeCorruptShardData: a shard folder whose files were damaged
+// after an interrupted build is bad data (exit 1, one line naming the
+// shard data), and no table is written.
+func TestBuildResumeCorruptShardData(t *testing.T) {
+	dir := t.TempDir()
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3, 4)
+	folder := filepath.Join(dir, "4x4_1-2-3-4.pdb.shards")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := builder.OutOfCoreOptions{Dir: folder, Shards: 2, Workers: 1, Progress: func(e builder.OutOfCoreEvent) {
+		if e.Level == 6 {
+			cancel()
+		}
+	}}
+	if _, err := builder.BuildOutOfCore(ctx, p, opt); !errors.Is(err, builder.ErrCanceled) {
+		t.Fatalf("interrupted build: %v", err)
+	}
+	damaged := 0
+	err := filepath.WalkDir(folder, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == "PLAN" || d.Name() == "COMPLETE" {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || len(b) < 40 {
+			return err
+		}
+		b[len(b)/2] ^= 0x55
+		damaged++
+		return os.WriteFile(path, b, 0o644)
+	})
+	if err != nil || damaged == 0 {
+		t.Fatalf("damaging the shard files: %v (%d damaged)", err, damaged)
+	}
+	r := pdbgen(t, "", "build", "--quiet", "--board", "4x4", "--tiles", "1-4", "-o", dir, "--shards", "2", "--resume")
+	wantCode(t, r, exitBadData)
+	oneErrorLine(t, r, "build", "bad shard data")
+	if _, err := os.Stat(filepath.Join(dir, "4x4_1-2-3-4.pdb")); !os.IsNotExist(err) {
+		t.Errorf("a table was written: %v", err)
 	}
 }

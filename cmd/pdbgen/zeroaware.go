@@ -38,6 +38,9 @@ func planZeroAware(plan *buildPlan) error {
 	}
 	for i := range plan.sets {
 		ps := &plan.sets[i]
+		if ps.zeroAware {
+			continue // a zero-aware preset's own names
+		}
 		ps.file = strings.TrimSuffix(ps.file, ".set.json") + preset.ZeroAwareMark + ".set.json"
 		ps.tables = append([]plannedTable(nil), ps.tables...)
 		for j := range ps.tables {

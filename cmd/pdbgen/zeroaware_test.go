@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -117,6 +118,9 @@ func TestBuildFlagConflictsFirst(t *testing.T) {
 		{[]string{"--zero-aware", "--resume", "--manifest", bad}, "--zero-aware does not go with"},
 		{[]string{"--if-needed", "--shards", "2", "--manifest", bad}, "--if-needed does not go with --shards"},
 		{[]string{"--if-needed", "--shard-dir", dir, "--board", "9x9", "--tiles", "1"}, "--if-needed does not go with"},
+		// --shards 0 is not "the default count": it is refused as out of range.
+		{[]string{"--shards", "0", "--preset", "8puzzle"}, "--shards must be 1 to"},
+		{[]string{"--shards", "-1", "--preset", "8puzzle"}, "--shards must be 1 to"},
 	} {
 		r := pdbgen(t, "", append([]string{"build", "-o", out}, tc.args...)...)
 		wantCode(t, r, exitTrouble)
@@ -128,4 +132,34 @@ func TestBuildFlagConflictsFirst(t *testing.T) {
 			t.Fatalf("%v: the output directory was created (%v)", tc.args, err)
 		}
 	}
+}
+
+// TestPlanCataloguePreset: --preset 24-best plans its 11 zero-aware tables
+// under the preset's names and one catalogue set file of 14 partitions
+// (56 parts) through them, and refuses --if-needed with one line.
+func TestPlanCataloguePreset(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := parseBuildFlags(&env{stderr: io.Discard}, []string{"--preset", "24-best", "-o", dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := planBuild(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.tables) != 11 || len(plan.sets) != 1 {
+		t.Fatalf("%d tables, %d set files; want 11 and 1", len(plan.tables), len(plan.sets))
+	}
+	for _, pt := range plan.tables {
+		if !pt.zeroAware || !strings.HasPrefix(pt.file, "24-best_") || !strings.HasSuffix(pt.file, "_za.pdb") {
+			t.Errorf("table %s (zero-aware %v)", pt.file, pt.zeroAware)
+		}
+	}
+	ps := plan.sets[0]
+	if ps.file != "24-best.set.json" || !ps.catalogue || len(ps.partitions) != 14 || ps.parts() != 56 {
+		t.Errorf("set file %s: catalogue %v, %d partitions, %d parts", ps.file, ps.catalogue, len(ps.partitions), ps.parts())
+	}
+	r := pdbgen(t, "", "build", "--preset", "24-best", "-o", dir, "--if-needed")
+	wantCode(t, r, exitTrouble)
+	oneErrorLine(t, r, "build", "--preset 24-best (zero-aware tables) does not go with --manifest or --if-needed")
 }
