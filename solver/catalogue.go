@@ -24,13 +24,14 @@ import (
 // A move of tile t changes the values of the parts holding t and so the
 // sums of the partitions holding those parts; IDA* (dfsCat) computes them
 // lazily, partition by partition, and stops as soon as one sum cuts the
-// child and no exact value could lower the next bound (catSide.eval): the
+// child and no exact value could lower the next bound (catalogue.eval): the
 // decisions and the next bound are those of the exact maximum. Between
 // the regular and the reflected side it behaves as the additive search
 // does (the reflected side only for children the regular one does not
 // cut), so a catalogue of one partition generates the same nodes as the
-// additive set of its parts. Lazy zero-aware placement values (zaLazy)
-// are resolved at once here.
+// additive set of its parts. A zero-aware part's region is read only when
+// the minimum over its regions (zaLazy) does not settle the child, as in
+// dfs.
 
 // maxPartitions bounds the partitions of a catalogue the solver takes
 // (SPEC.md section 12 allows 1 to 64): a tile's parts are tracked in one
@@ -79,6 +80,7 @@ type catStep struct {
 	p        uint8
 	from, to uint8
 	h        uint8
+	lazy     bool // h is only a lower bound (zaLazy), until resolve
 	st       rankState
 }
 
@@ -233,14 +235,16 @@ func (sd *catSide) max(np int) int {
 // into the blank's cell blank (board cells; pc the side's cell maps),
 // computing the steps of the parts holding tile into steps as it needs
 // them, partition by partition: the index state after the move (direct
-// index: one multiply-add; compact rank: tableInfo.moved) and the value,
-// zero-aware values resolved at once (the blank's region, the blank being
-// on the cell the tile left). It stops early, with a partial maximum, once
-// that exceeds thr and is at least stop: the move is then cut, and the
-// exact value would change neither that nor a next bound that takes the
+// index: one multiply-add; compact rank: tableInfo.moved) and the value.
+// A zero-aware part's placement value may be only the minimum over the
+// blank's regions (zaLazy, zeroaware.go); it is resolved (resolve) only
+// when that lower bound does not already settle the answer. eval stops
+// early, with a partial maximum (or a lower bound on it), once that
+// exceeds thr and is at least stop: the move is then cut, and the exact
+// value would change neither that nor a next bound that takes the
 // minimum with stop. The second result is false after such an early
-// stop; when true the value is exact and every step is computed (make may
-// use them).
+// stop; when true the value is exact and every step is computed and
+// resolved (make may use them).
 func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzle.MaxCells]uint8, tile, blank, to uint8, thr, stop int) (int, bool) {
 	h := 0
 	for _, q := range cat.free[tile&(puzzle.MaxCells-1)] {
@@ -267,23 +271,42 @@ func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzl
 				c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
 				c.h = tab.values[tab.index(c.st)]
 			}
-			if c.h&zaLazy != 0 && tab.za != nil {
-				// The blank's region: the blank is on the cell the tile left.
-				st := c.st
-				if tab.dvals != nil {
-					cells := sd.cells[t]
-					cells[c.p] = c.to
-					st = tab.rank(&cells)
-				}
-				c.h = tab.za.value(st.ord, st.m, c.from)
+			c.lazy = c.h&zaLazy != 0 && tab.za != nil
+			if c.lazy {
+				c.h &^= zaLazy
 			}
 		}
-		h = max(h, sd.sum[hd.q&(maxPartitions-1)]+int(c.h)-int(sd.h[c.part]))
-		if h > thr && h >= stop {
-			return h, false
+		q := hd.q & (maxPartitions - 1)
+		v := max(h, sd.sum[q]+int(c.h)-int(sd.h[c.part]))
+		if v > thr && v >= stop {
+			return v, false // a lower bound that settles it when c.lazy
 		}
+		if c.lazy {
+			cat.resolve(c, sd)
+			if v = max(h, sd.sum[q]+int(c.h)-int(sd.h[c.part])); v > thr && v >= stop {
+				return v, false
+			}
+		}
+		h = v
 	}
 	return h, true
+}
+
+// resolve turns the lazy value of step c (c.lazy: only the minimum over
+// the blank's regions of a zero-aware part) into the value of the blank's
+// region, the blank being on the cell the tile left (c.from). A part
+// searched through its direct index keeps no compact rank: it is computed
+// here from the part's cells after the move.
+func (cat *catalogue) resolve(c *catStep, sd *catSide) {
+	tab := &cat.tabs[c.part]
+	st := c.st
+	if tab.dvals != nil {
+		cells := sd.cells[c.part]
+		cells[c.p&(puzzle.MaxCells-1)] = c.to
+		st = tab.rank(&cells)
+	}
+	c.h = tab.za.value(st.ord, st.m, c.from)
+	c.lazy = false
 }
 
 // make applies the first n steps (all computed by eval) to sd, leaving in
