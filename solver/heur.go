@@ -27,6 +27,10 @@ type side struct {
 type tableState struct {
 	reflect   bool
 	reg, refl side
+	// creg and crefl replace reg and refl for a catalogue (Solver.cat),
+	// of np partitions.
+	creg, crefl *catSide
+	np          int
 }
 
 // childStep is a move's effect on one side: table t (-1 when the moved
@@ -114,6 +118,10 @@ func (sd *side) make(c, back *childStep) {
 // table of s, and with reflect its reflection too, and sets the values and
 // their sums.
 func (x *tableState) load(s *Solver, board []uint8) {
+	if s.cat != nil {
+		x.loadCat(s, board)
+		return
+	}
 	for c, t := range board {
 		if ti := s.tileTab[t]; ti >= 0 {
 			x.reg.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
@@ -148,8 +156,14 @@ func (sd *side) rank(tab *tableInfo, i int, blank uint8) {
 }
 
 // value is the heuristic of the state: the regular sum, or with reflect
-// the larger of the two sums.
-func (x *tableState) value() int { return max(x.reg.sum, x.refl.sum) }
+// the larger of the two sums (for a catalogue, of the two maxima over
+// partitions).
+func (x *tableState) value() int {
+	if x.creg != nil {
+		return x.valueCat()
+	}
+	return max(x.reg.sum, x.refl.sum)
+}
 
 // hcalc evaluates the solver's heuristic (the one IDA* uses: the sum of the
 // table values, with Options.Reflect the maximum with the sum for the
@@ -159,7 +173,8 @@ func (x *tableState) value() int { return max(x.reg.sum, x.refl.sum) }
 type hcalc struct {
 	s *Solver
 	tableState
-	pos [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
+	pos   [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
+	steps *catSteps              // a catalogue's steps (childCat)
 }
 
 func newHcalc(s *Solver) *hcalc {
@@ -189,6 +204,9 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 		v := int(s.exact.Value(x.pos[:s.n]))
 		x.pos[0], x.pos[tile] = blank, to
 		return v
+	}
+	if s.cat != nil {
+		return x.childCat(tile, blank, to)
 	}
 	var c childStep
 	s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)

@@ -230,6 +230,8 @@ type searcher struct {
 	frontier []frontierNode
 	stop     *atomic.Int64
 	item     int64
+
+	levels []*catLevel // a catalogue's steps per depth (dfsCat)
 }
 
 // newSearcher returns a searcher at the root b (in the tables'
@@ -281,7 +283,7 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 		}
 		x.next = inf
 		x.path = x.path[:0]
-		if x.dfs(0, 0) {
+		if x.run(0, 0) {
 			if x.err != nil {
 				return nil, x.nodes, stopped(x.err, x.bound, x.nodes)
 			}
@@ -292,6 +294,14 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 		}
 		x.bound = x.next
 	}
+}
+
+// run is dfs, or dfsCat for a catalogue.
+func (x *searcher) run(g int, fs uint16) bool {
+	if x.s.cat != nil {
+		return x.dfsCat(g, fs)
+	}
+	return x.dfs(g, fs)
 }
 
 func (x *searcher) isGoal() bool {

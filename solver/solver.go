@@ -35,6 +35,19 @@
 //     of up to 12 moves, one table lookup per child), so the first optimal
 //     solution in that order is still found.
 //
+// A catalogue (format.Set.Catalogue: SPEC.md section 12; Holte, Newton,
+// Felner, Meshulam & Furcy 2004, "Multiple pattern databases", ICAPS;
+// Clausecker & Reinefeld's catalogues of partitions) has as heuristic the
+// maximum over several additive partitions of each partition's sum. Every
+// search of the Solver takes it: each distinct part (at most 256) is kept
+// per move as a table of an additive set is, once however many partitions
+// hold it, with one sum per partition; IDA* evaluates a child's partitions
+// one after another and stops at the first that cuts it (the cut and the
+// next bound are those of the full maximum), and with Options.Reflect the
+// reflected board's catalogue value is taken only for children the regular
+// one keeps, as for an additive set (catalogue.go). A catalogue of one
+// partition is searched as the additive set of its parts.
+//
 // Besides the optimal Solve, a Solver offers searches that store states
 // (packed boards in a hash table, bounded by Limits): SolveWeighted
 // (weighted A*, a solution at most w times the optimum), SolveAnytime (ARA*:
@@ -165,6 +178,14 @@ type Solver struct {
 	nbr         [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
 	dup         []uint16                          // duplicate-path automaton of IDA* (dupTable)
 	goalPos     [puzzle.MaxCells]uint8
+
+	// cat is the search data of a catalogue of several partitions
+	// (catalogue.go), nil otherwise.
+	cat *catalogue
+	// nodeHook, when set (tests only), is called by dfsCat on every state
+	// it makes, with the board (the tile in each cell), the heuristic it
+	// evaluated for the move and the value of its incremental state.
+	nodeHook func(board []uint8, h, incremental int)
 }
 
 // moves lists the blank's legal moves from one cell.
@@ -209,6 +230,13 @@ func New(set *format.Set, opt Options) (*Solver, error) {
 // into their direct indexes (about a second for a 6-tile table of the
 // 24-puzzle; ctx is checked every few milliseconds of the copy).
 func NewContext(ctx context.Context, set *format.Set, opt Options) (*Solver, error) {
+	return newWith(ctx, set, opt, false)
+}
+
+// newWith is NewContext; forceCat searches a catalogue of one partition
+// as a catalogue (dfsCat) instead of as the additive set of its parts
+// (tests only: both give the same search).
+func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (*Solver, error) {
 	if set == nil || len(set.Parts) == 0 {
 		return nil, errors.New("solver: empty table set")
 	}
@@ -219,6 +247,12 @@ func NewContext(ctx context.Context, set *format.Set, opt Options) (*Solver, err
 	s.set = set
 	if set.Exact() {
 		s.exact = set.Parts[0].Table
+		return s, nil
+	}
+	if set.Catalogue() && (len(set.Partitions) > 1 || forceCat) {
+		if err := s.addCatalogue(ctx); err != nil {
+			return nil, err
+		}
 		return s, nil
 	}
 	if err := s.addParts(ctx); err != nil {
@@ -281,22 +315,20 @@ func (s *Solver) addParts(ctx context.Context) error {
 	}
 	direct := map[*format.Table]*directIndex{}
 	zas := map[*format.Table]*zeroAwareTable{}
-	for i, p := range s.set.Parts {
-		ti := newTableInfo(p.Table)
-		dt := p.Table
-		if p.Table.Regions != nil {
-			zt := zeroAwareFor(zas, p.Table)
-			ti.values, ti.za, dt = zt.placements.Values, zt.za, zt.placements
+	parts := s.set.Parts
+	if s.set.Catalogue() {
+		// One partition: the additive set of its parts.
+		parts = nil
+		for _, i := range s.set.Partitions[0] {
+			parts = append(parts, s.set.Parts[i])
 		}
-		d, err := s.directFor(ctx, direct, dt)
+	}
+	for i, p := range parts {
+		ti, err := s.prepareTable(ctx, direct, zas, p.Table)
 		if err != nil {
 			return err
 		}
-		if d != nil {
-			ti.dvals, ti.dpow = d.values, d.pow
-		}
 		s.tabs = append(s.tabs, ti)
-		adviseHugePages(p.Table.Values)
 		m := p.Mapping()
 		for c := 0; c < s.n; c++ {
 			s.partCell[i][c] = uint8(c)

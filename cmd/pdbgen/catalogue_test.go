@@ -261,12 +261,3 @@ func TestVerifyCatalogueDeep(t *testing.T) {
 		}
 	}
 }
-
-// TestSolveRefusesCatalogue: until the solver reads catalogues, solve
-// refuses one in a single line (exit 2) instead of searching with a
-// wrong heuristic.
-func TestSolveRefusesCatalogue(t *testing.T) {
-	r := pdbgen(t, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15\n", "solve", filepath.Join("..", "..", "readers", "testdata", "sets", "good-catalogue.set.json"))
-	wantCode(t, r, 2)
-	oneErrorLine(t, r, "solve", "a catalogue (set file version 2, format/SPEC.md section 12) is not supported by solve yet")
-}

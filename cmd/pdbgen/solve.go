@@ -286,9 +286,6 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	if err := checkBoardFlags(src.board, src.goal, tset); err != nil {
 		return nil, err
 	}
-	if tset.Catalogue() {
-		return nil, usageErr("a catalogue (set file version %d, format/SPEC.md section 12) is not supported by solve yet; lookup and verify read it", format.CatalogueVersion)
-	}
 	opt := src.opt
 	opt.Reflect = opt.Reflect && alg.UsesTables()
 	opt.FromBlankFirst = src.from != ""

@@ -13,11 +13,13 @@ BLANK moves: u up, d down, l left, r right (u swaps the blank with the tile
 above it); "-" for a board already at the goal. <K> counts the states
 generated. --json prints one object per line instead. FILE is table files
 or set files (a set file names its tables; several parts may share one
-table through a board symmetry). -t N shares each board's IDA* search
-among N threads (parallel IDA*); moves and node counts do not depend on it.
+table through a board symmetry; a catalogue, set file version 2, gives
+the maximum over its partitions of each partition's sum). -t N shares
+each board's IDA* search among N threads (parallel IDA*); moves and node
+counts do not depend on it.
 
-Algorithms (--algorithm): ida (default): optimal, IDA* on additive tables,
-a walk down an exact table. wastar (--weight W, 1 <= W <= 1000, default 1.5):
+Algorithms (--algorithm): ida (default): optimal, IDA* on additive tables
+or catalogues, a walk down an exact table. wastar (--weight W, 1 <= W <= 1000, default 1.5):
 weighted A*, a solution at most W times the optimum. anytime (--anytime,
 --schedule 2.5,1.8,1.3,1 by default: strictly decreasing weights in [1, 1000]): ARA*,
 prints a first solution at once and each improvement as its own line

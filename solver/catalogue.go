@@ -1,0 +1,458 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// Catalogues (format/SPEC.md section 12; Holte, Newton, Felner, Meshulam &
+// Furcy 2004, "Multiple pattern databases"; Clausecker & Reinefeld): the
+// heuristic is the maximum over several additive partitions of the sum of
+// each partition's parts, max_q Σ_{P in q} V_P. Each part is searched as
+// a table of an additive set is (its index state kept per move, through
+// the direct index or the compact rank, zero-aware or plain), once however
+// many partitions hold it: the distinct parts are numbered once, a tile
+// lists the distinct parts that hold it (at most one per partition, so at
+// most one per partition in the list), and each side keeps one sum per
+// partition.
+//
+// A move of tile t changes the values of the parts holding t and so the
+// sums of the partitions holding those parts; IDA* (dfsCat) computes them
+// lazily, partition by partition, and stops as soon as one sum cuts the
+// child and no exact value could lower the next bound (catalogue.eval): the
+// decisions and the next bound are those of the exact maximum. Between
+// the regular and the reflected side it behaves as the additive search
+// does (the reflected side only for children the regular one does not
+// cut), so a catalogue of one partition generates the same nodes as the
+// additive set of its parts. A zero-aware part's region is read only when
+// the minimum over its regions (zaLazy) does not settle the child, as in
+// dfs.
+
+// maxPartitions bounds the partitions of a catalogue the solver takes
+// (SPEC.md section 12 allows 1 to 64): a tile's parts are tracked in one
+// 64-bit mask.
+const maxPartitions = 64
+
+// maxCatParts bounds the distinct parts of a catalogue the solver takes:
+// parts are numbered by a byte, so that the per-part arrays need no bounds
+// checks in the search.
+const maxCatParts = 256
+
+// catRef is one distinct part holding a tile: the part and the index of
+// the tile's image among the part's table tiles.
+type catRef struct {
+	part uint8
+	idx  uint8
+}
+
+// catHold says which part of a partition holds a tile: partition q, and
+// the index j of the part in the tile's list of catRef.
+type catHold struct {
+	q uint8
+	j uint8
+}
+
+// catalogue is a catalogue set prepared for the search.
+type catalogue struct {
+	tabs  *[maxCatParts]tableInfo              // per distinct part
+	cell  *[maxCatParts][puzzle.MaxCells]uint8 // per distinct part, board cell -> cell of the part's symmetry
+	cellR *[maxCatParts][puzzle.MaxCells]uint8 // per distinct part, cell after the main-diagonal reflection, then the symmetry
+	parts [][]uint8                            // per partition, its distinct parts
+	in    [maxCatParts][]uint8                 // per distinct part, the partitions holding it
+	tile  [puzzle.MaxCells][]catRef            // per tile, the distinct parts holding it
+	hold  [puzzle.MaxCells][]catHold           // per tile, the partitions with a part holding it
+	free  [puzzle.MaxCells][]uint8             // per tile, the partitions with no part holding it
+	np    int                                  // partitions
+	nt    int                                  // distinct parts
+}
+
+// catStep is a move's effect on one distinct part: tile idx p of part
+// goes from cell from to cell to (the part's frame), giving index state
+// st and value h. make swaps st and h with the side's, so that the step
+// then holds what undoes it.
+type catStep struct {
+	part     uint8
+	p        uint8
+	from, to uint8
+	h        uint8
+	lazy     bool // h is only a lower bound (zaLazy), until resolve
+	st       rankState
+}
+
+// catSide is the heuristic of one state (or of its reflection) under a
+// catalogue: per distinct part its cells, index state and value, and per
+// partition the sum of its parts' values.
+type catSide struct {
+	sum   [maxPartitions]int
+	h     [maxCatParts]uint8
+	st    [maxCatParts]rankState
+	cells [maxCatParts][puzzle.MaxCells]uint8
+}
+
+// catSteps holds the steps of one move on one side, one per part holding
+// the moved tile (at most one per partition).
+type catSteps [maxPartitions]catStep
+
+// catLevel holds the steps of the child being made at one depth of
+// IDA*, for the regular and the reflected side.
+type catLevel struct {
+	reg, refl catSteps
+}
+
+// addCatalogue prepares a catalogue's parts (Solver.cat): each of its
+// distinct parts (format.Set.Parts: a part used by several partitions is
+// kept once there) with its table's direct index (once per table) and its
+// cell maps.
+func (s *Solver) addCatalogue(ctx context.Context) error {
+	set := s.set
+	if n := len(set.Partitions); n > maxPartitions {
+		return fmt.Errorf("solver: a catalogue of %d partitions; the solver takes at most %d", n, maxPartitions)
+	}
+	if n := len(set.Parts); n > maxCatParts {
+		return fmt.Errorf("solver: a catalogue of %d distinct parts; the solver takes at most %d", n, maxCatParts)
+	}
+	cat := &catalogue{np: len(set.Partitions), nt: len(set.Parts),
+		tabs: new([maxCatParts]tableInfo), cell: new([maxCatParts][puzzle.MaxCells]uint8), cellR: new([maxCatParts][puzzle.MaxCells]uint8)}
+	direct := map[*format.Table]*directIndex{}
+	zas := map[*format.Table]*zeroAwareTable{}
+	for id, p := range set.Parts {
+		ti, err := s.prepareTable(ctx, direct, zas, p.Table)
+		if err != nil {
+			return err
+		}
+		cat.tabs[id] = ti
+		pc, pcR := &cat.cell[id], &cat.cellR[id]
+		m := p.Mapping()
+		for c := 0; c < s.n; c++ {
+			pc[c] = uint8(c)
+			if m != nil {
+				pc[c] = m.Cell[c]
+			}
+		}
+		for c := 0; c < s.n && s.opt.Reflect; c++ {
+			pcR[c] = pc[s.reflCell[c]]
+		}
+		for _, tile := range p.Pattern.Tiles {
+			img := tile
+			if m != nil {
+				img = m.Tile[tile]
+			}
+			cat.tile[tile] = append(cat.tile[tile], catRef{part: uint8(id), idx: uint8(slices.Index(p.Table.Pattern.Tiles, img))})
+		}
+	}
+	for q, partition := range set.Partitions {
+		members := make([]uint8, len(partition))
+		for j, id := range partition {
+			members[j] = uint8(id)
+			cat.in[id] = append(cat.in[id], uint8(q))
+		}
+		cat.parts = append(cat.parts, members)
+	}
+	for t := 0; t < s.n; t++ {
+		for q, members := range cat.parts {
+			j := -1
+			for k, r := range cat.tile[t] {
+				if slices.Contains(members, r.part) {
+					j = k // one at most: a partition's parts are disjoint
+				}
+			}
+			if j < 0 {
+				cat.free[t] = append(cat.free[t], uint8(q))
+			} else {
+				cat.hold[t] = append(cat.hold[t], catHold{q: uint8(q), j: uint8(j)})
+			}
+		}
+	}
+	s.cat = cat
+	return nil
+}
+
+// prepareTable is the tableInfo of one table for the search: the plain
+// values or a zero-aware table's placement values, through the direct
+// index when one is built (directFor).
+func (s *Solver) prepareTable(ctx context.Context, direct map[*format.Table]*directIndex, zas map[*format.Table]*zeroAwareTable, t *format.Table) (tableInfo, error) {
+	ti := newTableInfo(t)
+	dt := t
+	if t.Regions != nil {
+		zt := zeroAwareFor(zas, t)
+		ti.values, ti.za, dt = zt.placements.Values, zt.za, zt.placements
+	}
+	d, err := s.directFor(ctx, direct, dt)
+	if err != nil {
+		return ti, err
+	}
+	if d != nil {
+		ti.dvals, ti.dpow = d.values, d.pow
+	}
+	adviseHugePages(t.Values)
+	return ti, nil
+}
+
+// load ranks board (the tile in each cell) in every distinct part,
+// through the cell maps pc (cat.cell, or cat.cellR for the reflected side,
+// where tile t of the board is tile tmap[t]), and sums the partitions.
+func (sd *catSide) load(cat *catalogue, board []uint8, pc *[maxCatParts][puzzle.MaxCells]uint8, tmap *[puzzle.MaxCells]uint8) {
+	blank := slices.Index(board, 0)
+	for c, t := range board {
+		if tmap != nil {
+			t = tmap[t]
+		}
+		for _, r := range cat.tile[t] {
+			sd.cells[r.part][r.idx] = pc[r.part][c]
+		}
+	}
+	for i := 0; i < cat.nt; i++ {
+		tab := &cat.tabs[i]
+		sd.st[i] = tab.rank(&sd.cells[i])
+		sd.h[i] = tab.values[tab.index(sd.st[i])]
+		if sd.h[i]&zaLazy != 0 && tab.za != nil {
+			sd.h[i] = tab.za.value(sd.st[i].ord, sd.st[i].m, pc[i][blank])
+		}
+	}
+	for q, members := range cat.parts {
+		sd.sum[q] = 0
+		for _, i := range members {
+			sd.sum[q] += int(sd.h[i])
+		}
+	}
+}
+
+// max is the side's heuristic: the largest partition sum.
+func (sd *catSide) max(np int) int {
+	h := 0
+	for _, v := range sd.sum[:np] {
+		h = max(h, v)
+	}
+	return h
+}
+
+// eval returns the heuristic of side sd after tile slides from cell to
+// into the blank's cell blank (board cells; pc the side's cell maps),
+// computing the steps of the parts holding tile into steps as it needs
+// them, partition by partition: the index state after the move (direct
+// index: one multiply-add; compact rank: tableInfo.moved) and the value.
+// A zero-aware part's placement value may be only the minimum over the
+// blank's regions (zaLazy, zeroaware.go); it is resolved (resolve) only
+// when that lower bound does not already settle the answer. eval stops
+// early, with a partial maximum (or a lower bound on it), once that
+// exceeds thr and is at least stop: the move is then cut, and the exact
+// value would change neither that nor a next bound that takes the
+// minimum with stop. The second result is false after such an early
+// stop; when true the value is exact and every step is computed and
+// resolved (make may use them).
+func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzle.MaxCells]uint8, tile, blank, to uint8, thr, stop int) (int, bool) {
+	h := 0
+	for _, q := range cat.free[tile&(puzzle.MaxCells-1)] {
+		h = max(h, sd.sum[q&(maxPartitions-1)])
+	}
+	if h > thr && h >= stop {
+		return h, false
+	}
+	refs := cat.tile[tile&(puzzle.MaxCells-1)]
+	var done uint64
+	for _, hd := range cat.hold[tile&(puzzle.MaxCells-1)] {
+		j := hd.j & (maxPartitions - 1)
+		c := &steps[j]
+		if done&(1<<j) == 0 {
+			done |= 1 << j
+			r := refs[j]
+			t := r.part
+			tab := &cat.tabs[t]
+			c.part, c.p, c.from, c.to = t, r.idx&(puzzle.MaxCells-1), pc[t][to&(puzzle.MaxCells-1)], pc[t][blank&(puzzle.MaxCells-1)]
+			if tab.dvals != nil {
+				c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
+				c.h = tab.dvals[c.st.d]
+			} else {
+				c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
+				c.h = tab.values[tab.index(c.st)]
+			}
+			c.lazy = c.h&zaLazy != 0 && tab.za != nil
+			if c.lazy {
+				c.h &^= zaLazy
+			}
+		}
+		q := hd.q & (maxPartitions - 1)
+		v := max(h, sd.sum[q]+int(c.h)-int(sd.h[c.part]))
+		if v > thr && v >= stop {
+			return v, false // a lower bound that settles it when c.lazy
+		}
+		if c.lazy {
+			cat.resolve(c, sd)
+			if v = max(h, sd.sum[q]+int(c.h)-int(sd.h[c.part])); v > thr && v >= stop {
+				return v, false
+			}
+		}
+		h = v
+	}
+	return h, true
+}
+
+// resolve turns the lazy value of step c (c.lazy: only the minimum over
+// the blank's regions of a zero-aware part) into the value of the blank's
+// region, the blank being on the cell the tile left (c.from). A part
+// searched through its direct index keeps no compact rank: it is computed
+// here from the part's cells after the move.
+func (cat *catalogue) resolve(c *catStep, sd *catSide) {
+	tab := &cat.tabs[c.part]
+	st := c.st
+	if tab.dvals != nil {
+		cells := sd.cells[c.part]
+		cells[c.p&(puzzle.MaxCells-1)] = c.to
+		st = tab.rank(&cells)
+	}
+	c.h = tab.za.value(st.ord, st.m, c.from)
+	c.lazy = false
+}
+
+// make applies the first n steps (all computed by eval) to sd, leaving in
+// steps what undoes them (unmake).
+func (cat *catalogue) make(sd *catSide, steps *catSteps, n int) {
+	for i := range steps[:n] {
+		c := &steps[i]
+		t := c.part
+		if d := int(c.h) - int(sd.h[t]); d != 0 {
+			for _, q := range cat.in[t] {
+				sd.sum[q&(maxPartitions-1)] += d
+			}
+		}
+		sd.h[t], c.h = c.h, sd.h[t]
+		sd.st[t], c.st = c.st, sd.st[t]
+		sd.cells[t][c.p&(puzzle.MaxCells-1)] = c.to
+	}
+}
+
+// unmake undoes make of the same steps.
+func (cat *catalogue) unmake(sd *catSide, steps *catSteps, n int) {
+	for i := range steps[:n] {
+		c := &steps[i]
+		t := c.part
+		if d := int(sd.h[t]) - int(c.h); d != 0 {
+			for _, q := range cat.in[t] {
+				sd.sum[q&(maxPartitions-1)] -= d
+			}
+		}
+		sd.h[t], c.h = c.h, sd.h[t]
+		sd.st[t], c.st = c.st, sd.st[t]
+		sd.cells[t][c.p&(puzzle.MaxCells-1)] = c.from
+	}
+}
+
+// loadCat is tableState.load for a catalogue.
+func (x *tableState) loadCat(s *Solver, board []uint8) {
+	if x.creg == nil {
+		x.creg = new(catSide)
+		if x.reflect {
+			x.crefl = new(catSide)
+		}
+	}
+	x.np = s.cat.np
+	x.creg.load(s.cat, board, s.cat.cell, nil)
+	if x.reflect {
+		x.crefl.load(s.cat, board, s.cat.cellR, &s.reflTile)
+	}
+}
+
+// valueCat is tableState.value for a catalogue.
+func (x *tableState) valueCat() int {
+	h := x.creg.max(x.np)
+	if x.reflect {
+		h = max(h, x.crefl.max(x.np))
+	}
+	return h
+}
+
+// childCat is hcalc.child for a catalogue: the exact value of both sides.
+func (x *hcalc) childCat(tile, blank, to uint8) int {
+	cat := x.s.cat
+	if x.steps == nil {
+		x.steps = new(catSteps)
+	}
+	h, _ := cat.eval(x.creg, x.steps, cat.cell, tile, blank, to, math.MaxInt, math.MaxInt)
+	if x.reflect {
+		hr, _ := cat.eval(x.crefl, x.steps, cat.cellR, x.s.reflTile[tile], blank, to, math.MaxInt, math.MaxInt)
+		h = max(h, hr)
+	}
+	return h
+}
+
+// level returns the step buffers of depth g, growing them on first use.
+func (x *searcher) level(g int) *catLevel {
+	for len(x.levels) <= g {
+		x.levels = append(x.levels, new(catLevel))
+	}
+	return x.levels[g]
+}
+
+// dfsCat is dfs for a catalogue (Solver.cat): the same search, the
+// heuristic of each child evaluated by catalogue.eval.
+func (x *searcher) dfsCat(g int, fs uint16) bool {
+	s := x.s
+	cat := s.cat
+	blank := x.blank
+	m := &s.nbr[blank]
+	row := s.dup[int(fs)<<2 : int(fs)<<2+4 : int(fs)<<2+4]
+	lv := x.level(g)
+	thr := x.bound - g - 1 // a child whose h exceeds thr is cut
+	for i := uint8(0); i < m.n; i++ {
+		dir := m.dir[i]
+		nfs := row[dir&3]
+		if nfs == dupDead {
+			continue // a duplicate path (fsm.Dead)
+		}
+		to := m.to[i]
+		tile := x.board[to]
+		x.nodes++
+		h, _ := cat.eval(x.creg, &lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1)
+		if h > thr {
+			x.next = min(x.next, g+1+h)
+			continue
+		}
+		var rtile uint8
+		if x.reflect {
+			// As in dfs: only for children the regular side keeps.
+			rtile = s.reflTile[tile]
+			hr, _ := cat.eval(x.crefl, &lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
+			if hr > thr {
+				x.next = min(x.next, g+1+hr)
+				continue
+			}
+			h = max(h, hr)
+			cat.make(x.crefl, &lv.refl, len(cat.tile[rtile]))
+		}
+		// Make the move.
+		cat.make(x.creg, &lv.reg, len(cat.tile[tile]))
+		x.board[blank], x.board[to] = tile, 0
+		x.blank = to
+		x.path = append(x.path, dir)
+		if s.nodeHook != nil {
+			s.nodeHook(x.board[:x.n], h, x.valueCat())
+		}
+
+		if h == 0 && x.isGoal() {
+			return true
+		}
+		if x.ctxLeft--; x.ctxLeft <= 0 && x.interrupted() {
+			return true
+		}
+		if g+1 == x.cut {
+			x.frontier = append(x.frontier, frontierNode{path: append([]uint8(nil), x.path...), nodes: x.nodes})
+		} else if x.dfsCat(g+1, nfs) {
+			return true
+		}
+
+		// Undo it.
+		x.path = x.path[:len(x.path)-1]
+		x.blank = blank
+		x.board[blank], x.board[to] = 0, tile
+		cat.unmake(x.creg, &lv.reg, len(cat.tile[tile]))
+		if x.reflect {
+			cat.unmake(x.crefl, &lv.refl, len(cat.tile[rtile]))
+		}
+	}
+	return false
+}
