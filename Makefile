@@ -102,9 +102,11 @@ bench-presets:
 	scripts/bench-presets.sh
 
 # Korf's 24-puzzle instances that took Korf & Felner under 5e9 nodes, in one
-# pdbgen solve -j 2 (N=5: only the first five); builds 24-6666 into data/.
+# pdbgen solve -j 2 (N=5: only the first five); builds 24-6666 into data/
+# unless SET names a set file (SET=data/24-best.set.json: the catalogue,
+# after bin/pdbgen build --preset 24-best -o data).
 bench-korf24:
-	scripts/korf24.sh -j 2 $(if $(N),-n $(N))
+	scripts/korf24.sh -j 2 $(if $(N),-n $(N)) $(if $(SET),-s $(SET))
 
 # Long runs: all of Korf's 100 instances, big presets with timings.
 long: build
