@@ -373,7 +373,10 @@ type additiveSearch struct {
 	// expanded counts the frontier states the push kernel expanded (each
 	// state at most once, at its own level); tests check it.
 	expanded atomic.Uint64
-	// Blocks are handed to the workers in chunks of blocksPerChunk.
+	// Blocks are handed to the workers in chunks of blocksPerChunk:
+	// orders/(8·workers), so that a chunk's blocks share the reads of the
+	// per-slot indexes (slotWindow) while each worker still gets 8 chunks
+	// a level to even out the load.
 	blocksPerChunk, chunks int
 	// goalOdd is 1 when the goal's slot is odd (space.oddSlots), else 0.
 	goalOdd uint64
@@ -440,7 +443,7 @@ func newAdditiveSearch(p *puzzle.Pattern, opt Options) (*additiveSearch, error) 
 	s.stateBits[goal>>6] |= 1 << (goal & 63)
 	s.active.set(int(goalOrder))
 	s.run.reached.Store(1)
-	s.blocksPerChunk = max(1, sp.orders/(opt.Workers*32))
+	s.blocksPerChunk = max(1, sp.orders/(opt.Workers*8))
 	s.chunks = (sp.orders + s.blocksPerChunk - 1) / s.blocksPerChunk
 	return s, nil
 }
@@ -671,9 +674,12 @@ type blockLevel struct {
 // slot on the 24-puzzle 6-tile table, 12.8 MB in all) are the same for
 // every block; run block after block, a kernel reads all of them from
 // memory again for every block, while window by window the chunk's blocks
-// share one read (4096 slots: about 200 KB, which stays in the level-2
-// cache).
-const slotWindow = 4096
+// share one read (1024 slots: about 52 KB, which stays in the level-2
+// cache with the window's codes and bits of every block). Of 1024, 2048
+// and 4096 slots, with chunks of orders/(8·workers) and
+// orders/(32·workers) blocks, 1024 slots and the larger chunks were the
+// fastest on that table (see blocksPerChunk).
+const slotWindow = 1024
 
 // window returns b restricted to the states of slots [lo, hi) of its
 // block (0 <= lo < hi <= S): its word range and word-boundary filter
