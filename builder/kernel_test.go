@@ -62,6 +62,51 @@ func TestWordMask(t *testing.T) {
 	}
 }
 
+// TestWindowMask checks that the windows of a block cover its states
+// once: for every block size S up to 70, every block of the first few and
+// every window width up to 40, the masks of the windows [lo, lo+width) of
+// the block, run one after the other, must hold every state of the block
+// exactly once and no other state.
+func TestWindowMask(t *testing.T) {
+	const orders = 4
+	for S := uint64(1); S <= 70; S++ {
+		s := &additiveSearch{
+			sp:     &space{slotsPerBlock: S, cellSets: 1, orders: orders},
+			codes:  newStateCodes(orders * S),
+			values: make([]uint8, orders),
+		}
+		for order := 0; order < orders; order++ {
+			first, end := uint64(order)*S, uint64(order+1)*S
+			for width := uint64(1); width <= 40; width++ {
+				seen := make([]int, len(s.codes)*32)
+				for lo := uint64(0); lo < S; lo += width {
+					b := s.block(order, 0, nil).window(lo, min(lo+width, S))
+					for w := b.firstWord; w <= b.lastWord; w++ {
+						mask := b.wordMask(w)
+						if mask&^lowBits != 0 {
+							t.Fatalf("S=%d order %d window %d+%d word %d: mask %#x has odd bits", S, order, lo, width, w, mask)
+						}
+						for j := uint64(0); j < 32; j++ {
+							if mask>>(2*j)&1 == 1 {
+								seen[w*32+j]++
+							}
+						}
+					}
+				}
+				for state, n := range seen {
+					want := 0
+					if uint64(state) >= first && uint64(state) < end {
+						want = 1
+					}
+					if n != want {
+						t.Fatalf("S=%d order %d width %d: state %d in %d windows, want %d", S, order, width, state, n, want)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestMatchCodes compares matchCodes with a state-by-state loop on random
 // words.
 func TestMatchCodes(t *testing.T) {
