@@ -378,3 +378,28 @@ func TestCatalogueTooManyParts(t *testing.T) {
 		t.Fatalf("New: %v", err)
 	}
 }
+
+// TestCatalogueDirectBytes: a catalogue's plain tables get a direct index
+// and its zero-aware ones none (they stay on their compact index), and
+// DirectIndexBytes says what New builds.
+func TestCatalogueDirectBytes(t *testing.T) {
+	for _, c := range catSmall {
+		s := catalogueSet(t, c.za, c.w, c.h, c.goal, c.partitions...)
+		sv := newSolver(t, s, Options{})
+		if got, want := sv.DirectBytes(), DirectIndexBytes(s); got != want {
+			t.Errorf("%s: DirectBytes %d, DirectIndexBytes %d", c.name, got, want)
+		}
+		if c.za && sv.DirectBytes() != 0 {
+			t.Errorf("%s: %d bytes of direct index for zero-aware tables", c.name, sv.DirectBytes())
+		}
+		if !c.za && sv.DirectBytes() == 0 {
+			t.Errorf("%s: no direct index for plain tables", c.name)
+		}
+		for id := range s.Parts {
+			tab := &sv.cat.tabs[id]
+			if direct := tab.dvals != nil; direct == (tab.za != nil) {
+				t.Errorf("%s: part %d: zero-aware %v, direct index %v", c.name, id, tab.za != nil, direct)
+			}
+		}
+	}
+}

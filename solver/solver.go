@@ -116,7 +116,8 @@ type Options struct {
 	// of up to 7 tiles on the 15-puzzle) is copied into a direct index
 	// (directIndex), which costs N^k bytes more memory per distinct table
 	// and a second or two of set-up, and makes the rank update of a move a
-	// single addition.
+	// single addition. The zero-aware tables of a catalogue of several
+	// partitions always use their compact index (catalogue.go).
 	Compact bool
 	// MaxDirectBytes bounds the memory of the direct indexes (without
 	// Compact): they are built for the set's distinct tables in the order
@@ -324,7 +325,7 @@ func (s *Solver) addParts(ctx context.Context) error {
 		}
 	}
 	for i, p := range parts {
-		ti, err := s.prepareTable(ctx, direct, zas, p.Table)
+		ti, err := s.prepareTable(ctx, direct, zas, p.Table, true)
 		if err != nil {
 			return err
 		}
