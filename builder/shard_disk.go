@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,8 +72,9 @@ type OutOfCoreEvent struct {
 // OutOfCore is a finished out-of-core search: its shard folder holds the
 // value logs, read back shard by shard by Source.
 type OutOfCore struct {
-	pl  *ShardPlan
-	dir string
+	pl   *ShardPlan
+	dir  string
+	lock *os.File // the folder's lock (atomicfile.LockDir), released by Remove; nil where there is none
 }
 
 // levelMarker is the content of a COMPLETE file.
@@ -82,6 +84,11 @@ type levelMarker struct {
 	Pending      uint64   `json:"pending"`       // states marked or sent for this level
 	ShardPending []uint64 `json:"shard_pending"` // per shard: states its own Step marked for this level
 	StateLevel   []int    `json:"state_level"`   // per shard: the level of its state file
+	// Batches is, per shard, the number of batch files addressed to it
+	// in this level's folder, checked before the level runs: a missing
+	// batch would otherwise go unnoticed and leave states unreached
+	// (nil in the markers of older builds).
+	Batches []int `json:"batches,omitempty"`
 }
 
 const planFile = "PLAN"
@@ -111,6 +118,34 @@ func BuildOutOfCore(ctx context.Context, p *puzzle.Pattern, opt OutOfCoreOptions
 		return nil, err
 	}
 	pl.SetWorkers(opt.Workers)
+	// One build at a time in a folder: a second one (a --resume while the
+	// first still runs) would interleave its levels with the first's and
+	// leave a wrong table.
+	if !opt.Resume {
+		if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+			return nil, fmt.Errorf("shard folder: %w", err)
+		}
+	}
+	lock, err := atomicfile.LockDir(opt.Dir)
+	if errors.Is(err, atomicfile.ErrInUse) {
+		return nil, folderError{fmt.Errorf("shard folder %s is in use by another build (wait for it to end, or stop it and --resume)", opt.Dir)}
+	}
+	if err != nil && !(opt.Resume && errors.Is(err, fs.ErrNotExist)) {
+		return nil, fmt.Errorf("shard folder: %w", err)
+	}
+	o, err := buildOutOfCore(ctx, p, pl, opt)
+	if err != nil {
+		if lock != nil {
+			lock.Close()
+		}
+		return nil, err
+	}
+	o.lock = lock
+	return o, nil
+}
+
+// buildOutOfCore is BuildOutOfCore once its folder is locked.
+func buildOutOfCore(ctx context.Context, p *puzzle.Pattern, pl *ShardPlan, opt OutOfCoreOptions) (*OutOfCore, error) {
 	d := &diskRun{pl: pl, dir: opt.Dir, opt: opt, resident: make([]*shardRun, pl.shards)}
 	level, mk, err := d.start(ctx)
 	if err != nil {
@@ -184,7 +219,7 @@ func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
 		if err := os.MkdirAll(ld, 0o755); err != nil {
 			return 0, levelMarker{}, fmt.Errorf("shard folder: %w", err)
 		}
-		mk := levelMarker{Level: 0, Pending: 1, ShardPending: make([]uint64, d.pl.shards), StateLevel: make([]int, d.pl.shards)}
+		mk := levelMarker{Level: 0, Pending: 1, ShardPending: make([]uint64, d.pl.shards), StateLevel: make([]int, d.pl.shards), Batches: make([]int, d.pl.shards)}
 		for s := range d.pl.shards {
 			// A million shards take a while to create: Ctrl-C is
 			// honoured between them (the folder is incomplete, without
@@ -228,9 +263,12 @@ func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
 		}
 	}
 	if best < 0 {
-		// Not even level 0 was finished: nothing to keep.
-		if err := os.RemoveAll(d.dir); err != nil {
-			return 0, levelMarker{}, err
+		// Not even level 0 was finished: nothing to keep. The folder
+		// itself stays: it holds the lock.
+		for _, e := range ents {
+			if err := os.RemoveAll(filepath.Join(d.dir, e.Name())); err != nil {
+				return 0, levelMarker{}, err
+			}
 		}
 		d.opt.Resume = false
 		return d.start(ctx)
@@ -251,7 +289,7 @@ func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
 	if err == nil && mk.Level != best {
 		err = fmt.Errorf("marker of level %d in folder L%03d", mk.Level, best)
 	}
-	if err == nil && (len(mk.ShardPending) != d.pl.shards || len(mk.StateLevel) != d.pl.shards) {
+	if err == nil && (len(mk.ShardPending) != d.pl.shards || len(mk.StateLevel) != d.pl.shards || (mk.Batches != nil && len(mk.Batches) != d.pl.shards)) {
 		err = fmt.Errorf("marker of %d shards, want %d", len(mk.StateLevel), d.pl.shards)
 	}
 	if err == nil {
@@ -281,7 +319,7 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 	if err := os.MkdirAll(next, 0o755); err != nil {
 		return mk, fmt.Errorf("shard folder: %w", err)
 	}
-	out := levelMarker{Level: level + 1, Expanded: mk.Expanded, ShardPending: make([]uint64, pl.shards), StateLevel: slices.Clone(mk.StateLevel)}
+	out := levelMarker{Level: level + 1, Expanded: mk.Expanded, ShardPending: make([]uint64, pl.shards), StateLevel: slices.Clone(mk.StateLevel), Batches: make([]int, pl.shards)}
 	ents, err := os.ReadDir(ld)
 	if err != nil {
 		return mk, err
@@ -291,6 +329,13 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 		var to, from int
 		if n, _ := fmt.Sscanf(e.Name(), "batch-%05d-%05d", &to, &from); n == 2 && to >= 0 && to < pl.shards {
 			incoming[to] = append(incoming[to], filepath.Join(ld, e.Name()))
+		}
+	}
+	if mk.Batches != nil {
+		for t, n := range mk.Batches {
+			if len(incoming[t]) != n {
+				return mk, fmt.Errorf("builder: %s: %d batch files for shard %d, the level's marker lists %d (a file is missing or foreign): %w", ld, len(incoming[t]), t, n, ErrShardData)
+			}
 		}
 	}
 	var levelRead, levelWritten uint64
@@ -303,6 +348,9 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 		if r == nil || resumed {
 			path := stateFile(d.dir, s, mk.StateLevel[s])
 			f, size, err := openSized(path)
+			if errors.Is(err, fs.ErrNotExist) {
+				return mk, fmt.Errorf("builder: shard %d: its state file %s is missing: %w", s, path, ErrShardData)
+			}
 			if err != nil {
 				return mk, err
 			}
@@ -320,9 +368,12 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 			r.level = level // idle since
 		}
 		r.chunks, d.chunks = d.chunks, nil
-		st, err := d.step(ctx, r, incoming[s], next, level)
+		st, sentTo, err := d.step(ctx, r, incoming[s], next, level)
 		if err != nil {
 			return mk, err
+		}
+		for _, t := range sentTo {
+			out.Batches[t]++
 		}
 		d.chunks, r.chunks = r.chunks, nil
 		if chunkBytes(d.chunks) > pl.StateSize(s) {
@@ -365,7 +416,7 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 
 // step runs one shard's level: merge its batch files, expand, write its
 // state, its batches and its value log.
-func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next string, level int) (StepStats, error) {
+func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next string, level int) (_ StepStats, sentTo []int, _ error) {
 	pl := d.pl
 	st := StepStats{Shard: r.s, Level: level}
 	// Merge the batch files, up to Workers at a time.
@@ -391,7 +442,7 @@ func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next st
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return st, err
+		return st, nil, err
 	}
 	for _, x := range results {
 		merged[0] += x.n
@@ -400,7 +451,7 @@ func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next st
 	st.Merged, st.BytesIn = merged[0], bytesIn[0]
 	lv, err := r.expand(ctx, pl.workers)
 	if err != nil {
-		return st, err
+		return st, nil, err
 	}
 	lv.fillStats(&st)
 	for t := range pl.shards {
@@ -408,21 +459,22 @@ func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next st
 			continue
 		}
 		if _, err := writeFileRenamed(batchFile(next, t, r.s), func(w io.Writer) error { return lv.writeBatch(t, w) }); err != nil {
-			return st, err
+			return st, nil, err
 		}
+		sentTo = append(sentTo, t)
 	}
 	if lv.logged > 0 {
 		if _, err := writeFileRenamed(valueFile(d.dir, r.s, level), lv.writeValueLog); err != nil {
-			return st, err
+			return st, nil, err
 		}
 	}
 	n, err := writeFileRenamed(stateFile(d.dir, r.s, level+1), r.writeState)
 	if err != nil {
-		return st, err
+		return st, nil, err
 	}
 	r.chunks = lv.chunks // written: the arrays serve the next Step
 	st.StateBytes = uint64(n)
-	return st, nil
+	return st, sentTo, nil
 }
 
 // chunkBytes is the capacity of the output buffers of a Step.
@@ -589,7 +641,14 @@ func (o *OutOfCore) Source() func(lo uint64, dst []uint8) error {
 }
 
 // Remove deletes the shard folder.
-func (o *OutOfCore) Remove() error { return os.RemoveAll(o.dir) }
+func (o *OutOfCore) Remove() error {
+	err := os.RemoveAll(o.dir)
+	if o.lock != nil {
+		o.lock.Close()
+		o.lock = nil
+	}
+	return err
+}
 
 // newBufWriter buffers writes to w in 1 MiB.
 func newBufWriter(w io.Writer) *bufio.Writer { return bufio.NewWriterSize(w, 1<<20) }

@@ -14,7 +14,9 @@ import (
 	"testing"
 
 	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/internal/atomicfile"
 	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // readAll reads an out-of-core build's values through its Source in
@@ -226,4 +228,90 @@ func TestBuildOutOfCoreCanceledAtStart(t *testing.T) {
 	if len(states) != 0 {
 		t.Errorf("%d shard files written after the cancel", len(states))
 	}
+}
+
+// interruptedFolder runs an out-of-core build of p with 3 shards into a new
+// folder and cancels it in level 6, leaving finished levels to resume.
+func interruptedFolder(t *testing.T, p *puzzle.Pattern) (string, builder.OutOfCoreOptions) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "shards")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := builder.OutOfCoreOptions{Dir: dir, Shards: 3, Workers: 1, Progress: func(e builder.OutOfCoreEvent) {
+		if e.Level == 6 && e.Shard == 1 {
+			cancel()
+		}
+	}}
+	if _, err := builder.BuildOutOfCore(ctx, p, opt); !errors.Is(err, builder.ErrCanceled) {
+		t.Fatalf("interrupted build: %v", err)
+	}
+	opt.Progress, opt.Resume = nil, true
+	return dir, opt
+}
+
+// TestBuildOutOfCoreResumeDamaged: a resumed build refuses a shard folder
+// with a batch file or a state file missing (ErrShardData) instead of
+// finishing a wrong table, and a folder another build holds (ErrShardFolder);
+// the folder untouched resumes to Build's table.
+func TestBuildOutOfCoreResumeDamaged(t *testing.T) {
+	p := pdbtest.Pattern(t, 4, 4, "blank-last", 1, 2, 3, 4)
+	want, err := builder.Build(context.Background(), p, builder.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := func(dir string) string { // the last finished level's folder
+		t.Helper()
+		ls, _ := filepath.Glob(filepath.Join(dir, "L*", "COMPLETE"))
+		if len(ls) != 1 {
+			t.Fatalf("finished levels: %v", ls)
+		}
+		return filepath.Dir(ls[0])
+	}
+	t.Run("batch missing", func(t *testing.T) {
+		dir, opt := interruptedFolder(t, p)
+		batches, _ := filepath.Glob(filepath.Join(last(dir), "batch-*"))
+		if len(batches) == 0 {
+			t.Fatal("no batch file to remove")
+		}
+		os.Remove(batches[len(batches)/2])
+		if _, err := builder.BuildOutOfCore(context.Background(), p, opt); !errors.Is(err, builder.ErrShardData) {
+			t.Fatalf("got %v, want ErrShardData", err)
+		}
+	})
+	t.Run("state missing", func(t *testing.T) {
+		dir, opt := interruptedFolder(t, p)
+		states, _ := filepath.Glob(filepath.Join(dir, "states", "*"))
+		if len(states) == 0 {
+			t.Fatal("no state file to remove")
+		}
+		os.Remove(states[0])
+		if _, err := builder.BuildOutOfCore(context.Background(), p, opt); !errors.Is(err, builder.ErrShardData) {
+			t.Fatalf("got %v, want ErrShardData", err)
+		}
+	})
+	t.Run("in use", func(t *testing.T) {
+		dir, opt := interruptedFolder(t, p)
+		lock, err := atomicfile.LockDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lock == nil {
+			t.Skip("no directory locks on this system")
+		}
+		_, err = builder.BuildOutOfCore(context.Background(), p, opt)
+		lock.Close()
+		if !errors.Is(err, builder.ErrShardFolder) || !strings.Contains(err.Error(), "in use by another build") {
+			t.Fatalf("got %v, want the folder refused as in use", err)
+		}
+		o, err := builder.BuildOutOfCore(context.Background(), p, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readAll(t, o, p.Size(), 777); !bytes.Equal(got, want) {
+			t.Fatal("resumed table differs from Build's")
+		}
+		if err := o.Remove(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -112,3 +112,7 @@ func targetErr(path string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", path, err)
 }
+
+// ErrInUse is LockDir's error for a directory another process (or another
+// LockDir of this one) holds locked.
+var ErrInUse = errors.New("in use by another build")

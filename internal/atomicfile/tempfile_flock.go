@@ -31,3 +31,23 @@ func tempInUse(path string) bool {
 }
 
 func minStaleAge() time.Duration { return staleAge }
+
+// LockDir takes an exclusive advisory lock (flock) on the directory dir,
+// held until the returned file is closed (or the process ends). It fails
+// with ErrInUse when another open file description holds it: another
+// process, or another LockDir of this one. A file system without flock
+// support gives no protection and no error.
+func LockDir(dir string) (*os.File, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if err == syscall.EWOULDBLOCK {
+			return nil, ErrInUse
+		}
+		return nil, nil // no flock here: no protection
+	}
+	return f, nil
+}
