@@ -267,7 +267,17 @@ func buildOutOfCore(ctx context.Context, e *env, cfg *buildConfig, pt plannedTab
 		fmt.Fprintf(e.stderr, "%s: search done in %.1fs; writing the table from the value logs, %d shard(s), %d compressing goroutine(s)\n",
 			pt.file, buildTime.Seconds(), op.shards, op.writers)
 	}
-	s, err := format.EncodeStream(pt.pattern, o.Source(), format.StreamOptions{
+	// Ctrl-C is honoured between frames of the writing too (the 24-puzzle
+	// 7-tile table writes for about a minute); the finished search stays
+	// for --resume, which then only writes.
+	src := o.Source()
+	source := func(lo uint64, dst []uint8) error {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%w while writing the table: %v", builder.ErrCanceled, err)
+		}
+		return src(lo, dst)
+	}
+	s, err := format.EncodeStream(pt.pattern, source, format.StreamOptions{
 		Major: uint16(cfg.fileFormat), Workers: op.writers, Generator: generator, TempDir: op.dir,
 	})
 	if err != nil {
