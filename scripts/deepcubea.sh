@@ -24,14 +24,15 @@
 #   -j  instances solved at once (default 2)
 #   -m  --max-memory for the whole process (default 16G)
 #   -o  results file (default results/deepcubea-<N>-<FROM>-<TO>.tsv)
-#   -a  search flags (default "--restarts --schedule 3,2,1.6,1.4,1.2,1":
-#       restarting weighted A*, which on these boards finds a first
-#       solution far sooner than ARA*'s default schedule)
+#   -a  search flags (default "--beam": beam searches of growing width,
+#       then IDA* for the lower bound; "--restarts --schedule
+#       3,2,1.6,1.4,1.2,1" runs restarting weighted A* instead, whose
+#       solutions are far longer on these boards)
 # Needs GNU time (/usr/bin/time) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_files="" tsv=../shared/reference/deepcubea-35.tsv range=0-99 secs="" jobs=2 mem=16G out=""
-search="--restarts --schedule 3,2,1.6,1.4,1.2,1"
+search="--beam"
 while getopts "s:f:r:T:j:m:o:a:" o; do
   case $o in
     s) set_files=$OPTARG ;; f) tsv=$OPTARG ;; r) range=$OPTARG ;; T) secs=$OPTARG ;;

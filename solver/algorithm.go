@@ -12,8 +12,9 @@ import (
 )
 
 // Algorithm is one of the searches a Solver runs (Solver.Search): AlgIDA,
-// AlgWeighted, AlgAnytime or AlgBidirectional. Its String is the name
-// ParseAlgorithm reads ("ida", "wastar", "anytime", "bidirectional").
+// AlgWeighted, AlgAnytime, AlgBidirectional or AlgBeam. Its String is the
+// name ParseAlgorithm reads ("ida", "wastar", "anytime", "bidirectional",
+// "beam").
 type Algorithm uint8
 
 const (
@@ -28,6 +29,9 @@ const (
 	// AlgBidirectional is breadth-first search from both ends, without the
 	// tables (Solver.SolveBidirectional).
 	AlgBidirectional
+	// AlgBeam is one beam search (Solver.SolveBeam) of width
+	// SearchOptions.Width.
+	AlgBeam
 )
 
 // algorithms is the registry of Algorithm: name and search, by value.
@@ -39,6 +43,7 @@ var algorithms = [...]struct {
 	AlgWeighted:      {"wastar", (*Solver).searchWeighted},
 	AlgAnytime:       {"anytime", (*Solver).searchAnytime},
 	AlgBidirectional: {"bidirectional", (*Solver).searchBidirectional},
+	AlgBeam:          {"beam", (*Solver).searchBeam},
 }
 
 // Algorithms lists the names of the algorithms, in the order of their
@@ -123,6 +128,13 @@ type SearchOptions struct {
 	// Restarts makes AlgAnytime restart weighted A* at each weight (see
 	// AnytimeOptions.Restarts).
 	Restarts bool
+	// Beam makes AlgAnytime run beam searches of growing width, then IDA*
+	// for the bound (see AnytimeOptions.Beam).
+	Beam bool
+	// Width is AlgBeam's width (0 means DefaultBeamWidth), or the largest
+	// width of AlgAnytime with Beam (0: no bound but memory and time); 1
+	// to MaxBeamWidth.
+	Width int
 	// OnSolution, when not nil, receives AlgAnytime's improvements as they
 	// are found (see AnytimeOptions.OnSolution).
 	OnSolution func(Bounded)
@@ -236,8 +248,20 @@ func (s *Solver) searchAnytime(ctx context.Context, b puzzle.Board, opt SearchOp
 			opt.OnSolution(a)
 		}
 	}
-	return s.SolveAnytime(ctx, b, AnytimeOptions{Schedule: opt.Schedule, Restarts: opt.Restarts, Limits: opt.Limits, OnSolution: on})
+	return s.SolveAnytime(ctx, b, AnytimeOptions{Schedule: opt.Schedule, Restarts: opt.Restarts, Beam: opt.Beam, MaxWidth: opt.Width,
+		Limits: opt.Limits, OnSolution: on})
 }
+
+func (s *Solver) searchBeam(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
+	w := opt.Width
+	if w == 0 {
+		w = DefaultBeamWidth
+	}
+	return s.SolveBeam(ctx, b, w, opt.Limits)
+}
+
+// DefaultBeamWidth is AlgBeam's width when SearchOptions.Width is 0.
+const DefaultBeamWidth = 10000
 
 func (s *Solver) searchBidirectional(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
 	res, st, lower, err := s.solveBidirectional(ctx, b, opt.Limits)

@@ -41,6 +41,9 @@ type Bounded struct {
 	// Weight is the weight w of the search (f = g + w*h) that found the
 	// solution.
 	Weight float64
+	// Width is the width of the beam search that found the solution
+	// (SolveBeam, AnytimeOptions.Beam); 0 for the other searches.
+	Width int
 	// Stats are the counts of the whole search up to this answer.
 	Stats Stats
 	// Algorithm is the search that answered (set by Solver.Search).

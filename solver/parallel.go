@@ -51,7 +51,7 @@ const (
 // plus the subtrees before it, plus the solution's subtree up to the
 // solution. Moves and nodes therefore do not depend on the number of
 // threads or on the cut.
-func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
+func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board, upper int) ([]uint8, uint64, error) {
 	root := s.newSearcher(ctx, b)
 	if root.isGoal() {
 		return nil, 0, nil
@@ -63,6 +63,9 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board) ([]uint8, uint
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, total, stopped(err, bound, total)
+		}
+		if bound >= upper {
+			return nil, total, &StoppedError{Lower: bound, Nodes: total, Err: errUpper}
 		}
 		// The frontier of this iteration, one single-threaded pass. The cut
 		// adapts between iterations (the tree grows with the bound): one

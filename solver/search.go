@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"sync"
@@ -269,8 +270,20 @@ const inf = int(^uint(0) >> 1)
 // Options.Threads > 1 the tree of every iteration is split among threads
 // (idaParallel), with the same result.
 func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
+	return s.idaUpTo(ctx, b, inf)
+}
+
+// errUpper is the Err of the StoppedError of idaUpTo when the bound has
+// reached the length of a known solution.
+var errUpper = errors.New("the bound reached the known solution's length")
+
+// idaUpTo is ida that stops, with a StoppedError wrapping errUpper and
+// Lower the bound, once the bound of an iteration would be upper or more:
+// a solution of length upper being known (same parity as every solution),
+// it is then proven optimal. upper = inf never stops.
+func (s *Solver) idaUpTo(ctx context.Context, b puzzle.Board, upper int) ([]uint8, uint64, error) {
 	if s.opt.Threads > 1 {
-		return s.idaParallel(ctx, b)
+		return s.idaParallel(ctx, b, upper)
 	}
 	x := s.newSearcher(ctx, b)
 	if x.isGoal() {
@@ -280,6 +293,9 @@ func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, erro
 	for {
 		if err := ctx.Err(); err != nil { // a limit shorter than one check interval
 			return nil, x.nodes, stopped(err, x.bound, x.nodes)
+		}
+		if x.bound >= upper {
+			return nil, x.nodes, &StoppedError{Lower: x.bound, Nodes: x.nodes, Err: errUpper}
 		}
 		x.next = inf
 		x.path = x.path[:0]

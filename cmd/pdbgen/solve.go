@@ -30,8 +30,8 @@ type solveConfig struct {
 // solveFlags are the values of solve's algorithm and limit flags as
 // given; set holds the names of the flags given on the command line.
 type solveFlags struct {
-	set                                        map[string]bool
-	alg, weight, schedule, maxNodes, timeLimit string
+	set                                               map[string]bool
+	alg, weight, schedule, maxNodes, timeLimit, width string
 }
 
 // solveImplied lists the flags that choose an algorithm by themselves.
@@ -43,6 +43,7 @@ var solveImplied = []struct {
 	{"anytime", solver.AlgAnytime},
 	{"schedule", solver.AlgAnytime},
 	{"restarts", solver.AlgAnytime},
+	{"beam", solver.AlgAnytime},
 }
 
 // parseSolveConfig checks the algorithm and limit flags (all usage errors,
@@ -65,6 +66,20 @@ func parseSolveConfig(f solveFlags) (solveConfig, error) {
 		}
 	}
 	c.opt.Restarts = f.set["restarts"]
+	c.opt.Beam = f.set["beam"]
+	if c.opt.Beam && (f.set["schedule"] || c.opt.Restarts) {
+		return c, usageErr("--beam replaces the weights of --anytime: it takes no --schedule and no --restarts")
+	}
+	if f.set["width"] {
+		if alg != solver.AlgBeam && !c.opt.Beam {
+			return c, usageErr("--width goes with --algorithm beam or --anytime --beam")
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(f.width))
+		if err != nil || n < 1 || n > solver.MaxBeamWidth {
+			return c, usageErr("--width %q: want a whole number of states from 1 to %d", f.width, solver.MaxBeamWidth)
+		}
+		c.opt.Width = n
+	}
 	if f.set["max-nodes"] {
 		n, err := strconv.ParseUint(strings.TrimSpace(f.maxNodes), 10, 64)
 		if err != nil || n == 0 {
@@ -166,11 +181,13 @@ func runSolve(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "one JSON object per line: board, length, moves, nodes, solvable (and bounds and statistics for the other algorithms)")
 	from := fs.String("from", "", "convention of the input boards when it differs from the tables' goal: blank-first")
 	maxMem := fs.String("max-memory", "", maxMemoryHelp+"; covers the tables, for IDA* their direct index copies (those that do not fit are left out), and for wastar, anytime and bidirectional the searches (an equal share each with -j; at most 1 GiB each without this flag)")
-	alg := fs.String("algorithm", "", "ida (optimal, default), wastar (weighted A*), anytime (ARA*) or bidirectional (breadth-first from both ends, no table needed)")
+	alg := fs.String("algorithm", "", "ida (optimal, default), wastar (weighted A*), anytime (ARA*), bidirectional (breadth-first from both ends, no table needed) or beam (beam search: fast, no bound on the length)")
 	weight := fs.String("weight", "", fmt.Sprintf("weighted A* with f = g + W*h, 1 <= W <= %d: a solution at most W times the optimum (implies --algorithm wastar; default %g)", solver.MaxWeight, solver.DefaultWeight))
 	anytime := fs.Bool("anytime", false, "ARA*: print a first solution at once, then each better one, down to a proven optimum (same as --algorithm anytime)")
 	schedule := fs.String("schedule", "", fmt.Sprintf("the weights of --anytime, strictly decreasing, each in [1, %d] (default 2.5,1.8,1.3,1; a last weight above 1 stops there with its proven bound)", solver.MaxWeight))
 	restarts := fs.Bool("restarts", false, "--anytime with a fresh weighted A* per weight of the schedule instead of ARA* (restarting weighted A*, Richter, Thayer & Ruml 2010): better first solutions on big boards")
+	beam := fs.Bool("beam", false, fmt.Sprintf("--anytime with beam searches instead of weighted A*: widths %d, twice that, and so on while the time allows (a quarter of --time-limit is kept), then IDA* for the lower bound; far shorter solutions than weighted A* on big boards", solver.FirstBeamWidth))
+	width := fs.String("width", "", fmt.Sprintf("states kept per level by --algorithm beam (default %d), or the largest width of --anytime --beam; 1 to %d", solver.DefaultBeamWidth, solver.MaxBeamWidth))
 	maxNodes := fs.String("max-nodes", "", "stop a search that would store more than N states (wastar, anytime, bidirectional)")
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
@@ -188,7 +205,10 @@ func runSolve(e *env, args []string) error {
 	if !*restarts {
 		delete(set, "restarts")
 	}
-	cfg, err := parseSolveConfig(solveFlags{set: set, alg: *alg, weight: *weight, schedule: *schedule, maxNodes: *maxNodes, timeLimit: *timeLimit})
+	if !*beam {
+		delete(set, "beam")
+	}
+	cfg, err := parseSolveConfig(solveFlags{set: set, alg: *alg, weight: *weight, schedule: *schedule, maxNodes: *maxNodes, timeLimit: *timeLimit, width: *width})
 	if err != nil {
 		return err
 	}
@@ -549,7 +569,10 @@ func solveText(b solver.Bounded, final bool) string {
 			sb.WriteString("improved ")
 		}
 		fmt.Fprintf(&sb, "length %d moves %s nodes %d", b.Length, movesOrDash(b.Moves), b.Stats.Generated)
-		if b.Algorithm.Weighted() {
+		switch {
+		case b.Width > 0:
+			fmt.Fprintf(&sb, " width %d", b.Width)
+		case b.Algorithm.Weighted():
 			fmt.Fprintf(&sb, " weight %s", strconv.FormatFloat(b.Weight, 'g', -1, 64))
 		}
 		fmt.Fprintf(&sb, " lower %d bound %s", b.Lower, boundText(b))
@@ -571,6 +594,7 @@ type jsonAnswer struct {
 	Board         []int    `json:"board"`
 	Algorithm     string   `json:"algorithm"`
 	Weight        *float64 `json:"weight"`
+	Width         *int     `json:"width,omitempty"`
 	Solvable      bool     `json:"solvable"`
 	Length        *int     `json:"length"`
 	Moves         *string  `json:"moves"`
@@ -601,6 +625,10 @@ func solveJSON(b solver.Bounded, final bool) string {
 	if b.Algorithm.Weighted() && b.Weight > 0 {
 		w := b.Weight
 		j.Weight = &w
+	}
+	if b.Width > 0 {
+		w := b.Width
+		j.Width = &w
 	}
 	if b.Solvable && b.Length >= 0 {
 		l, m, bd := b.Length, b.Moves, b.Bound

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,7 +27,7 @@ import (
 // or the published optimal lengths of Korf's instances.
 
 // boundedRE is one text line of wastar, anytime or bidirectional (solveText).
-var boundedRE = regexp.MustCompile(`^([0-9 ]+) : (improved )?length (\d+) moves ([udlr]+|-) nodes (\d+)(?: weight ([0-9.]+))? lower (\d+) bound (\d+\.\d{3})( optimal)?(?: stopped ([a-z-]+))?( converted-from blank-first)?$`)
+var boundedRE = regexp.MustCompile(`^([0-9 ]+) : (improved )?length (\d+) moves ([udlr]+|-) nodes (\d+)(?: weight ([0-9.]+)| width (\d+))? lower (\d+) bound (\d+\.\d{3})( optimal)?(?: stopped ([a-z-]+))?( converted-from blank-first)?$`)
 
 // stoppedRE is the text line of a board stopped before any solution.
 var stoppedRE = regexp.MustCompile(`^([0-9 ]+) : stopped (time-limit|node-limit|memory-limit)(?: lower (\d+))?(?: nodes (\d+))?( converted-from blank-first)?$`)
@@ -39,6 +40,7 @@ type bline struct {
 	moves     string
 	nodes     uint64
 	weight    float64 // 0: none
+	width     int     // beam width; 0: none
 	lower     int
 	bound     float64 // exact in JSON, rounded up to 3 decimals in text
 	optimal   bool
@@ -54,6 +56,7 @@ func parseBounded(t *testing.T, l string, asJSON bool) bline {
 			Board         []int    `json:"board"`
 			Algorithm     string   `json:"algorithm"`
 			Weight        *float64 `json:"weight"`
+			Width         *int     `json:"width"`
 			Solvable      *bool    `json:"solvable"`
 			Length        *int     `json:"length"`
 			Moves         *string  `json:"moves"`
@@ -94,6 +97,9 @@ func parseBounded(t *testing.T, l string, asJSON bool) bline {
 		if o.Weight != nil {
 			b.weight = *o.Weight
 		}
+		if o.Width != nil {
+			b.width = *o.Width
+		}
 		if o.Stopped != nil {
 			b.stopped = *o.Stopped
 		}
@@ -114,14 +120,15 @@ func parseBounded(t *testing.T, l string, asJSON bool) bline {
 	if m == nil {
 		t.Fatalf("answer %q is not a solve line", l)
 	}
-	b := bline{board: m[1], improved: m[2] != "", moves: m[4], optimal: m[9] != "", stopped: m[10], converted: m[11] != ""}
+	b := bline{board: m[1], improved: m[2] != "", moves: m[4], optimal: m[10] != "", stopped: m[11], converted: m[12] != ""}
 	b.length, _ = strconv.Atoi(m[3])
 	b.nodes, _ = strconv.ParseUint(m[5], 10, 64)
 	if m[6] != "" {
 		b.weight, _ = strconv.ParseFloat(m[6], 64)
 	}
-	b.lower, _ = strconv.Atoi(m[7])
-	b.bound, _ = strconv.ParseFloat(m[8], 64)
+	b.width, _ = strconv.Atoi(m[7])
+	b.lower, _ = strconv.Atoi(m[8])
+	b.bound, _ = strconv.ParseFloat(m[9], 64)
 	if b.moves == "-" {
 		b.moves = ""
 	}
@@ -288,6 +295,8 @@ func TestSolveAnytime8(t *testing.T) {
 		{"schedule 4,2 stops at 2", []string{"--anytime", "--schedule", "4,2"}, 2, false},
 		{"restarts", []string{"--restarts"}, 1, true},
 		{"restarts schedule 3,1.5", []string{"--anytime", "--restarts", "--schedule", "3,1.5"}, 1.5, false},
+		{"beam", []string{"--anytime", "--beam", "--reflect"}, 1, true},
+		{"beam widths up to 2 -j 2", []string{"--beam", "--width", "2", "-j", "2"}, 1, true},
 	}
 	for _, tt := range tests {
 		for _, asJSON := range []bool{false, true} {
@@ -320,7 +329,14 @@ func TestSolveAnytime8(t *testing.T) {
 					if b.stopped != "" {
 						t.Errorf("stopped without a limit: %q", l)
 					}
-					checkBounded(t, b, opt, 4, goal, asJSON)
+					factor := 4.0
+					if slices.Contains(tt.args, "--beam") {
+						factor = 1e9 // beam search bounds no length
+						if b.improved && b.weight == 0 && b.width == 0 {
+							t.Errorf("%s: improvement %q names no width", b.board, l)
+						}
+					}
+					checkBounded(t, b, opt, factor, goal, asJSON)
 					if prev != nil && (b.length > prev.length || b.lower < prev.lower) {
 						t.Errorf("%s: length %d, lower %d after length %d, lower %d: not an improvement",
 							b.board, b.length, b.lower, prev.length, prev.lower)
@@ -684,6 +700,15 @@ func TestSolveAlgorithmErrors(t *testing.T) {
 		{"schedule empty", []string{"--schedule", "", p8}, "not a number"},
 		{"schedule junk", []string{"--schedule", "2,,1", p8}, "not a number"},
 		{"schedule with wastar", []string{"--weight", "2", "--schedule", "2,1", p8}, "goes with"},
+		{"beam with schedule", []string{"--beam", "--schedule", "2,1", p8}, "--beam replaces the weights"},
+		{"beam with restarts", []string{"--beam", "--restarts", p8}, "--beam replaces the weights"},
+		{"beam with wastar", []string{"--beam", "--weight", "2", p8}, "goes with"},
+		{"beam with ida", []string{"--algorithm", "ida", "--beam", p8}, "--beam goes with --algorithm anytime"},
+		{"width without beam", []string{"--anytime", "--width", "10", p8}, "--width goes with --algorithm beam or --anytime --beam"},
+		{"width with ida", []string{"--width", "10", p8}, "--width goes with"},
+		{"width 0", []string{"--algorithm", "beam", "--width", "0", p8}, "--width \"0\": want a whole number"},
+		{"width junk", []string{"--beam", "--width", "1e3", p8}, "--width \"1e3\""},
+		{"width too large", []string{"--beam", "--width", "268435457", p8}, "from 1 to 268435456"},
 		{"max-nodes 0", []string{"--weight", "2", "--max-nodes", "0", p8}, "--max-nodes"},
 		{"max-nodes negative", []string{"--weight", "2", "--max-nodes", "-5", p8}, "--max-nodes"},
 		{"max-nodes junk", []string{"--weight", "2", "--max-nodes", "1e3", p8}, "--max-nodes"},
@@ -713,7 +738,7 @@ func TestSolveAlgorithmErrors(t *testing.T) {
 	}
 	// A board of the wrong size for the tables is a bad line, whatever the
 	// algorithm.
-	for _, alg := range []string{"ida", "wastar", "anytime", "bidirectional"} {
+	for _, alg := range []string{"ida", "wastar", "anytime", "bidirectional", "beam"} {
 		r := pdbgen(t, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0\n", "solve", "--algorithm", alg, p8)
 		wantCode(t, r, 1)
 		if r.stdout != "" || !strings.Contains(r.stderr, "line 1: ") || !strings.Contains(r.stderr, "16 cells, want 9") {

@@ -1,0 +1,163 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// Test8Beam checks beam search against the exact 8-puzzle table on random
+// states, with a weak and a strong heuristic: every answer replays to the
+// goal and is at least the optimum, its lower bound at most the optimum;
+// a beam wider than any BFS level of the 8-puzzle (181,440 states, at most
+// 24,047 at one distance) is breadth-first search and so optimal; and the
+// anytime beam search (beams, then IDA* up to the best length) ends with
+// the optimum proven, every report better than the one before (shorter,
+// or as long with a higher lower bound), the last one the final answer.
+func Test8Beam(t *testing.T) {
+	tab := table(t, 3, 3, "blank-last")
+	g, goal := tab.Pattern.Geom, tab.Pattern.Goal
+	solvers := map[string]*Solver{
+		"4-4+reflect": newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{Reflect: true}),
+		"2-2":         newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2}, []uint8{3, 4}), Options{}),
+	}
+	samples := 30
+	if raceEnabled || testing.Short() {
+		samples = 5
+	}
+	rng := rand.New(rand.NewPCG(31, 32))
+	pos := make([]uint8, g.N())
+	ctx := context.Background()
+	longer := 0
+	for i := range samples {
+		idx := rng.Uint64N(tab.Pattern.Size())
+		if i == 0 {
+			idx = tab.Pattern.Rank(goal.Positions())
+		}
+		tab.Pattern.Unrank(idx, pos)
+		b := puzzle.BoardFromPositions(pos)
+		opt := int(tab.Values[idx])
+		for name, sv := range solvers {
+			for _, w := range []int{1, 3, 30, 30000} {
+				res, err := sv.SolveBeam(ctx, b, w, Limits{})
+				if errors.Is(err, ErrBeamExhausted) && w < 30000 {
+					continue // a narrow beam may run out of new states
+				}
+				if err != nil {
+					t.Fatalf("%s width %d %v: %v", name, w, b, err)
+				}
+				checkBounded(t, name+" beam", g, b, goal, res, opt, 1e9)
+				if res.Width != 0 {
+					t.Fatalf("%s width %d: Width %d set by SolveBeam", name, w, res.Width)
+				}
+				if w == 30000 && res.Length != opt {
+					t.Fatalf("%s width %d %v: length %d, optimum %d (a beam this wide is breadth-first)", name, w, b, res.Length, opt)
+				}
+				if res.Length > opt {
+					longer++
+				}
+			}
+			var reported []Bounded
+			res, err := sv.SolveAnytime(ctx, b, AnytimeOptions{Beam: true, MaxWidth: 4, OnSolution: func(r Bounded) { reported = append(reported, r) }})
+			if err != nil {
+				t.Fatalf("%s anytime beam %v: %v", name, b, err)
+			}
+			checkBounded(t, name+" anytime beam", g, b, goal, res, opt, 1)
+			if !res.Optimal {
+				t.Fatalf("%s anytime beam %v: %+v not proven optimal", name, b, res)
+			}
+			for j, r := range reported {
+				checkBounded(t, name+" anytime beam report", g, b, goal, r, opt, 1e9)
+				if p := reported[max(j-1, 0)]; j > 0 && !(r.Length < p.Length || r.Length == p.Length && r.Lower > p.Lower) {
+					t.Fatalf("%s anytime beam %v: report %d (%d, lower %d) does not improve on (%d, lower %d)", name, b, j, r.Length, r.Lower, p.Length, p.Lower)
+				}
+			}
+			if opt > 0 && (len(reported) == 0 || reported[len(reported)-1].Length != res.Length || reported[len(reported)-1].Lower != res.Lower) {
+				t.Fatalf("%s anytime beam %v: reports %+v, final %+v", name, b, reported, res)
+			}
+		}
+	}
+	if longer == 0 {
+		t.Fatalf("no narrow beam gave a longer solution than the optimum: the test cannot tell a beam from BFS")
+	}
+}
+
+// TestIDAUpTo: IDA* bounded above by a known solution's length stops with
+// that length proven when it is the optimum, and finds the optimum when
+// it is longer, with one thread and with several.
+func TestIDAUpTo(t *testing.T) {
+	s15 := set(t, 4, 4, "blank-last", presetPartition("15-663")...)
+	for _, threads := range []int{1, 2} {
+		sv := newSolver(t, s15, Options{Threads: threads, FromBlankFirst: true})
+		for _, k := range korf100(t)[:3] {
+			work := puzzle.BlankFirstToLast(k.board)
+			_, _, err := sv.idaUpTo(context.Background(), work, k.length)
+			var se *StoppedError
+			if !errors.As(err, &se) || !errors.Is(err, errUpper) || se.Lower != k.length {
+				t.Fatalf("threads %d, Korf #%d: up to %d: %v", threads, k.id, k.length, err)
+			}
+			path, _, err := sv.idaUpTo(context.Background(), work, k.length+2)
+			if err != nil || len(path) != k.length {
+				t.Fatalf("threads %d, Korf #%d: up to %d: %d moves, %v", threads, k.id, k.length+2, len(path), err)
+			}
+		}
+	}
+}
+
+// TestBeamLimits: a beam search stops at its memory and node limits and at
+// a context's end with an error naming the limit and no solution; bad
+// widths are errors before any search; an anytime beam search stopped by
+// its time limit still answers with its best solution and a bound.
+func TestBeamLimits(t *testing.T) {
+	sv := newSolver(t, set(t, 4, 4, "blank-last", presetPartition("15-663")...), Options{FromBlankFirst: true})
+	k := korf100(t)[2] // 59 moves
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		lim  Limits
+		want error
+	}{
+		{"memory", Limits{MaxBytes: 1 << 20}, ErrMemoryLimit},
+		{"nodes", Limits{MaxNodes: 5000}, ErrNodeLimit},
+	} {
+		res, err := sv.SolveBeam(ctx, k.board, 100000, tc.lim)
+		if !errors.Is(err, tc.want) || res.Length != -1 || res.Lower < 0 || res.Lower > k.length {
+			t.Fatalf("%s: %+v, %v; want %v", tc.name, res, err, tc.want)
+		}
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := sv.SolveBeam(cctx, k.board, 1000, Limits{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	for _, w := range []int{0, -1, MaxBeamWidth + 1} {
+		if _, err := sv.SolveBeam(ctx, k.board, w, Limits{}); err == nil {
+			t.Fatalf("width %d accepted", w)
+		}
+		if _, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, MaxWidth: w}); err == nil && w != 0 {
+			t.Fatalf("anytime max width %d accepted", w)
+		}
+	}
+	if _, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Restarts: true}); err == nil {
+		t.Fatal("beam with restarts accepted")
+	}
+	if _, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Schedule: []float64{2, 1}}); err == nil {
+		t.Fatal("beam with a schedule accepted")
+	}
+	// A weak heuristic (tiles 1 to 8 only) with which IDA* cannot finish a
+	// 59-move instance in a second, and beams solve it.
+	weak := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{FromBlankFirst: true})
+	limit := time.Second
+	if raceEnabled {
+		limit = 10 * time.Second
+	}
+	res, err := weak.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Limits: Limits{TimeLimit: limit}})
+	if !errors.Is(err, ErrTimeLimit) || res.Length < k.length || res.Lower > k.length || res.Width == 0 {
+		t.Fatalf("time limit: %+v, %v", res, err)
+	}
+	checkReplay(t, weak.geom, res.Board, puzzle.BlankFirstGoal(weak.geom), res.Moves, res.Length)
+}
