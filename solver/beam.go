@@ -99,7 +99,7 @@ func (w *hashWindow) addNew(h uint64) bool {
 // SolveBeam solves b by beam search (above) keeping width states per
 // level, 1 <= width <= MaxBeamWidth. The answer's Lower is the start's
 // heuristic (raised to the solution's parity): a beam search proves
-// nothing more. Stats.Stored counts the states kept over all levels,
+// nothing more; Width is width. Stats.Stored counts the states kept over all levels,
 // Generated the children made.
 //
 // Memory is bounded by lim.MaxBytes (DefaultMaxBytes when 0): about
@@ -138,6 +138,7 @@ func (s *Solver) SolveBeam(ctx context.Context, b puzzle.Board, width int, lim L
 	}
 	out.Length = len(bs.path)
 	out.Moves = s.moveString(bs.path)
+	out.Width = width
 	out.Lower = min(out.Lower, out.Length)
 	out.Optimal = out.Length == out.Lower
 	out.Bound = 1

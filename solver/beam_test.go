@@ -51,8 +51,8 @@ func Test8Beam(t *testing.T) {
 					t.Fatalf("%s width %d %v: %v", name, w, b, err)
 				}
 				checkBounded(t, name+" beam", g, b, goal, res, opt, 1e9)
-				if res.Width != 0 {
-					t.Fatalf("%s width %d: Width %d set by SolveBeam", name, w, res.Width)
+				if res.Width != w {
+					t.Fatalf("%s width %d: Width %d", name, w, res.Width)
 				}
 				if w == 30000 && res.Length != opt {
 					t.Fatalf("%s width %d %v: length %d, optimum %d (a beam this wide is breadth-first)", name, w, b, res.Length, opt)

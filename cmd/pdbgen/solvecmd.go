@@ -5,7 +5,7 @@ package main
 
 // solveCmd is "pdbgen solve": its usage line, summary and help (the flags are
 // defined where it parses them).
-var solveCmd = &command{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional] [--weight W] [--anytime] [--schedule W,W,...] [--restarts] [--max-nodes N] [--time-limit DUR] [--reflect] [--compact-index] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
+var solveCmd = &command{name: "solve", usage: "[--algorithm ida|wastar|anytime|bidirectional|beam] [--weight W] [--anytime] [--schedule W,W,...] [--restarts] [--beam] [--width W] [--max-nodes N] [--time-limit DUR] [--reflect] [--compact-index] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
 	short: "solve boards from stdin (optimally, or faster with a proven bound)",
 	help: `Prints "<board> : length <L> moves <M> nodes <K>" per board, or
 "<board> : unsolvable". <M> spells the moves as the direction in which the
@@ -26,11 +26,16 @@ prints a first solution at once and each improvement as its own line
 ("<board> : improved length ..."), then the final line; it stops at a
 proven optimum, or after the last weight when it is above 1; --restarts
 runs a fresh weighted A* per weight instead (restarting weighted A*), which
-finds first solutions sooner on big boards with weak tables.
-bidirectional: breadth-first from both ends, optimal, no table needed:
+finds first solutions sooner on big boards with weak tables; --beam runs
+beam searches of widths 1000, 2000, ... instead (up to --width W, each
+started while one twice as long as the last leaves a quarter of
+--time-limit), then IDA* up to the best length for the proven bound: the
+shortest solutions on big boards. beam (--width W, default 10000): one
+beam search, keeping per level the W states with the smallest heuristic;
+fast, with no bound on the length. bidirectional: breadth-first from both ends, optimal, no table needed:
 "pdbgen solve --algorithm bidirectional --board 4x4 [--goal G]" (files
 given: their board and goal are used; --reflect does not apply). Besides IDA*, each line adds
-"[weight W] lower <LB> bound <B> [optimal] [stopped <reason>]": LB is a
+"[weight W | width W] lower <LB> bound <B> [optimal] [stopped <reason>]": LB is a
 proven lower bound on the optimal length, B = L/LB rounded up (the proven
 factor over the optimum), "optimal" when L = LB.
 
