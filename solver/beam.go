@@ -112,6 +112,15 @@ func (w *hashWindow) addNew(h uint64) bool {
 // ErrTimeLimit, ctx's error, or ErrBeamExhausted). Bad boards are errors
 // as for SolveWeighted; an unsolvable board gives Solvable false.
 func (s *Solver) SolveBeam(ctx context.Context, b puzzle.Board, width int, lim Limits) (Bounded, error) {
+	return s.beam(ctx, b, width, lim, 0)
+}
+
+// beam is SolveBeam; upper > 0 drops every child whose g + h is at least
+// upper (no solution through it is shorter than upper, h being
+// admissible), so that a beam looking for a solution shorter than a known
+// one spends its width on the states that may lead to one; it then fails
+// with ErrBeamExhausted when none does.
+func (s *Solver) beam(ctx context.Context, b puzzle.Board, width int, lim Limits, upper int) (Bounded, error) {
 	if width < 1 || width > MaxBeamWidth {
 		return Bounded{}, fmt.Errorf("solver: beam width %d: want 1 to %d", width, MaxBeamWidth)
 	}
@@ -123,7 +132,7 @@ func (s *Solver) SolveBeam(ctx context.Context, b puzzle.Board, width int, lim L
 	if err != nil || !ok {
 		return out, err
 	}
-	bs := beamSearch{s: s, pk: newPacker(s.n), hc: newHcalc(s), guard: newGuard(ctx, lim)}
+	bs := beamSearch{s: s, pk: newPacker(s.n), hc: newHcalc(s), guard: newGuard(ctx, lim), upper: upper}
 	err = bs.run(work, width)
 	out.Stats = bs.stats
 	out.Stats.Stored++ // the start
@@ -167,6 +176,7 @@ type beamSearch struct {
 	startH int
 	parity int
 	path   []uint8
+	upper  int // > 0: drop the children whose g + h is at least upper
 }
 
 func (bs *beamSearch) run(work puzzle.Board, width int) error {
@@ -228,6 +238,10 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 				if !win.addNew(hashKey(ck)) {
 					continue
 				}
+				h := bs.hc.child(tile, blank, to)
+				if bs.upper > 0 && len(links)+h >= bs.upper {
+					continue // no solution through it is shorter than upper
+				}
 				if ck == goalKey {
 					bs.path = append(bs.path, dir)
 					for d, p := len(links)-1, uint32(i); d > 0; d-- {
@@ -258,7 +272,7 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 					}
 				}
 				ckeys = append(ckeys, ck[:words]...)
-				ch = append(ch, uint16(bs.hc.child(tile, blank, to)))
+				ch = append(ch, uint16(h))
 				clink = append(clink, beamLink{parent: uint32(i), move: dir})
 			}
 		}
@@ -416,18 +430,21 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 			}
 			lim.TimeLimit = max(left()-reserve, 1)
 		}
-		out, err := s.SolveBeam(ctx, b, w, lim)
+		out, err := s.beam(ctx, b, w, lim, max(best.Length, 0))
 		best.Stats = addStats(best.Stats, out.Stats, w == min(FirstBeamWidth, maxWidth))
 		best.Lower = max(best.Lower, out.Lower)
 		last = out.Stats.Elapsed
-		if err != nil {
-			if ctx.Err() != nil {
-				settle()
-				return best, fmt.Errorf("anytime beam search: %w", err)
-			}
-			break // a limit of this width: the wider ones would reach it too
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			settle()
+			return best, fmt.Errorf("anytime beam search: %w", err)
+		case errors.Is(err, ErrBeamExhausted):
+			// No solution shorter than the best at this width: try wider.
+		default:
+			w = maxWidth // a limit of this width: the wider ones would reach it too
 		}
-		if best.Length < 0 || out.Length < best.Length {
+		if err == nil && (best.Length < 0 || out.Length < best.Length) {
 			best.Length, best.Moves, best.Width, best.Weight = out.Length, out.Moves, w, 0
 			settle()
 			if opt.OnSolution != nil {

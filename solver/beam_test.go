@@ -57,6 +57,16 @@ func Test8Beam(t *testing.T) {
 				if w == 30000 && res.Length != opt {
 					t.Fatalf("%s width %d %v: length %d, optimum %d (a beam this wide is breadth-first)", name, w, b, res.Length, opt)
 				}
+				if w == 30000 && opt > 0 {
+					// Pruning by a known length: a breadth-first beam still
+					// finds the optimum below opt+2, and nothing below opt.
+					if r, err := sv.beam(ctx, b, w, Limits{}, opt+2); err != nil || r.Length != opt {
+						t.Fatalf("%s %v: beam below %d: %d, %v", name, b, opt+2, r.Length, err)
+					}
+					if r, err := sv.beam(ctx, b, w, Limits{}, opt); !errors.Is(err, ErrBeamExhausted) {
+						t.Fatalf("%s %v: beam below the optimum %d: %+v, %v", name, b, opt, r, err)
+					}
+				}
 				if res.Length > opt {
 					longer++
 				}
