@@ -159,6 +159,11 @@ type Table struct {
 	// KindZeroAware): its index is puzzle.RankingCellsetOrderRegion and
 	// len(Values) = Regions.Size(). nil for the other kinds.
 	Regions *puzzle.Regions
+
+	// headerOnly marks a table of which only the header was read
+	// (readTableHeader, for CheckSetFileHeaders): no Values, never
+	// looked up, never returned.
+	headerOnly bool
 }
 
 // NewTable wraps values built for p: Values[rank] is the value of the state

@@ -87,6 +87,24 @@ func ReadHeaderFile(path string) (*Header, error) {
 	return h, err
 }
 
+// readTableHeader reads the header of the table file at path as
+// ReadHeaderFile does and returns it as a table without values (marked
+// headerOnly), for the checks of a set file that need only the tables'
+// headers (CheckSetFileHeaders). Errors as for ReadFile up to the header.
+func readTableHeader(path string) (*Table, error) {
+	var t *Table
+	err := withFile(path, func(f *os.File, size int64) error {
+		d := &decoder{r: f, size: size, strict: true}
+		h, p, _, err := d.header()
+		if err != nil {
+			return err
+		}
+		t = &Table{Header: *h, Pattern: p, headerOnly: true}
+		return nil
+	})
+	return t, err
+}
+
 // Inspect is the lenient read for a verifier. It performs the checks of
 // Decode but, instead of stopping at the first integrity problem, collects
 // them in findings (each a *FormatError or *ChecksumError): header checksum

@@ -127,7 +127,7 @@ func checkParts(names []string, in []Part, prefix error) ([]Part, error) {
 	patterns := make([]*puzzle.Pattern, len(parts))
 	for i, p := range parts {
 		t := p.Table
-		if t == nil || t.Pattern == nil || uint64(len(t.Values)) != t.entries() {
+		if t == nil || t.Pattern == nil || (!t.headerOnly && uint64(len(t.Values)) != t.entries()) {
 			return nil, fmt.Errorf("%w: %s: not a complete table", prefix, names[i])
 		}
 		if p.Pattern == nil {

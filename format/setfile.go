@@ -319,7 +319,7 @@ func IsSetFile(path string) (bool, error) {
 // first problem, in the reading order of SPEC.md sections 10.3 and 12
 // (CheckSetFile finds them all).
 func OpenSet(paths ...string) (*Set, error) {
-	read := tableCache()
+	read := tableCache(ReadFile)
 	var names []string
 	var parts []Part
 	used := map[string]bool{} // tables used by a set file
@@ -407,7 +407,7 @@ func OpenSet(paths ...string) (*Set, error) {
 // path; those about the set file wrap ErrSet, a table's own errors (a
 // table that fails to read or verify) pass through.
 func CheckSetFile(path string) (*Set, []error) {
-	c := checkSetFile(path, tableCache(), true)
+	c := checkSetFile(path, tableCache(ReadFile), true)
 	if c.sf == nil {
 		return nil, c.probs
 	}
@@ -419,16 +419,38 @@ func CheckSetFile(path string) (*Set, []error) {
 	return s, nil
 }
 
-// tableCache returns a function reading table files, each once (by
-// cleaned absolute path).
-func tableCache() func(string) (*Table, error) {
+// CheckSetFileHeaders checks the set file at path as OpenSet(path) does,
+// in the same order and with the same first error, but reads only the
+// headers of its tables (as ReadHeaderFile does; cheap: a few kilobytes
+// per table, no payload decoded), for `pdbgen info`. It therefore finds
+// every problem of the set file and of its tables' headers (board, goal,
+// tiles, raw_sha256 named, kind, symmetry, tile_map, overlaps), but not a
+// table whose payload is corrupt (only ReadFile, which OpenSet and
+// CheckSetFile use, decodes it). Errors as for OpenSet: they name the
+// path; those about the set file wrap ErrSet, a missing or unreadable
+// table passes through.
+func CheckSetFileHeaders(path string) error {
+	c := checkSetFile(path, tableCache(readTableHeader), false)
+	if len(c.probs) > 0 {
+		return c.probs[0]
+	}
+	if _, probs := c.build(path, false); len(probs) > 0 {
+		return probs[0]
+	}
+	return nil
+}
+
+// tableCache returns a function reading table files with read (ReadFile,
+// or readTableHeader for the headers alone), each once (by cleaned
+// absolute path).
+func tableCache(read func(string) (*Table, error)) func(string) (*Table, error) {
 	tables := map[string]*Table{}
 	return func(path string) (*Table, error) {
 		key := absPath(path)
 		if t, ok := tables[key]; ok {
 			return t, nil
 		}
-		t, err := ReadFile(path)
+		t, err := read(path)
 		if err != nil {
 			return nil, err
 		}

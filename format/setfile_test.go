@@ -324,3 +324,43 @@ func TestSetKit(t *testing.T) {
 		t.Errorf("%d set files, want at least 60", n)
 	}
 }
+
+// TestSetKitHeaders: CheckSetFileHeaders, reading only the tables'
+// headers, gives every set file of the set kit OpenSet's outcome and
+// first error, except a table whose payload alone is corrupt: that one
+// it must pass (it never decodes a payload; OpenSet does).
+func TestSetKitHeaders(t *testing.T) {
+	dir := filepath.Join("..", "readers", "testdata", "sets")
+	index, err := os.ReadFile(filepath.Join(dir, "index.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloadOnly := map[string]bool{"bad-table-corrupt.set.json": true}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(index)), "\n") {
+		f := strings.Split(line, "\t") // file expect exit check message about
+		if strings.HasPrefix(line, "#") || !strings.HasSuffix(f[0], format.SetFileExt) {
+			continue
+		}
+		path := filepath.Join(dir, f[0])
+		if set, _ := format.IsSetFile(path); !set {
+			continue // a JSON array: read as a table file, not a set file
+		}
+		_, want := format.OpenSet(path)
+		got := format.CheckSetFileHeaders(path)
+		switch {
+		case payloadOnly[f[0]]:
+			if want == nil || got != nil {
+				t.Errorf("%s (%s): OpenSet %v, CheckSetFileHeaders %v; want an error from OpenSet only", f[0], f[5], want, got)
+			}
+		case (want == nil) != (got == nil) || (want != nil && got.Error() != want.Error()):
+			t.Errorf("%s (%s):\n got %v\nwant %v", f[0], f[5], got, want)
+		case want != nil && format.IsBadData(got) != format.IsBadData(want):
+			t.Errorf("%s: bad data %v, OpenSet's %v", f[0], format.IsBadData(got), format.IsBadData(want))
+		}
+		n++
+	}
+	if n < 60 {
+		t.Errorf("%d set files, want at least 60", n)
+	}
+}

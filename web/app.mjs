@@ -94,10 +94,29 @@ function fetchWithProgress(url, onProgress) {
     xhr.open('GET', url);
     xhr.responseType = 'arraybuffer';
     xhr.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () => (xhr.status === 200 ? resolve(new Uint8Array(xhr.response)) : reject(new Error(`${url}: HTTP ${xhr.status}`)));
+    xhr.onload = () => (xhr.status === 200 ? resolve(new Uint8Array(xhr.response)) : reject(httpError(url, xhr.status)));
     xhr.onerror = () => reject(new Error(`${url}: network error`));
     xhr.send();
   });
+}
+
+// httpError is the error of a download answered with HTTP status: a
+// missing file says so (not the parse error its error page would give).
+function httpError(url, status) {
+  return new Error(status === 404 ? `${url}: no such file on the server (HTTP 404)` : `${url}: HTTP ${status}`);
+}
+
+// fetchText downloads url as text; a status other than 200 is an error
+// naming the file as name (default url).
+async function fetchText(url, name = url) {
+  let res;
+  try {
+    res = await fetch(url);
+  } catch {
+    throw new Error(`${name}: network error`);
+  }
+  if (res.status !== 200) throw httpError(name, res.status);
+  return res.text();
 }
 
 function card(url) {
@@ -199,7 +218,7 @@ async function openAll() {
     return { set: new TableSet(tables, tableUrls), cards };
   }
   const abs = new URL(setUrl, location.href);
-  const text = await (await fetch(abs)).text();
+  const text = await fetchText(abs.href, setUrl); // a missing set file is named as such, not parsed
   // The table names, for the cards only: openSetBytes checks the set file.
   let names = [];
   try {

@@ -50,7 +50,8 @@ folder DIR/FILE.shards (DIR: --shard-dir, default the output directory),
 with only some shards in memory; the table is then written from the value
 logs one shard at a time. The shard count is the smallest power of two
 whose shards fit SIZE (--shards N asks for N, raised with a notice when N
-does not fit). A table that fits SIZE in memory but not out of core is
+does not fit, lowered with a notice when N is more than the power of two
+that holds the table's order blocks one per shard). A table that fits SIZE in memory but not out of core is
 built in memory, with a notice; one that fits neither is refused with the
 smallest SIZE that builds it out of core. The first line gives the shard
 folder and its estimated peak disk use; a file system with clearly less
@@ -100,7 +101,7 @@ type plannedTable struct {
 	file    string   // file name in the output directory
 	memory  uint64   // builder.MemoryEstimate, computed once (out of core: ooc.need)
 	ooc     *oocPlan // nil: built in memory
-	notice  string   // one line for stderr before the table is built ("": none)
+	notice  string   // lines for stderr before the table is built, without the last newline ("": none)
 	// writers is the goroutines compressing an in-memory table (0:
 	// -j); under --max-memory, only as many zstd encoders as fit beside
 	// the table.
@@ -484,7 +485,8 @@ func (plan *buildPlan) checkResume(cfg *buildConfig) error {
 		return usageErr("--resume: nothing to resume: no shard folder %s (run without --resume to start)", missing[0].ooc.dir)
 	}
 	for _, pt := range missing {
-		pt.notice = fmt.Sprintf("%s: no shard folder %s to resume: starting from level 0", pt.file, pt.ooc.dir)
+		// after the notice of the shard count, if any: both hold
+		pt.notice = strings.TrimPrefix(pt.notice+"\n"+fmt.Sprintf("%s: no shard folder %s to resume: starting from level 0", pt.file, pt.ooc.dir), "\n")
 	}
 	return nil
 }

@@ -199,13 +199,18 @@ func TestMaxMemoryFlag(t *testing.T) {
 }
 
 // TestStdoutWriteErrors: a command whose output cannot be written exits 2
-// with a message (before the fix: exit 0 for info, info --json, presets,
-// version and build's list of written paths).
+// with one message line, prefixed like every other (before the fix: exit 0
+// for info, info --json, presets, version and build's list of written
+// paths; later info --json on a set file without its "pdbgen info: ").
 func TestStdoutWriteErrors(t *testing.T) {
 	p8 := fixture(t, fx8)
+	set := filepath.Join("..", "..", "readers", "testdata", "sets", "good-catalogue.set.json")
 	for _, args := range [][]string{
 		{"info", p8},
 		{"info", "--json", p8},
+		{"info", set},
+		{"info", "--json", set},
+		{"info", "--json", set, p8},
 		{"presets"},
 		{"version"},
 		{"--version"},
@@ -225,6 +230,9 @@ func TestStdoutWriteErrors(t *testing.T) {
 		}
 		if !strings.Contains(r.stderr, "pdbgen "+cmd+": ") || !strings.Contains(r.stderr, "no space left on device") {
 			t.Errorf("%v: stderr does not report the write error:\n%v", args, r)
+		}
+		if cmd == "info" && (len(lines(r.stderr)) != 1 || !strings.HasPrefix(r.stderr, "pdbgen info: writing output: ")) {
+			t.Errorf("%v: want one line \"pdbgen info: writing output: ...\":\n%v", args, r)
 		}
 	}
 }

@@ -18,9 +18,13 @@ import (
 var infoCmd = &command{name: "info", usage: "[--json] FILE...", short: "print header and value histogram of table files, or what a set file lists",
 	help: `Reads only each file's header (cheap). For a set file (format/SPEC.md sections
 10 and 12) it prints what the set file lists (version, board, partitions,
-parts and tables) without reading the tables; pdbgen verify checks them.
-Exit status: 0 success; 1 a corrupt header or set file; 2 a missing or
-unreadable file, or a write error on stdout.`,
+parts and tables) once it passes the checks of pdbgen lookup that need
+only its tables' headers (board, goal, tiles, raw_sha256, symmetries,
+overlaps); otherwise it prints the one-line error lookup would give. The
+tables' payloads are not read: pdbgen verify checks them.
+Exit status: 0 success; 1 a corrupt header or set file, or a set file
+that does not fit its tables' headers; 2 a missing or unreadable file
+(also a table a set file names), or a write error on stdout.`,
 	run: runInfo}
 
 // infoJSON is the object `info --json` prints per file: the header plus
@@ -33,7 +37,10 @@ type infoJSON struct {
 }
 
 // runInfo prints each file's header (format.ReadHeaderFile) as text or
-// JSON; a file that cannot be read is reported and the others printed.
+// JSON, and for a set file what it lists (infoSetFile); a file that cannot
+// be read, or a set file with a problem its tables' headers show, is
+// reported in one line and the others printed. A write error on stdout
+// ends the command.
 func runInfo(e *env, args []string) error {
 	fs := newFlags(e, "info")
 	asJSON := fs.Bool("json", false, "print one JSON object per file (the header, plus file and file_size)")
@@ -44,39 +51,47 @@ func runInfo(e *env, args []string) error {
 	if len(files) == 0 {
 		return usageErr("no table files given (usage: pdbgen info [--json] FILE...)")
 	}
+	out := &checkedWriter{w: e.stdout}
 	code := 0 // worst exit status so far: 2 (trouble) outranks 1 (bad data)
 	for _, f := range files {
-		h, err := format.ReadHeaderFile(f)
-		if err != nil {
-			if set, _ := format.IsSetFile(f); set {
-				// a set file: what it lists, from the set file alone
-				if err := infoSetFile(e, f, *asJSON); err != nil {
-					fmt.Fprintf(e.stderr, "%v\n", err)
-					code = max(code, exitCode(err))
-				}
-				continue
-			}
+		if err := infoFile(out, f, *asJSON); err != nil {
 			fmt.Fprintf(e.stderr, "%v\n", err)
 			code = max(code, exitCode(err))
-			continue
 		}
-		var size int64
-		if st, err := os.Stat(f); err == nil {
-			size = st.Size()
+		if out.err != nil {
+			return fmt.Errorf("writing output: %w", out.err)
 		}
-		if *asJSON {
-			b, err := json.Marshal(infoJSON{File: f, Size: size, Version: h.Version(), Header: h})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(e.stdout, string(b))
-			continue
-		}
-		writeInfoText(e.stdout, f, size, h)
 	}
 	if code != 0 {
 		return &exitError{code: code, err: errSilent}
 	}
+	return nil
+}
+
+// infoFile prints to w what info shows of the file f (a table's header, or
+// what a set file lists) and returns the file's problem, if any (writes
+// to w are checked by the caller).
+func infoFile(w io.Writer, f string, asJSON bool) error {
+	h, err := format.ReadHeaderFile(f)
+	if err != nil {
+		if set, _ := format.IsSetFile(f); set {
+			return infoSetFile(w, f, asJSON) // what it lists, from the set file and its tables' headers
+		}
+		return err
+	}
+	var size int64
+	if st, err := os.Stat(f); err == nil {
+		size = st.Size()
+	}
+	if asJSON {
+		b, err := json.Marshal(infoJSON{File: f, Size: size, Version: h.Version(), Header: h})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(w, string(b)) // a write error: the caller's checked writer has it
+		return nil
+	}
+	writeInfoText(w, f, size, h)
 	return nil
 }
 
@@ -139,10 +154,16 @@ type infoSetJSON struct {
 	Tables     []string `json:"tables"`               // the table files named, each once, in order of first use
 }
 
-// infoSetFile prints what the set file at path lists (format.ReadSetFile:
-// the set file alone, its tables unread): version, board and goal, each
-// partition's parts and the tables, as text or one JSON object.
-func infoSetFile(e *env, path string, asJSON bool) error {
+// infoSetFile prints to w what the set file at path lists (version, board
+// and goal, each partition's parts and the tables), as text or one JSON
+// object, after checking it as lookup and verify would, but with only
+// its tables' headers read (format.CheckSetFileHeaders: every problem but
+// a corrupt table payload). A set file with a problem prints nothing and
+// returns the problem: the first error lookup would give.
+func infoSetFile(w io.Writer, path string, asJSON bool) error {
+	if err := format.CheckSetFileHeaders(path); err != nil {
+		return err
+	}
 	sf, err := format.ReadSetFile(path)
 	if err != nil {
 		return err
@@ -170,16 +191,20 @@ func infoSetFile(e *env, path string, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		return writeJSONLine(e.stdout, r)
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(w, string(b)) // a write error: the caller's checked writer has it
+		return nil
 	}
-	w := e.stdout
 	q := regular.Name // names from the file: escaped when they hold control characters
 	what := "additive set"
 	if sf.Version == format.CatalogueVersion {
 		what = fmt.Sprintf("catalogue of %d partitions (the maximum of their sums)", len(groups))
 	}
 	fmt.Fprintf(w, "%s\n", regular.Name(path))
-	fmt.Fprintf(w, "  set file   version %d, %s\n  parts      %d, through %d table files (not read here; pdbgen verify checks them)\n", sf.Version, what, r.Parts, len(r.Tables))
+	fmt.Fprintf(w, "  set file   version %d, %s\n  parts      %d, through %d table files (their headers checked; pdbgen verify checks the tables whole)\n", sf.Version, what, r.Parts, len(r.Tables))
 	goal := tileList(sf.Goal)
 	if g, err := puzzle.NewGeometry(sf.Width, sf.Height); err == nil && len(sf.Goal) == g.N() {
 		b := make(puzzle.Board, len(sf.Goal))

@@ -266,3 +266,54 @@ func TestInfoEscapesHeaderStrings(t *testing.T) {
 		t.Errorf("generator not escaped:\n%q", r.stdout)
 	}
 }
+
+// TestInfoSetKit: info checks a set file as far as its tables' headers
+// allow. On every broken set file of the kit (readers/testdata/sets) it
+// exits as index.tsv says lookup and verify do, with the one error line
+// recorded there, and prints nothing on stdout; the exception is a table
+// whose payload alone is corrupt, which info passes (it never decodes a
+// payload). Every good set file still exits 0.
+func TestInfoSetKit(t *testing.T) {
+	dir := filepath.Join("..", "..", "readers", "testdata", "sets")
+	index := strings.TrimSpace(string(readBytes(t, filepath.Join(dir, "index.tsv"))))
+	payloadOnly := map[string]bool{"bad-table-corrupt.set.json": true}
+	bad := 0
+	for _, line := range strings.Split(index, "\n") {
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, "\t") // file expect exit check message about
+		if len(f) != 6 {
+			t.Fatalf("index.tsv line %q: %d fields, want 6", line, len(f))
+		}
+		path := filepath.Join(dir, f[0])
+		for _, asJSON := range []bool{false, true} {
+			args := []string{"info", path}
+			if asJSON {
+				args = []string{"info", "--json", path}
+			}
+			r := pdbgen(t, "", args...)
+			if f[1] == "ok" || payloadOnly[f[0]] {
+				wantCode(t, r, 0)
+				if r.stderr != "" || !strings.Contains(r.stdout, "tables") {
+					t.Errorf("%v (%s):\n%v", args, f[5], r)
+				}
+				continue
+			}
+			want, _ := strconv.Atoi(f[2])
+			if r.code != want || r.stdout != "" || len(lines(r.stderr)) != 1 {
+				t.Errorf("%v (%s): want exit %d and one error line:\n%v", args, f[5], want, r)
+				continue
+			}
+			if msg := strings.ReplaceAll(f[4], "{dir}", dir) + "\n"; f[3] == "go" && r.stderr != msg {
+				t.Errorf("%v (%s):\n got %s want %s", args, f[5], r.stderr, msg)
+			}
+		}
+		if f[1] != "ok" {
+			bad++
+		}
+	}
+	if bad < 70 {
+		t.Errorf("%d broken set files in the kit, want at least 70", bad)
+	}
+}

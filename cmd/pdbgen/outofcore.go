@@ -193,7 +193,7 @@ func planOutOfCore(p *puzzle.Pattern, file, dir string, budget uint64, workers, 
 	if most := m.maxShards(); forced > most {
 		// More shards than blocks would only add empty shards (a fresh-user
 		// trial's --shards 1048576 on a 3x3 table wrote 700,000 files).
-		notice = fmt.Sprintf("%s: --shards %d is more than the table's %d blocks: using %d shards", file, forced, m.blocks, most)
+		notice = fmt.Sprintf("%s: --shards %d is more than the table's %s: using %s", file, forced, countOf(m.blocks, "block"), countOf(most, "shard"))
 		forced = most
 	}
 	n := max(forced, 1)
@@ -420,4 +420,12 @@ func dirBytes(dir string) uint64 {
 		return nil
 	})
 	return n
+}
+
+// countOf is n and the noun, plural unless n is 1: "1 block", "6 blocks".
+func countOf[T int | uint64](n T, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -261,6 +261,62 @@ func TestBuildShardsClamped(t *testing.T) {
 	}
 }
 
+// TestBuildShardsNotice: --shards lowered for a tiny table is said on
+// stderr in one line, --quiet or not, and is no error (exit 0); a count
+// the table's blocks need is kept without a word. Under --resume, the
+// notice that a table without a shard folder starts from level 0 comes
+// after that line instead of replacing it (the lowering went unsaid).
+func TestBuildShardsNotice(t *testing.T) {
+	for _, tc := range []struct {
+		tiles, shards string
+		quiet         bool
+		want          string // the notice line ("": none)
+	}{
+		{"1", "64", true, "3x3_1.pdb: --shards 64 is more than the table's 1 block: using 1 shard"},
+		{"1", "2", false, "3x3_1.pdb: --shards 2 is more than the table's 1 block: using 1 shard"},
+		{"1-3", "64", true, "3x3_1-2-3.pdb: --shards 64 is more than the table's 6 blocks: using 8 shards"},
+		{"1-3", "8", true, ""}, // 6 blocks: 8 is the power of two that holds them
+		{"1-3", "2", true, ""},
+	} {
+		args := []string{"build", "--board", "3x3", "--tiles", tc.tiles, "--shards", tc.shards, "-o", t.TempDir()}
+		if tc.quiet {
+			args = append(args, "--quiet")
+		}
+		r := pdbgen(t, "", args...)
+		wantCode(t, r, 0)
+		var notices []string
+		for _, l := range lines(r.stderr) {
+			if strings.Contains(l, "--shards") {
+				notices = append(notices, l)
+			}
+		}
+		switch {
+		case tc.want == "" && len(notices) != 0,
+			tc.want != "" && (len(notices) != 1 || notices[0] != tc.want),
+			tc.quiet && len(notices) != len(lines(r.stderr)):
+			t.Errorf("%v: want the notice %q only:\n%v", args, tc.want, r)
+		}
+	}
+
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "3x3_1-2.pdb.shards"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseBuildFlags(&env{stderr: io.Discard}, []string{"--board", "3x3", "--tiles", "1,2", "--tiles", "3,4", "-o", dir, "--shards", "64", "--resume"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := planBuild(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "3x3_3-4.pdb: --shards 64 is more than the table's 2 blocks: using 2 shards\n3x3_3-4.pdb: no shard folder " +
+		filepath.Join(dir, "3x3_3-4.pdb.shards") + " to resume: starting from level 0"
+	if got := p.tables[1].notice; got != want {
+		t.Errorf("--resume, no shard folder: notice\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestBuildResumeCorruptShardData: a shard folder whose files were damaged
 // after an interrupted build is bad data (exit 1, one line naming the
 // shard data), and no table is written.

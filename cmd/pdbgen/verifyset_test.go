@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,5 +56,53 @@ func TestVerifySetEveryProblem(t *testing.T) {
 	// table's report: absent when every problem is bad data.
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.OK || rep.Error != nil || len(rep.Problems) != 2 {
 		t.Errorf("verify --json: %v %+v\n%v", err, rep, r)
+	}
+}
+
+// TestVerifySetJSONDocumented: README's table of the verify --json object
+// of a set file lists exactly the keys setReportJSON has, and the objects
+// verify prints for the kit's good and broken set files (an additive set,
+// a catalogue, bad data, a missing table) use every one of them and no
+// other.
+func TestVerifySetJSONDocumented(t *testing.T) {
+	readme := string(readBytes(t, filepath.Join("..", "..", "README.md")))
+	start := strings.Index(readme, "gets one object of\nits own")
+	end := strings.Index(readme, "`verify --manifest M --json DIR`")
+	if start < 0 || end < start {
+		t.Fatal("README.md: no section on the verify --json object of a set file before the one of --manifest")
+	}
+	var documented []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\|").FindAllStringSubmatch(readme[start:end], -1) {
+		documented = append(documented, m[1])
+	}
+	var tags []string
+	rt := reflect.TypeFor[setReportJSON]()
+	for i := range rt.NumField() {
+		tags = append(tags, strings.Split(rt.Field(i).Tag.Get("json"), ",")[0])
+	}
+	slices.Sort(documented)
+	slices.Sort(tags)
+	if !slices.Equal(documented, tags) {
+		t.Errorf("README documents the keys %v of a set file's verify --json object, the code prints %v", documented, tags)
+	}
+	kit := filepath.Join("..", "..", "readers", "testdata", "sets")
+	printed := map[string]bool{}
+	for _, f := range []string{"good-a.set.json", "good-catalogue.set.json", "bad-overlap.set.json", "bad-table-missing.set.json"} {
+		r := pdbgen(t, "", "verify", "--json", filepath.Join(kit, f))
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(r.stdout), &obj); err != nil {
+			t.Fatalf("%s: %v\n%v", f, err, r)
+		}
+		for k := range obj {
+			printed[k] = true
+			if !slices.Contains(documented, k) {
+				t.Errorf("%s: key %q printed, not in README", f, k)
+			}
+		}
+	}
+	for _, k := range documented {
+		if !printed[k] {
+			t.Errorf("README documents key %q, which no set file's object printed", k)
+		}
 	}
 }

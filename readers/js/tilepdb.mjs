@@ -1104,6 +1104,7 @@ export async function openSet(paths, opts) {
     // SPEC.md section 12: a catalogue is a whole heuristic, given alone or with the tables it names
     const alone = (other) => new SetFileError(`${catalogue.path}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${other}`, catalogue.path);
     for (const p of setPaths) if (p !== catalogue.path) throw alone(p);
+    if (setPaths.length > 1) throw alone(catalogue.path); // the catalogue named twice
     for (let i = 0; i < paths.length; i++) if (!isSet[i] && !used.has(resolve(paths[i]))) throw alone(paths[i]);
     return TableSet.fromParts(catalogue.parts, catalogue.names, setFileError, catalogue.partitions);
   }

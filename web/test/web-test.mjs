@@ -4,7 +4,8 @@
 // the 6-6-3 tables load and verify, that Korf's instance 1 and four more of
 // his instances (solver/testdata/korf100.tsv) solve with their published
 // optimal lengths and the moves reach the goal, and that nothing is logged
-// as a console error. Saves a screenshot of the solved board.
+// as a console error. Saves a screenshot of the solved board. A set file
+// the server lacks is reported as missing, not as malformed JSON.
 // Then the 24-puzzle: a fresh page loads the 24-6666 set file (2 tables, 4
 // parts) and solves Korf's 24-puzzle instance #40 (82 moves,
 // web/test/testdata/korf50-24-40.tsv); the time from the navigation is
@@ -39,6 +40,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { serve } from './server.mjs';
+import { checkMissingSet } from './missing-set.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
@@ -221,6 +223,10 @@ try {
   await page.screenshot({ path: shot });
   console.log(`screenshot: ${path.relative(root, shot)}`);
   await page.close();
+
+  // A set file the server lacks: the page says it is missing (missing-set.mjs).
+  const missing = await checkMissingSet(browser, server.url);
+  check(missing.ok, `a missing set file is named as missing: ${missing.text}`);
 
   // The 24-puzzle, timed from a fresh navigation: download, verify, hand
   // the tables to the worker, solve #40.

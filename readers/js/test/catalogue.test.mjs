@@ -163,6 +163,8 @@ test('catalogue: given with its own tables it is the same; with another table or
     await assert.rejects(openSet([file, other]), { message: `${file}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${other}` });
     const additiveSet = write(dir, 'a.set.json', { tilepdb_set: 1, width: 4, height: 4, goal: goodA.goal, parts: goodA.parts });
     await assert.rejects(openSet([additiveSet, file]), { message: `${file}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${additiveSet}` });
+    // the same catalogue twice, as pdbgen refuses it (the readers accepted it)
+    await assert.rejects(openSet([file, file]), { name: 'SetFileError', message: `${file}: tilepdb: invalid set: a catalogue (set file version 2) is a whole heuristic and is used alone, not with ${file}` });
   });
 });
 

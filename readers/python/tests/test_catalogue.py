@@ -184,7 +184,8 @@ def test_given_with_others(tables):
     junk = write(tables, "junk.pdb", "not a table")  # refused before it is read as a table
     other = write(tables, "other.set.json", catalogue(PARTS_B))
     additive_set = write(tables, "a.set.json", additive(GOOD_A["parts"]))
-    for paths, culprit in (([path, extra], extra), ([junk, path], junk), ([path, other], other), ([additive_set, path], additive_set)):
+    for paths, culprit in (([path, extra], extra), ([junk, path], junk), ([path, other], other), ([additive_set, path], additive_set),
+                           ([path, path], path)):  # the same catalogue twice, as pdbgen refuses it
         with pytest.raises(tilepdb.SetFileError) as e:
             tilepdb.open_set(paths)
         assert str(e.value) == head + culprit

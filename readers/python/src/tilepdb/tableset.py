@@ -554,6 +554,8 @@ def open_set(paths) -> TableSet:
         for p in set_paths:
             if p != cat_path:
                 raise alone(p)
+        if len(set_paths) > 1:
+            raise alone(cat_path)  # the catalogue named twice
         for i, path in enumerate(paths):
             if not is_set[i] and os.path.realpath(path) not in used:
                 raise alone(path)

@@ -152,6 +152,7 @@ public final class TableReader {
         if (catalogue != null) {
             // SPEC.md section 12: a catalogue is a whole heuristic, given alone or with the tables it names
             for (String p : setPaths) if (!p.equals(catalogueFile)) throw alone(catalogueFile, p);
+            if (setPaths.size() > 1) throw alone(catalogueFile, catalogueFile); // the catalogue named twice
             for (int i = 0; i < paths.size(); i++) if (!isSet[i] && !used.contains(key(paths.get(i)))) throw alone(catalogueFile, paths.get(i));
             return TableSet.ofParts(catalogue.parts(), catalogue.names(), true, catalogue.partitions());
         }

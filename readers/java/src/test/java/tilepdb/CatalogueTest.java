@@ -193,6 +193,9 @@ class CatalogueTest {
         String additive = write(dir, "a.set.json", additive(a));
         e = assertThrows(SetFileException.class, () -> TableReader.openSet(List.of(additive, file)));
         assertEquals(head + additive, e.getMessage());
+        // the same catalogue twice, as pdbgen refuses it
+        e = assertThrows(SetFileException.class, () -> TableReader.openSet(List.of(file, file)));
+        assertEquals(head + file, e.getMessage());
     }
 
     @Test
