@@ -66,10 +66,11 @@ echo "pdbgen solve --anytime $search --time-limit ${secs}s -j $jobs --max-memory
 /usr/bin/time -f '%e %U %S %M' -o "$tmp/t" bin/pdbgen solve --anytime $search --time-limit "${secs}s" -j "$jobs" \
   --max-memory "$mem" --json "${files[@]}" <"$tmp/boards" >"$tmp/answers" || true
 read -r wall user sys rss < <(tail -n 1 "$tmp/t")
-python3 - "$tmp/instances" "$tmp/answers" "$out" "$n" "$secs" "$wall" "$user" "$sys" "$rss" <<'PY'
+python3 - "$tmp/instances" "$tmp/answers" "$out" "$n" "$secs" "$wall" "$user" "$sys" "$rss" "$search -j $jobs --max-memory $mem" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'PY'
 import json, sys
 inst_path, ans_path, out, n, secs = sys.argv[1:6]
 wall, user, sys_, rss = map(float, sys.argv[6:10])
+flags, commit = sys.argv[10:12]
 inst = [l.rstrip('\n').split('\t') for l in open(inst_path)]
 final = {}
 for line in open(ans_path):
@@ -110,7 +111,8 @@ for f in inst:
     rows.append((id_, dca, L, a["lower"], bool(a.get("optimal")), L - dca, a["nodes"], a["elapsed_ms"] / 1000, a.get("stopped") or ""))
 
 with open(out, "w") as w:
-    w.write("# DeepCubeA comparison, %d-puzzle, %d s per instance: scripts/deepcubea.sh\n" % (int(n), float(secs)))
+    w.write("# DeepCubeA comparison, %d-puzzle, %g s per instance: scripts/deepcubea.sh (pdbgen solve --anytime %s, commit %s)\n" % (int(n), float(secs), flags, commit))
+    w.write("# whole process: %.0f s wall, %.0f CPU-s, peak RSS %.0f MiB\n" % (wall, user + sys_, rss / 1024))
     w.write("id\tdeepcubea_length\tlength\tlower\toptimal\tdiff\tnodes\tseconds\tstopped\n")
     for r in rows:
         w.write("\t".join("" if x is None else ("yes" if x is True else "no" if x is False else str(x)) for x in r) + "\n")

@@ -25,15 +25,21 @@ import (
 // shorter solutions than weighted A* in the same time (see README,
 // "Solving big boards").
 //
-// Duplicate detection is by 64-bit key hashes over a window of recent
-// levels: a child whose hash was generated in the window is dropped. A
-// state of the sliding-tile graph can come back only after a cycle of at
-// least 12 moves (the blank around a 2x2 block three times) besides the
-// move undoing the last one, which is never generated; the window (two
-// tables, each dropped in turn once half full: 8*width to 16*width
-// hashes, several levels) catches the short cycles, which are the common
-// ones. A hash collision can only drop a child, never make a wrong path:
-// every solution is the chain of moves that reached the goal.
+// Duplicate detection is by 64-bit key hashes, in two steps. A child whose
+// hash was generated in a window of recent levels is dropped before its
+// heuristic is computed: a state of the sliding-tile graph can come back
+// only after a cycle of at least 12 moves (the blank around a 2x2 block
+// three times) besides the move undoing the last one, which is never
+// generated, and the window (two tables, each dropped in turn once half
+// full: 8*width to 16*width hashes, several levels) catches the short
+// cycles, which are the common ones. Then a child about to be kept is
+// dropped when a state with its hash was kept at any earlier level (one
+// set of the hashes of every state kept): without it a narrow beam can
+// go round a long cycle for ever (width 1000 on one of DeepCubeA's
+// 35-puzzle states went 134,000 levels deep). A beam also gives up
+// (ErrBeamExhausted) past beamMaxLevels levels. A hash collision can only
+// drop a child, never make a wrong path: every solution is the chain of
+// moves that reached the goal.
 
 // beamLink is how a state of a level was reached: the index of its parent
 // in the level above, and the blank's move.
@@ -43,6 +49,60 @@ type beamLink struct {
 }
 
 const beamLinkBytes = 8
+
+// beamMaxLevels is the deepest level a beam search from a state of
+// heuristic h goes to before giving up: 4h + 200 moves, far beyond the
+// optimum on every board measured (DeepCubeA's 48-puzzle lengths are
+// about 1.3 times our h).
+func beamMaxLevels(h int) int { return 4*h + 200 }
+
+// hashSet is a growing set of 64-bit hashes (open addressing, linear
+// probing, 0 = empty), at most half full.
+type hashSet struct {
+	t     []uint64
+	n     int
+	shift uint
+}
+
+// addNew adds h and reports whether it was new; it grows the table within
+// b (false and the budget's error when it may not).
+func (hs *hashSet) addNew(h uint64, b *budget) (bool, error) {
+	h |= 1
+	if 2*(hs.n+1) > len(hs.t) {
+		size := max(2*len(hs.t), 1<<16)
+		if !b.take(int64(size)*8, int64(len(hs.t))*8) {
+			return false, b.err()
+		}
+		old := hs.t
+		hs.t = make([]uint64, size)
+		hs.shift = 64 - uint(bits.TrailingZeros(uint(size)))
+		for _, v := range old {
+			if v != 0 {
+				hs.insert(v)
+			}
+		}
+	}
+	mask := uint64(len(hs.t) - 1)
+	i := h >> hs.shift
+	for ; hs.t[i] != 0; i = (i + 1) & mask {
+		if hs.t[i] == h {
+			return false, nil
+		}
+	}
+	hs.t[i] = h
+	hs.n++
+	return true, nil
+}
+
+func (hs *hashSet) insert(h uint64) {
+	mask := uint64(len(hs.t) - 1)
+	i := h >> hs.shift
+	for hs.t[i] != 0 {
+		i = (i + 1) & mask
+	}
+	hs.t[i] = h
+	hs.n++
+}
 
 // hashWindow is a set of 64-bit hashes over recent levels: two
 // open-addressing tables (linear probing, 0 = empty), the older dropped
@@ -205,16 +265,25 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 		links [][]beamLink
 		ckeys []uint64
 		ch    []uint16
+		chash []uint64
 		clink []beamLink
+		kept  hashSet
 		count []int
 		err   error
 	)
 	win.addNew(hashKey(k0))
+	if _, err := kept.addNew(hashKey(k0), bud); err != nil {
+		return err
+	}
+	maxLevels := beamMaxLevels(bs.startH)
 	links = append(links, []beamLink{{move: noMove}})
 	for {
 		n := len(cur) / words
 		last := links[len(links)-1]
-		ckeys, ch, clink = ckeys[:0], ch[:0], clink[:0]
+		if len(links) > maxLevels {
+			return ErrBeamExhausted
+		}
+		ckeys, ch, chash, clink = ckeys[:0], ch[:0], chash[:0], clink[:0]
 		for i := 0; i < n; i++ {
 			if err := bs.guard.tick(); err != nil {
 				return err
@@ -235,7 +304,8 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 				tile := board[to]
 				ck := pk.slide(k, blank, to, tile)
 				bs.stats.Generated++
-				if !win.addNew(hashKey(ck)) {
+				hv := hashKey(ck)
+				if !win.addNew(hv) {
 					continue
 				}
 				h := bs.hc.child(tile, blank, to)
@@ -267,12 +337,16 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 					if ch, err = growFor(bud, ch, c-len(ch), 2); err != nil {
 						return err
 					}
+					if chash, err = growFor(bud, chash, c-len(chash), 8); err != nil {
+						return err
+					}
 					if clink, err = growFor(bud, clink, c-len(clink), beamLinkBytes); err != nil {
 						return err
 					}
 				}
 				ckeys = append(ckeys, ck[:words]...)
 				ch = append(ch, uint16(h))
+				chash = append(chash, hv)
 				clink = append(clink, beamLink{parent: uint32(i), move: dir})
 			}
 		}
@@ -313,21 +387,26 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 			bud.take(0, int64(cap(cur))*8)
 		}
 		for c, h := range ch {
-			if int(h) > cut {
+			if int(h) > cut || int(h) == cut && room == 0 {
 				continue
 			}
+			if isNew, err := kept.addNew(chash[c], bud); err != nil {
+				return err
+			} else if !isNew {
+				continue // kept at an earlier level
+			}
 			if int(h) == cut {
-				if room == 0 {
-					continue
-				}
 				room--
 			}
 			nkeys = append(nkeys, ckeys[c*words:(c+1)*words]...)
 			next = append(next, clink[c])
 		}
+		if len(next) == 0 {
+			return ErrBeamExhausted
+		}
 		cur = nkeys
 		links = append(links, next)
-		bs.stats.Stored += uint64(keep)
+		bs.stats.Stored += uint64(len(next))
 	}
 }
 
