@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Solves instances of one of DeepCubeA's test sets (Agostinelli, McAleer,
 # Shmakov & Baldi, Nature Machine Intelligence 1:356-363, 2019; blank-last
-# goal) with `pdbgen solve --anytime --restarts --time-limit T -j JOBS --json` in ONE
+# goal) with `pdbgen solve --anytime --beam --time-limit T -j JOBS --json` in ONE
 # process (tables loaded once), and compares every answer with DeepCubeA's
 # own solution length for that instance. Each answer is the best solution
 # found within T and its proven lower bound on the optimum ("optimal"

@@ -147,12 +147,15 @@ const (
 	StopNodes       = "node-limit"
 	StopMemory      = "memory-limit"
 	StopInterrupted = "interrupted"
+	// StopExhausted: a beam search (AlgBeam) whose level had no new state
+	// (ErrBeamExhausted); a wider beam may succeed.
+	StopExhausted = "beam-exhausted"
 )
 
 // StopReason names the limit in a search's error: StopTime for
 // ErrTimeLimit or a context deadline, StopNodes, StopMemory, StopInterrupted
-// for a cancelled context, "" for any other error (bad input, a corrupt
-// table) and for nil.
+// for a cancelled context, StopExhausted for ErrBeamExhausted, "" for any
+// other error (bad input, a corrupt table) and for nil.
 func StopReason(err error) string {
 	switch {
 	case err == nil:
@@ -161,6 +164,8 @@ func StopReason(err error) string {
 		return StopTime
 	case errors.Is(err, ErrNodeLimit):
 		return StopNodes
+	case errors.Is(err, ErrBeamExhausted):
+		return StopExhausted
 	case errors.Is(err, ErrMemoryLimit):
 		return StopMemory
 	case errors.Is(err, context.Canceled):

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"runtime/debug"
 	"slices"
 	"time"
 
@@ -22,8 +23,8 @@ import (
 // memory proportional to width times the solution's length. It finds a
 // solution or none (every state of a level may be a duplicate), with no
 // guarantee on its length; on DeepCubeA's 35-puzzle states it gives far
-// shorter solutions than weighted A* in the same time (see README,
-// "Solving big boards").
+// shorter solutions than weighted A* in the same time (README, "35-puzzle
+// and 48-puzzle").
 //
 // Duplicate detection is by 64-bit key hashes, in two steps. A child whose
 // hash was generated in a window of recent levels is dropped before its
@@ -113,12 +114,25 @@ type hashWindow struct {
 	shift    uint
 }
 
-func newHashWindow(slots int) hashWindow {
-	slots = 1 << bits.Len(uint(max(slots, 1024)-1))
-	return hashWindow{cur: make([]uint64, slots), old: make([]uint64, slots), shift: 64 - uint(bits.TrailingZeros(uint(slots)))}
+// maxWindowSlots caps each table of a hash window (128 MiB): past a width
+// of 2^20 the window covers fewer levels instead of growing.
+const maxWindowSlots = 1 << 24
+
+// windowSlots is the size of each table of the window of a beam of the
+// given width: 16*width rounded up to a power of two, within [1024,
+// maxWindowSlots].
+func windowSlots(width int) int {
+	return min(1<<bits.Len(uint(max(16*width, 1024)-1)), maxWindowSlots)
 }
 
-func (w *hashWindow) bytes() int64 { return int64(len(w.cur)+len(w.old)) * 8 }
+// newHashWindow allocates a window of two tables of slots each (a power
+// of two), within b.
+func newHashWindow(slots int, b *budget) (hashWindow, error) {
+	if !b.take(2*int64(slots)*8, 0) {
+		return hashWindow{}, b.err()
+	}
+	return hashWindow{cur: make([]uint64, slots), old: make([]uint64, slots), shift: 64 - uint(bits.TrailingZeros(uint(slots)))}, nil
+}
 
 // has reports whether h is in t.
 func (w *hashWindow) has(t []uint64, h uint64) bool {
@@ -224,7 +238,7 @@ const MaxBeamWidth = 1 << 28
 // ErrBeamExhausted is the error of a beam search whose level had no new
 // child: every child was a duplicate (or the level was empty). A wider
 // beam may still succeed.
-var ErrBeamExhausted = errors.New("beam search: no new state at a level")
+var ErrBeamExhausted = errors.New("no new state at a level (or past the deepest level)")
 
 // beamSearch is one beam search in progress.
 type beamSearch struct {
@@ -253,9 +267,9 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 	// cur: the keys of the level being expanded; its links in links[len-1].
 	// Children go to ckeys/ch/clink; the kept ones become the next level.
 	maxKids := 3 * width
-	win := newHashWindow(16 * width)
-	if !bud.take(win.bytes(), 0) {
-		return bud.err()
+	win, err := newHashWindow(windowSlots(width), bud)
+	if err != nil {
+		return err
 	}
 	if k0 == goalKey {
 		return nil
@@ -269,7 +283,6 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 		clink []beamLink
 		kept  hashSet
 		count []int
-		err   error
 	)
 	win.addNew(hashKey(k0))
 	if _, err := kept.addNew(hashKey(k0), bud); err != nil {
@@ -372,8 +385,8 @@ func (bs *beamSearch) run(work puzzle.Board, width int) error {
 			}
 			room, keep = width-below, width
 		}
-		if err := bs.guard.room(bs.stats.Stored + uint64(keep)); err != nil {
-			return err
+		if bs.stats.Stored+uint64(keep) > bs.guard.maxNodes {
+			return fmt.Errorf("%w: %d states kept, and a level of %d more would pass the limit of %d", ErrNodeLimit, bs.stats.Stored+1, keep, bs.guard.maxNodes)
 		}
 		var next []beamLink
 		if next, err = growFor(bud, next, keep, beamLinkBytes); err != nil {
@@ -472,9 +485,37 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 		if best.Length >= 0 {
 			upper = best.Length
 		}
-		path, nodes, err := s.idaUpTo(ictx, work, upper)
-		best.Stats.Generated += nodes
 		before, shorter := best.Lower, false
+		// raise takes a proven bound and reports it when it is higher.
+		raise := func(lb int) {
+			if (lb-parity)%2 != 0 {
+				lb++
+			}
+			if lb <= best.Lower {
+				return
+			}
+			best.Lower = lb
+			settle()
+			if best.Length >= 0 && opt.OnSolution != nil {
+				opt.OnSolution(best)
+			}
+		}
+		var (
+			path  []uint8
+			nodes uint64
+		)
+		if s.exact != nil {
+			path, nodes, err = s.walk(work) // an exact table: the optimum at once
+		} else {
+			base := best.Stats.Generated
+			path, nodes, err = s.idaUpTo(ictx, work, upper, func(lb int, n uint64) {
+				best.Stats.Generated = base + n
+				raise(min(lb, upper))
+			})
+			best.Stats.Generated = base
+		}
+		best.Stats.Generated += nodes
+		before = best.Lower
 		var se *StoppedError
 		switch {
 		case err == nil:
@@ -485,6 +526,9 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 			best.Lower = max(best.Lower, se.Lower)
 			if (best.Lower-parity)%2 != 0 {
 				best.Lower++
+			}
+			if best.Length >= 0 {
+				best.Lower = min(best.Lower, best.Length)
 			}
 			done = errors.Is(err, errUpper)
 			if done || ctx.Err() == nil {
@@ -513,6 +557,12 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 		best.Stats = addStats(best.Stats, out.Stats, w == min(FirstBeamWidth, maxWidth))
 		best.Lower = max(best.Lower, out.Lower)
 		last = out.Stats.Elapsed
+		if out.Stats.PeakBytes > 64<<20 {
+			// Give the beam's arrays back before a wider one allocates
+			// twice as much: the collector would otherwise keep both, and
+			// the process would hold about twice the search's budget.
+			debug.FreeOSMemory()
+		}
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -520,6 +570,10 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 			return best, fmt.Errorf("anytime beam search: %w", err)
 		case errors.Is(err, ErrBeamExhausted):
 			// No solution shorter than the best at this width: try wider.
+		case errors.Is(err, ErrNodeLimit):
+			// --max-nodes bounds the whole search: no IDA* after it.
+			settle()
+			return best, fmt.Errorf("anytime beam search: %w", err)
 		default:
 			w = maxWidth // a limit of this width: the wider ones would reach it too
 		}

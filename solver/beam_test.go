@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -105,14 +106,19 @@ func TestIDAUpTo(t *testing.T) {
 		sv := newSolver(t, s15, Options{Threads: threads, FromBlankFirst: true})
 		for _, k := range korf100(t)[:3] {
 			work := puzzle.BlankFirstToLast(k.board)
-			_, _, err := sv.idaUpTo(context.Background(), work, k.length)
+			_, _, err := sv.idaUpTo(context.Background(), work, k.length, nil)
 			var se *StoppedError
 			if !errors.As(err, &se) || !errors.Is(err, errUpper) || se.Lower != k.length {
 				t.Fatalf("threads %d, Korf #%d: up to %d: %v", threads, k.id, k.length, err)
 			}
-			path, _, err := sv.idaUpTo(context.Background(), work, k.length+2)
+			var bounds []int
+			path, _, err := sv.idaUpTo(context.Background(), work, k.length+2, func(b int, _ uint64) { bounds = append(bounds, b) })
 			if err != nil || len(path) != k.length {
 				t.Fatalf("threads %d, Korf #%d: up to %d: %d moves, %v", threads, k.id, k.length+2, len(path), err)
+			}
+			// The bounds reported rise by 2 up to the optimum.
+			if len(bounds) == 0 || bounds[len(bounds)-1] != k.length || !slices.IsSorted(bounds) {
+				t.Fatalf("threads %d, Korf #%d: bounds %v", threads, k.id, bounds)
 			}
 		}
 	}
@@ -150,6 +156,33 @@ func TestBeamLimits(t *testing.T) {
 		}
 		if _, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, MaxWidth: w}); err == nil && w != 0 {
 			t.Fatalf("anytime max width %d accepted", w)
+		}
+	}
+	// --max-nodes ends the whole anytime beam search (no IDA* after it).
+	if res, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Limits: Limits{MaxNodes: 100}}); !errors.Is(err, ErrNodeLimit) || res.Length != -1 {
+		t.Fatalf("anytime beam, 100 nodes: %+v, %v", res, err)
+	}
+	// The widest beam allowed stops at the memory limit or answers; it
+	// never allocates past the budget (its hash window is capped).
+	small := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{})
+	b8 := puzzle.Board{2, 3, 6, 0, 8, 1, 5, 4, 7}
+	if res, err := small.SolveBeam(ctx, b8, MaxBeamWidth, Limits{MaxBytes: 64 << 20}); !errors.Is(err, ErrMemoryLimit) || res.Lower < 0 || res.Lower > 21 {
+		t.Fatalf("width %d within 64 MiB: %+v, %v", MaxBeamWidth, res, err)
+	}
+	if res, err := small.SolveBeam(ctx, b8, MaxBeamWidth, Limits{}); err != nil || res.Length != 21 {
+		t.Fatalf("width %d: %+v, %v", MaxBeamWidth, res, err)
+	}
+	// A beam that runs out of states names it as its stop reason.
+	if _, err := sv.SolveBeam(ctx, k.board, 1, Limits{}); !errors.Is(err, ErrBeamExhausted) || StopReason(err) != StopExhausted {
+		t.Fatalf("width 1 on Korf #%d: %v (this greedy beam ran out of states when the test was written)", k.id, err)
+	}
+	// An exact table: the bound's search is the walk down the table, even
+	// after a beam stopped by a limit.
+	exact := newSolver(t, set(t, 3, 3, "blank-last"), Options{})
+	for _, lim := range []Limits{{MaxBytes: 1}, {TimeLimit: time.Nanosecond}} {
+		res, err := exact.SolveAnytime(ctx, b8, AnytimeOptions{Beam: true, Limits: lim})
+		if res.Length >= 0 && res.Length != 21 || res.Lower > 21 || res.Length < 0 && err == nil {
+			t.Fatalf("exact table, limits %+v: %+v, %v", lim, res, err)
 		}
 	}
 	if _, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Restarts: true}); err == nil {

@@ -51,7 +51,7 @@ const (
 // plus the subtrees before it, plus the solution's subtree up to the
 // solution. Moves and nodes therefore do not depend on the number of
 // threads or on the cut.
-func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board, upper int) ([]uint8, uint64, error) {
+func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board, upper int, onBound func(int, uint64)) ([]uint8, uint64, error) {
 	root := s.newSearcher(ctx, b)
 	if root.isGoal() {
 		return nil, 0, nil
@@ -159,6 +159,9 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board, upper int) ([]
 			return nil, total, fmt.Errorf("solver: search space exhausted without reaching the goal from %q", b)
 		}
 		bound = next
+		if onBound != nil {
+			onBound(bound, total)
+		}
 	}
 }
 

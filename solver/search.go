@@ -270,7 +270,7 @@ const inf = int(^uint(0) >> 1)
 // Options.Threads > 1 the tree of every iteration is split among threads
 // (idaParallel), with the same result.
 func (s *Solver) ida(ctx context.Context, b puzzle.Board) ([]uint8, uint64, error) {
-	return s.idaUpTo(ctx, b, inf)
+	return s.idaUpTo(ctx, b, inf, nil)
 }
 
 // errUpper is the Err of the StoppedError of idaUpTo when the bound has
@@ -280,10 +280,12 @@ var errUpper = errors.New("the bound reached the known solution's length")
 // idaUpTo is ida that stops, with a StoppedError wrapping errUpper and
 // Lower the bound, once the bound of an iteration would be upper or more:
 // a solution of length upper being known (same parity as every solution),
-// it is then proven optimal. upper = inf never stops.
-func (s *Solver) idaUpTo(ctx context.Context, b puzzle.Board, upper int) ([]uint8, uint64, error) {
+// it is then proven optimal. upper = inf never stops. onBound, when not
+// nil, is called with each new bound (every shorter one searched to the
+// end) and the nodes generated so far.
+func (s *Solver) idaUpTo(ctx context.Context, b puzzle.Board, upper int, onBound func(bound int, nodes uint64)) ([]uint8, uint64, error) {
 	if s.opt.Threads > 1 {
-		return s.idaParallel(ctx, b, upper)
+		return s.idaParallel(ctx, b, upper, onBound)
 	}
 	x := s.newSearcher(ctx, b)
 	if x.isGoal() {
@@ -309,6 +311,9 @@ func (s *Solver) idaUpTo(ctx context.Context, b puzzle.Board, upper int) ([]uint
 			return nil, x.nodes, fmt.Errorf("solver: search space exhausted without reaching the goal from %q", b)
 		}
 		x.bound = x.next
+		if onBound != nil {
+			onBound(x.bound, x.nodes)
+		}
 	}
 }
 

@@ -188,7 +188,7 @@ func runSolve(e *env, args []string) error {
 	restarts := fs.Bool("restarts", false, "--anytime with a fresh weighted A* per weight of the schedule instead of ARA* (restarting weighted A*, Richter, Thayer & Ruml 2010): better first solutions on big boards")
 	beam := fs.Bool("beam", false, fmt.Sprintf("--anytime with beam searches instead of weighted A*: widths %d, twice that, and so on while the time allows (a quarter of --time-limit is kept), then IDA* for the lower bound; far shorter solutions than weighted A* on big boards", solver.FirstBeamWidth))
 	width := fs.String("width", "", fmt.Sprintf("states kept per level by --algorithm beam (default %d), or the largest width of --anytime --beam; 1 to %d", solver.DefaultBeamWidth, solver.MaxBeamWidth))
-	maxNodes := fs.String("max-nodes", "", "stop a search that would store more than N states (wastar, anytime, bidirectional)")
+	maxNodes := fs.String("max-nodes", "", "stop a search that would store more than N states (wastar, anytime, beam, bidirectional)")
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
 	goal := fs.String("goal", "", "goal of --board: blank-last (default), blank-first or a board")
@@ -550,7 +550,7 @@ func (r *solveRun) format(b solver.Bounded, final bool) string {
 // W is the weight that found the solution (wastar, anytime); LB a proven
 // lower bound on the optimal length; B = L/LB rounded up to 3 decimals, the
 // proven factor over the optimum (at most W); "optimal" when L = LB;
-// REASON is time-limit, node-limit or memory-limit.
+// REASON is time-limit, node-limit, memory-limit or beam-exhausted.
 func solveText(b solver.Bounded, final bool) string {
 	var sb strings.Builder
 	sb.WriteString(b.Board.String())

@@ -30,7 +30,7 @@ import (
 var boundedRE = regexp.MustCompile(`^([0-9 ]+) : (improved )?length (\d+) moves ([udlr]+|-) nodes (\d+)(?: weight ([0-9.]+)| width (\d+))? lower (\d+) bound (\d+\.\d{3})( optimal)?(?: stopped ([a-z-]+))?( converted-from blank-first)?$`)
 
 // stoppedRE is the text line of a board stopped before any solution.
-var stoppedRE = regexp.MustCompile(`^([0-9 ]+) : stopped (time-limit|node-limit|memory-limit)(?: lower (\d+))?(?: nodes (\d+))?( converted-from blank-first)?$`)
+var stoppedRE = regexp.MustCompile(`^([0-9 ]+) : stopped (time-limit|node-limit|memory-limit|beam-exhausted)(?: lower (\d+))?(?: nodes (\d+))?( converted-from blank-first)?$`)
 
 // bline is one parsed answer line, text or JSON.
 type bline struct {
@@ -605,6 +605,8 @@ func TestSolveLimits(t *testing.T) {
 		{"anytime node limit after a solution", []string{"--anytime", "--max-nodes", "2000", p123, p456}, 0, "node-limit", "", true},
 		{"anytime memory limit after a solution", []string{"--anytime", "--max-memory", "10M", "-j", "1", p123, p456}, 0, "memory-limit", "", true},
 		{"bidirectional node limit", []string{"--algorithm", "bidirectional", "--board", "3x3", "--max-nodes", "100"}, 1, "node-limit", "after ruling out every solution of", false},
+		{"beam node limit", []string{"--algorithm", "beam", "--max-nodes", "20", p123, p456}, 1, "node-limit", "node limit reached", false},
+		{"anytime beam node limit", []string{"--beam", "--max-nodes", "20", p123, p456}, 1, "node-limit", "node limit reached", false},
 		// The first time check comes after 1024 expansions; ARA*'s first
 		// solution of this board takes about 300, the optimum 25,000.
 		{"anytime time limit after a solution", []string{"--anytime", "--time-limit", "1ns", p123, p456}, 0, "time-limit", "", true},
@@ -807,5 +809,31 @@ func TestSolveRestartsTinyTimeLimit(t *testing.T) {
 	}
 	if final != len(boards) {
 		t.Errorf("%d final lines for %d boards:\n%v", final, len(boards), r)
+	}
+}
+
+// TestSolveBeamExhausted: a beam that runs out of new states (width 1 on
+// Korf's instance 1 with the 5-5-5 tables) answers its board with what is
+// proven, "stopped beam-exhausted lower LB", in text and JSON, and exits 1
+// with one line on stderr; it is not a bad line.
+func TestSolveBeamExhausted(t *testing.T) {
+	tables := fixture15(t)
+	k1 := korf10(t)[0]
+	for _, asJSON := range []bool{false, true} {
+		args := append([]string{"solve", "--algorithm", "beam", "--width", "1", "--from", "blank-first"}, tables...)
+		if asJSON {
+			args = append(args, "--json")
+		}
+		r := pdbgen(t, k1.board+"\n", args...)
+		wantCode(t, r, 1)
+		oneErrorLine(t, r, "solve", "no new state at a level")
+		ls := lines(r.stdout)
+		if len(ls) != 1 {
+			t.Fatalf("json=%v: want one answer\n%v", asJSON, r)
+		}
+		b := parseBounded(t, ls[0], asJSON)
+		if b.stopped != "beam-exhausted" || b.length != -1 || b.lower < 1 || b.lower > k1.opt {
+			t.Errorf("json=%v: answer %q", asJSON, ls[0])
+		}
 	}
 }

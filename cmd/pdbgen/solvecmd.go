@@ -39,12 +39,17 @@ given: their board and goal are used; --reflect does not apply). Besides IDA*, e
 proven lower bound on the optimal length, B = L/LB rounded up (the proven
 factor over the optimum), "optimal" when L = LB.
 
-Limits of wastar, anytime and bidirectional, per board: --max-nodes N
-states stored; --time-limit DUR (also IDA*); --max-memory covers the tables
-and the searches (an equal share each with -j; each search at most 1 GiB
-without --max-memory). A search that reaches a limit answers
-"<board> : stopped <time-limit|node-limit|memory-limit> ..." with what it
-proved, or its best solution so far with "stopped <reason>".
+Limits of wastar, anytime, beam and bidirectional, per board: --max-nodes N
+states stored (for --anytime --beam it ends the whole search); --time-limit
+DUR (also IDA*); --max-memory covers the tables and the searches (an equal
+share each with -j; each search at most 1 GiB without --max-memory; a beam
+wider than the memory allows stops at it). Without --time-limit,
+--anytime --beam doubles the width until a beam reaches the memory limit
+(or --width), then runs IDA* until the optimum is proven. A search that
+reaches a limit answers "<board> : stopped
+<time-limit|node-limit|memory-limit> ..." with what it proved, or its best
+solution so far with "stopped <reason>"; a beam search that runs out of new
+states answers "stopped beam-exhausted" (a wider beam may succeed).
 
 ` + boardHelp + "\n\n" + exitHelp + `
 Solve also exits 1 when a limit stopped a board before any solution (one
