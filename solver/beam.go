@@ -485,7 +485,7 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 		if best.Length >= 0 {
 			upper = best.Length
 		}
-		before, shorter := best.Lower, false
+		shorter := false
 		// raise takes a proven bound and reports it when it is higher.
 		raise := func(lb int) {
 			if (lb-parity)%2 != 0 {
@@ -515,7 +515,7 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 			best.Stats.Generated = base
 		}
 		best.Stats.Generated += nodes
-		before = best.Lower
+		before := best.Lower // raise reported the bounds IDA* passed on its way
 		var se *StoppedError
 		switch {
 		case err == nil:
