@@ -177,9 +177,10 @@ func (w *hashWindow) addNew(h uint64) bool {
 // Generated the children made.
 //
 // Memory is bounded by lim.MaxBytes (DefaultMaxBytes when 0): about
-// width*(3*(8*words+8) + 16*8) bytes for the levels and the hash window
-// (words: 2 on the 24-puzzle, 4 on 6x6, 5 on 7x7, 7 on 8x8) plus 8*width
-// per level of the solution for the links; lim.MaxNodes bounds the states
+// 3*width*(8*words+18) bytes for a level's children (words: 2 on the
+// 24-puzzle, 4 on 6x6, 5 on 7x7, 7 on 8x8), 256*width (at most 256 MiB)
+// for the hash window, and 8 bytes of link plus 16 of hash set per state
+// kept over all levels; lim.MaxNodes bounds the states
 // kept, lim.TimeLimit the time. A search that reaches a limit, or finds
 // every child of a level a duplicate, returns the Bounded without a
 // solution (Length -1) and an error (ErrMemoryLimit, ErrNodeLimit,
@@ -485,7 +486,6 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 		if best.Length >= 0 {
 			upper = best.Length
 		}
-		shorter := false
 		// raise takes a proven bound and reports it when it is higher.
 		raise := func(lb int) {
 			if (lb-parity)%2 != 0 {
@@ -515,34 +515,25 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 			best.Stats.Generated = base
 		}
 		best.Stats.Generated += nodes
-		before := best.Lower // raise reported the bounds IDA* passed on its way
 		var se *StoppedError
 		switch {
-		case err == nil:
+		case err == nil: // the optimum, shorter than the best
 			best.Length, best.Moves, best.Width, best.Weight = len(path), s.moveString(path), 0, 1
 			best.Lower = best.Length
-			done, shorter = true, true
+			settle()
+			if opt.OnSolution != nil {
+				opt.OnSolution(best)
+			}
+			return true, nil
 		case errors.As(err, &se):
-			best.Lower = max(best.Lower, se.Lower)
-			if (best.Lower-parity)%2 != 0 {
-				best.Lower++
-			}
-			if best.Length >= 0 {
-				best.Lower = min(best.Lower, best.Length)
-			}
-			done = errors.Is(err, errUpper)
-			if done || ctx.Err() == nil {
+			raise(min(se.Lower, upper))
+			if done = errors.Is(err, errUpper); done || ctx.Err() == nil {
 				err = nil // the bound reached, or the slice's end
 			}
-		default:
-			return false, err // trouble, not a limit
+			settle()
+			return done, err
 		}
-		settle()
-		// A shorter solution, or a higher bound on the same one.
-		if best.Length >= 0 && (shorter || best.Lower > before) && opt.OnSolution != nil {
-			opt.OnSolution(best)
-		}
-		return done, err
+		return false, err // trouble, not a limit
 	}
 	var last time.Duration
 	for w := min(FirstBeamWidth, maxWidth); ; w = min(2*w, maxWidth) {
