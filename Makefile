@@ -24,7 +24,7 @@ GO ?= go
 PDBGEN := bin/pdbgen
 J ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build data ci-tables test readme-test vet fmt-check cross bench bench-presets bench-korf24 long fuzz clean readers-test web-test beam-test beam-build
+.PHONY: lint all build data ci-tables test readme-test vet fmt-check cross bench bench-presets bench-korf24 long fuzz clean readers-test web-test beam-test beam-build
 
 all: build
 
@@ -145,3 +145,14 @@ fuzz:
 
 clean:
 	rm -rf bin data/*.pdb
+
+# golangci-lint v2 (.golangci.yml) on both modules; the pinned version is
+# built once into bin/ from the Go module proxy.
+GOLANGCI_VERSION := v2.15.0
+GOLANGCI := bin/golangci-lint-$(GOLANGCI_VERSION)
+$(GOLANGCI):
+	GOBIN=$(CURDIR)/bin/golangci-tmp $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
+	mv bin/golangci-tmp/golangci-lint $@ && rmdir bin/golangci-tmp
+lint: $(GOLANGCI)
+	$(GOLANGCI) run ./...
+	cd beam && ../$(GOLANGCI) run --config ../.golangci.yml ./...

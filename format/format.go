@@ -93,15 +93,6 @@ func DefaultFrameSize2(entries uint64) int {
 // BitsPerEntry is the only entry width of format 1.x: one byte per entry.
 const BitsPerEntry = 8
 
-// Kinds of table (Header.Kind).
-const (
-	KindExact    = "exact"    // all tiles; ranking lehmer-half
-	KindAdditive = "additive" // some tiles; ranking cellset-order
-	// KindZeroAware is an additive table with one value per placement and
-	// region of the blank (zeroaware.go); ranking cellset-order-region.
-	KindZeroAware = "zero-aware"
-)
-
 // GoalCustom is Header.GoalName for a goal that is neither blank-last nor
 // blank-first.
 const GoalCustom = "custom"
@@ -122,7 +113,7 @@ type Header struct {
 	Goal           []int    `json:"goal"`            // tile in each cell (reading order), 0 = blank; len Width*Height
 	GoalName       string   `json:"goal_name"`       // "blank-last", "blank-first" or "custom"
 	Tiles          []int    `json:"tiles"`           // pattern tiles, strictly ascending, in 1..N-1; all of them for an exact table
-	Kind           string   `json:"kind"`            // "exact", "additive" or "zero-aware"
+	Kind           Kind     `json:"kind"`            // KindExact, KindAdditive or KindZeroAware (never KindCatalogue)
 	Ranking        string   `json:"ranking"`         // puzzle.RankingLehmerHalf (exact) or puzzle.RankingCellsetOrder (additive)
 	RankingVersion int      `json:"ranking_version"` // puzzle.RankingVersion
 	Entries        uint64   `json:"entries"`         // number of entries = pattern size

@@ -503,7 +503,7 @@ func goodEntry(t *testing.T, g kitGood) kitFile {
 	p := tb.Pattern
 	h := headerOf(t, g.file)
 	e := tb.Header.Entries
-	kt := &kitTable{Format: h.Version(), Width: h.Width, Height: h.Height, Goal: h.Goal, Tiles: h.Tiles, Kind: h.Kind,
+	kt := &kitTable{Format: h.Version(), Width: h.Width, Height: h.Height, Goal: h.Goal, Tiles: h.Tiles, Kind: string(h.Kind),
 		Encoding: h.Encoding, Entries: h.Entries, MaxValue: h.MaxValue, RawSHA256: h.RawSHA256}
 	f := kitFile{File: g.name, Description: g.desc, Expect: "ok", Table: kt}
 	var ranks []uint64

@@ -77,7 +77,7 @@ func zaGoodEntry(t *testing.T, g kitGood) kitFile {
 	h := headerOf(t, g.file)
 	e := h.Entries
 	f := kitFile{File: g.name, Description: g.desc, Expect: "ok", Table: &kitTable{Format: h.Version(), Width: h.Width, Height: h.Height,
-		Goal: h.Goal, Tiles: h.Tiles, Kind: h.Kind, Encoding: h.Encoding, Entries: e, MaxValue: h.MaxValue, RawSHA256: h.RawSHA256}}
+		Goal: h.Goal, Tiles: h.Tiles, Kind: string(h.Kind), Encoding: h.Encoding, Entries: e, MaxValue: h.MaxValue, RawSHA256: h.RawSHA256}}
 	for _, i := range []uint64{0, 1, 2, 3, e / 7, e / 3, e / 2, e - 2, e - 1} {
 		f.Ranks = append(f.Ranks, kitRank{Rank: i, Value: int(tb.Values[i])})
 	}

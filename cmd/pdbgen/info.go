@@ -105,7 +105,7 @@ func writeInfoText(w io.Writer, file string, size int64, h *format.Header) {
 	q := regular.Name
 	fmt.Fprintf(w, "%s\n", q(file))
 	fmt.Fprintf(w, "  board      %dx%d, goal %s (%s)\n", h.Width, h.Height, q(h.GoalName), tileList(h.Goal))
-	fmt.Fprintf(w, "  kind       %s, tiles %s\n", q(h.Kind), tileList(h.Tiles))
+	fmt.Fprintf(w, "  kind       %s, tiles %s\n", q(string(h.Kind)), tileList(h.Tiles))
 	fmt.Fprintf(w, "  ranking    %s v%d\n", q(h.Ranking), h.RankingVersion)
 	enc := "raw bytes"
 	if h.Encoding != "" {
