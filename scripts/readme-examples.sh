@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Runs the pdbgen examples of README.md in a fresh copy of this checkout and
-# checks that they leave it as it was: no tracked file changed, no untracked
-# file or folder left (git status --porcelain stays empty; data/*.pdb and
+# Runs the pdbgen examples of README.md and of every page of docs/ (docs/*.md,
+# where README's details moved) in a fresh copy of this checkout and checks
+# that they leave it as it was: no tracked file changed, no untracked file or
+# folder left (git status --porcelain stays empty; data/*.pdb and
 # data/*.set.json are ignored, as in any checkout after make data).
 #
 # An example is a line (with its "\" continuations) of a ```sh block that
 # runs pdbgen or scripts/ci-tables.sh, or sets a shell variable the next
-# ones use; all of a block's lines run in one shell, in order, in the copy.
+# ones of the same page use; all of a block's lines run in one shell, in
+# order, in the copy, from its root (paths in the pages are from the root).
+# The pages run in a fixed order (README.md, then docs/*.md sorted), so the
+# output is the same from run to run; every file an example writes outside
+# the copy goes under this script's temporary folder (HOME and TMPDIR).
 # Each must exit 0, or 1 where the README says "exit 1" on the line or the
 # comment line after it. Skipped, with the reason printed:
 #   - lines naming 24-6666 or 24-best: they need the 24-puzzle tables (a
@@ -49,21 +54,34 @@ if [ -n "$(git -C "$copy" status --porcelain)" ]; then
   say "the copy is not clean before the examples:"; git -C "$copy" status --porcelain >&2; exit 1
 fi
 
-# Extract the examples: one script per ```sh block.
-awk -v dir="$tmp" '
-  /^```sh[[:space:]]*$/ { inblock = 1; n++; file = dir "/block" n ".lines"; printf "" > file; next }
-  /^```/ { inblock = 0; next }
-  inblock {
-    line = $0
-    while (line ~ /\\$/ && (getline nextline) > 0) { sub(/\\$/, "", line); line = line " " nextline }
-    print line >> file
-  }
-' "$root/README.md"
+# Extract the examples: one script per ```sh block, numbered in page order
+# (block-PPP-NNN: page PPP, block NNN), so that the shell's sorted glob runs
+# them in that order.
+pages=(README.md)
+while IFS= read -r page; do pages+=("$page"); done < <(cd "$root" && LC_ALL=C ls docs/*.md 2>/dev/null)
+for p in "${!pages[@]}"; do
+  awk -v dir="$tmp" -v page="$(printf '%03d' "$p")" '
+    /^```sh[[:space:]]*$/ { inblock = 1; n++; file = sprintf("%s/block-%s-%03d.lines", dir, page, n); printf "" > file; next }
+    /^```/ { inblock = 0; next }
+    inblock {
+      line = $0
+      while (line ~ /\\$/ && (getline nextline) > 0) { sub(/\\$/, "", line); line = line " " nextline }
+      print line >> file
+    }
+  ' "$root/${pages[$p]}"
+done
 
 fail=0 ran=0 skipped=0
-: > "$tmp/vars.sh"
 mkdir -p "$tmp/home" "$tmp/scratch"
-for lines in "$tmp"/block*.lines; do
+lastpage=
+for lines in "$tmp"/block-*.lines; do
+  pageno=${lines##*/block-}; pageno=${pageno%%-*}
+  page=${pages[$((10#$pageno))]}
+  if [ "$pageno" != "$lastpage" ]; then
+    : > "$tmp/vars.sh" # a page's variables are its own
+    lastpage=$pageno
+    say "$page"
+  fi
   script=${lines%.lines}.sh
   : > "$script"
   mapfile -t block < "$lines"
@@ -95,7 +113,7 @@ start=\$SECONDS
 $l
 ) </dev/null >"\$EX_OUT" 2>&1 && code=0 || code=\$?
 printf 'readme-examples: %3ds exit %d: %s\n' \$((SECONDS - start)) \$code $q >&2
-if [ \$code -gt $ok ]; then printf 'readme-examples: exit %d (want 0%s): %s\n' \$code "$( [ $ok = 1 ] && echo ' or 1')" $q >&2; tail -n 5 "\$EX_OUT" >&2; failed=\$((failed + 1)); fi
+if [ \$code -gt $ok ]; then printf 'readme-examples: %s: exit %d (want 0%s): %s\n' $(printf '%q' "$page") \$code "$( [ $ok = 1 ] && echo ' or 1')" $q >&2; tail -n 5 "\$EX_OUT" >&2; failed=\$((failed + 1)); fi
 ran=\$((ran + 1))
 EOF
   done
