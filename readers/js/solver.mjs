@@ -537,16 +537,16 @@ export class Solver {
     }
     // per group gi: the child being tried, its new lookup value (nH[gi];
     // the lookup's new state is in tmp[4*gi..4*gi+3]), used at once when the
-    // move is made; per depth d and group gi, at old[6*(d*G + gi)...]: the
-    // state the move replaced (the group's sum, then the lookup's value,
-    // cell set words, m and ord)
+    // move is made; per depth d and group gi, at old[5*(d*G + gi)...]: the
+    // lookup state the move replaced (value, cell set words, m and ord;
+    // the group's sum is restored from the values)
     const nH = new Int32Array(G);
     let cap = 0;
     let old = new Int32Array(0);
     const grow = (depth) => {
       if (depth < cap) return;
       cap = Math.max(2 * cap, depth + 64);
-      old = new Int32Array(6 * cap * G);
+      old = new Int32Array(5 * cap * G);
     };
 
     const NONE = 1 << 30;
@@ -603,13 +603,12 @@ export class Solver {
         }
         // make the move
         for (let gi = 0; gi < G; gi++) {
-          const o = 6 * (base + gi);
-          old[o] = gsum[gi];
           const q = gq[tg + gi];
           if (q < 0) continue;
+          const o = 5 * (base + gi);
           const t = 4 * gi;
           gsum[gi] += nH[gi] - hv[q];
-          old[o + 1] = hv[q]; old[o + 2] = maskLo[q]; old[o + 3] = maskHi[q]; old[o + 4] = mm[q]; old[o + 5] = ord[q];
+          old[o] = hv[q]; old[o + 1] = maskLo[q]; old[o + 2] = maskHi[q]; old[o + 3] = mm[q]; old[o + 4] = ord[q];
           hv[q] = nH[gi]; maskLo[q] = tmp[t]; maskHi[q] = tmp[t + 1]; mm[q] = tmp[t + 2]; ord[q] = tmp[t + 3];
         }
         board[bl] = tile;
@@ -632,11 +631,11 @@ export class Solver {
         board[bl] = 0;
         board[to] = tile;
         for (let gi = 0; gi < G; gi++) {
-          const o = 6 * (base + gi);
-          gsum[gi] = old[o];
           const q = gq[tg + gi];
           if (q < 0) continue;
-          hv[q] = old[o + 1]; maskLo[q] = old[o + 2]; maskHi[q] = old[o + 3]; mm[q] = old[o + 4]; ord[q] = old[o + 5];
+          const o = 5 * (base + gi);
+          gsum[gi] += old[o] - hv[q];
+          hv[q] = old[o]; maskLo[q] = old[o + 1]; maskHi[q] = old[o + 2]; mm[q] = old[o + 3]; ord[q] = old[o + 4];
           cells[q * S + gj[tg + gi]] = cmap[q * S + to];
         }
       }
