@@ -12,16 +12,20 @@
 # The pages run in a fixed order (README.md, then docs/*.md sorted), so the
 # output is the same from run to run; every file an example writes outside
 # the copy goes under this script's temporary folder (HOME and TMPDIR).
-# Each must exit 0, or 1 where the README says "exit 1" on the line or the
-# comment line after it. Skipped, with the reason printed:
+# Each must exit 0, or 1 where the page says "exit 1" on the line or the
+# comment line after it, and must not name a fixed path under /tmp (a
+# scratch folder comes from mktemp -d, so that nothing is left behind
+# outside it). Skipped, with the reason printed:
 #   - lines naming 24-6666 or 24-best: they need the 24-puzzle tables (a
 #     minute of CPU and 0.5 GiB to build, six minutes for 24-best; make
 #     bench-korf24 and make long run them);
 #   - lines that run pdbgen-beam: the beam/ module (Apache Beam) takes
 #     minutes to compile; make beam-test runs the same set-ups;
-#   - lines that do not run pdbgen (make, npm, node, java, python).
+#   - lines that do not run pdbgen (make, npm, node, java, python, apt-get:
+#     make readers-test and scripts/ci-readers.sh run the readers).
 # The copy gets the tables of data/ (built by make data, copied, not
-# rebuilt) and a bin/pdbgen built from this checkout. Takes about 30 s.
+# rebuilt) and a bin/pdbgen built from this checkout. Takes about 20 CPU-s
+# (a minute of wall time on a loaded 2-core machine).
 #
 # Usage: scripts/readme-examples.sh   (from any directory; make readme-test)
 set -euo pipefail
@@ -103,6 +107,9 @@ for lines in "$tmp"/block-*.lines; do
     fi
     if [[ $code != *pdbgen* && $code != *ci-tables.sh* ]]; then
       say "skipped (does not run pdbgen): $l"; skipped=$((skipped + 1)); continue
+    fi
+    if [[ $code =~ (^|[[:space:]=\"\'])/tmp/ ]]; then
+      say "$page: names a fixed path under /tmp (use \$(mktemp -d)): $l"; fail=$((fail + 1)); continue
     fi
     ok=0
     if [[ $l == *"exit 1"* || ( $next == '#'* && $next == *"exit 1"* ) ]]; then ok=1; fi
