@@ -15,7 +15,12 @@
 # Each must exit 0, or 1 where the page says "exit 1" on the line or the
 # comment line after it, and must not name a fixed path under /tmp (a
 # scratch folder comes from mktemp -d, so that nothing is left behind
-# outside it). Skipped, with the reason printed:
+# outside it). What a line's comment, and the comment lines right after it
+# that show its output ("# BOARD : ..."), say it prints must be in its
+# output (stdout and stderr): a bare number ("# 31") ends an output line,
+# and every "length L", "nodes K", "lower LB" or "bound B" quoted appears,
+# so the figures the pages quote are re-measured on every run (they are
+# exact: node counts do not depend on the machine). Skipped, with the reason printed:
 #   - lines naming 24-6666 or 24-best: they need the 24-puzzle tables (a
 #     minute of CPU and 0.5 GiB to build, six minutes for 24-best; make
 #     bench-korf24 and make long run them);
@@ -75,7 +80,7 @@ for p in "${!pages[@]}"; do
   ' "$root/${pages[$p]}"
 done
 
-fail=0 ran=0 skipped=0
+fail=0 ran=0 skipped=0 checked=0
 mkdir -p "$tmp/home" "$tmp/scratch"
 lastpage=
 for lines in "$tmp"/block-*.lines; do
@@ -123,11 +128,34 @@ printf 'readme-examples: %3ds exit %d: %s\n' \$((SECONDS - start)) \$code $q >&2
 if [ \$code -gt $ok ]; then printf 'readme-examples: %s: exit %d (want 0%s): %s\n' $(printf '%q' "$page") \$code "$( [ $ok = 1 ] && echo ' or 1')" $q >&2; tail -n 5 "\$EX_OUT" >&2; failed=\$((failed + 1)); fi
 ran=\$((ran + 1))
 EOF
+    # What the line's own comment says it prints must be in its output: a
+    # bare number ("# 31": the last field of an output line), or the
+    # figures "length L", "nodes K", "lower LB" and "bound B" it quotes.
+    comment=${l:${#code}}
+    # comment lines right after it that show its output ("# BOARD : ...")
+    for ((k = i + 1; k < ${#block[@]}; k++)); do
+      [[ ${block[$k]} == '# '*' : '* ]] || break
+      comment+=" ${block[$k]}"
+    done
+    expect=()
+    if [[ $comment =~ ^[[:space:]]*#[[:space:]]*([0-9]+)[[:space:]]*$ ]]; then
+      expect=("${BASH_REMATCH[1]}")
+      pat="(^|[[:space:]])${expect[0]}\$"
+      printf 'grep -Eq -- %q "$EX_OUT" || { say %q; failed=$((failed + 1)); }\n' \
+        "$pat" "$page: no output line ends in ${expect[0]}, as its comment says: $l" >> "$script"
+    else
+      mapfile -t expect < <(printf '%s\n' "$comment" | grep -oE '(length|nodes|lower|bound) [0-9]+(\.[0-9]+)?' || true)
+      for e in "${expect[@]}"; do
+        printf 'grep -qF -- %q "$EX_OUT" || { say %q; failed=$((failed + 1)); }\n' \
+          "$e" "$page: the output lacks \"$e\", which its comment quotes: $l" >> "$script"
+      done
+    fi
+    checked=$((checked + ${#expect[@]}))
   done
   [ -s "$script" ] || continue
   printf 'echo "$ran $failed" > "$EX_RESULT"\n' >> "$script"
   (cd "$copy" && HOME=$tmp/home TMPDIR=$tmp/scratch EX_OUT=$tmp/out EX_RESULT=$tmp/result PATH="$copy/bin:$PATH" PDBGEN="$copy/bin/pdbgen" \
-    bash -c 'set -u; ran=0 failed=0; source "$1"; source "$0"' "$script" "$tmp/vars.sh") || { say "block $script: the shell failed"; fail=$((fail + 1)); }
+    bash -c 'set -u; say() { printf "readme-examples: %s\n" "$*" >&2; }; ran=0 failed=0; source "$1"; source "$0"' "$script" "$tmp/vars.sh") || { say "block $script: the shell failed"; fail=$((fail + 1)); }
   if read -r r f 2>/dev/null < "$tmp/result"; then ran=$((ran + r)) fail=$((fail + f)); fi
   rm -f "$tmp/result"
 done
@@ -138,5 +166,5 @@ if [ -n "$status" ]; then
   printf '%s\n' "$status" >&2
   fail=$((fail + 1))
 fi
-say "$ran examples run, $skipped skipped, $fail problem(s)"
+say "$ran examples run ($checked printed figures checked), $skipped skipped, $fail problem(s)"
 [ "$fail" -eq 0 ]
