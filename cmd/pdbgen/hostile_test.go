@@ -113,10 +113,13 @@ func TestHugeDeclaredTableRefused(t *testing.T) {
 	}{
 		{"lookup", []string{"lookup", "--max-memory", "1G", huge}, huge + " " + need},
 		{"solve", []string{"solve", "--max-memory", "1G", huge}, huge + " " + need},
-		// An additive table too large for verify's memory is verified frame
-		// by frame (verify.FileFrames), which finds these files bad (exit 1).
-		{"verify-frames", []string{"verify", "--max-memory", "1G", huge}, huge + " " + verifyNeed + ": verifying frame by frame"},
-		{"verify-frames", []string{"verify", "--max-memory", "1G", broken}, broken + " " + verifyNeed + ": verifying frame by frame"},
+		// An additive table too large for verify's memory is refused,
+		// naming --frames; verify --frames (verify.FileFrames) finds these
+		// files bad (exit 1) at their first frame.
+		{"verify", []string{"verify", "--max-memory", "1G", huge}, huge + " " + verifyNeed + "; --frames checks its 43609104000 entries frame by frame in "},
+		{"verify", []string{"verify", "--max-memory", "1G", broken}, broken + " " + verifyNeed + "; --frames checks its 43609104000 entries frame by frame in "},
+		{"verify-frames", []string{"verify", "--frames", "--max-memory", "1G", huge}, "verifying " + huge + " frame by frame: 43609104000 entries in 650 frames"},
+		{"verify-frames", []string{"verify", "--frames", "--max-memory", "1G", broken}, "verifying " + broken + " frame by frame: 43609104000 entries in 650 frames"},
 		{"verify", []string{"verify", "--deep", "--max-memory", "1G", huge}, "TiB of memory, more than --max-memory 1.0 GiB with --deep"},
 	} {
 		var r result
