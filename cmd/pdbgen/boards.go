@@ -62,13 +62,13 @@ func readBoards(r io.Reader, n int, fn func(boardLine) error) error {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		tooLong := false
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			tooLong = true
-			for err == bufio.ErrBufferFull {
+			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}
 		}
-		if err != nil && err != io.EOF {
+		if err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("reading boards: %w", err)
 		}
 		if len(chunk) > 0 || tooLong {
@@ -337,11 +337,12 @@ func finishDone(p *pending, order <-chan *pending, bw *bufio.Writer, errw io.Wri
 	}
 }
 
-// writeParts writes the emitted lines parts to bw, each with its "\n".
+// writeParts writes the emitted lines parts to bw, each with its "\n". A
+// bufio.Writer's error is sticky: the next Flush or write returns it.
 func writeParts(bw *bufio.Writer, parts []string) {
 	for _, part := range parts {
-		bw.WriteString(part)
-		bw.WriteByte('\n')
+		_, _ = bw.WriteString(part)
+		_ = bw.WriteByte('\n')
 	}
 }
 
@@ -358,7 +359,7 @@ func writeOne(p *pending, bw *bufio.Writer, errw io.Writer, bad *int) error {
 		return err
 	}
 	writeParts(bw, p.takeParts())
-	bw.WriteString(p.answer)
+	_, _ = bw.WriteString(p.answer) // sticky: WriteByte returns it
 	return bw.WriteByte('\n')
 }
 
