@@ -63,20 +63,27 @@ func hugeDeclaredTable(t *testing.T, dir string) string {
 		payload = append(payload, 0, 0, 0, 0) // content checksum (wrong)
 		h.Frames = append(h.Frames, int64(len(payload)-start))
 	}
-	js, err := json.Marshal(&h)
+	// A format 1.0 file: one byte per entry.
+	return writeHandMade(t, filepath.Join(dir, "huge.pdb"), format.MajorVersion1, &h, payload)
+}
+
+// writeHandMade writes a table file of format version major.0 at path
+// with header h and the stored frames payload, and returns path. SPEC.md:
+// magic, major, minor, header length, JSON, SHA-256 of all before, frames.
+func writeHandMade(t *testing.T, path string, major uint16, h *format.Header, payload []byte) string {
+	t.Helper()
+	js, err := json.Marshal(h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// SPEC.md: magic, major, minor, header length, JSON, SHA-256 of all before.
 	b := []byte("TILEPDB\x1a")
-	b = binary.LittleEndian.AppendUint16(b, format.MajorVersion1) // a format 1.0 file: one byte per entry
-	b = binary.LittleEndian.AppendUint16(b, format.MinorVersion)
+	b = binary.LittleEndian.AppendUint16(b, major)
+	b = binary.LittleEndian.AppendUint16(b, 0)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
 	b = append(b, js...)
 	sum := sha256.Sum256(b)
 	b = append(b, sum[:]...)
 	b = append(b, payload...)
-	path := filepath.Join(dir, "huge.pdb")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -69,24 +66,7 @@ func validFramesTable(t *testing.T, dir string, k int, major uint16, frameSize i
 		sum := sha256.Sum256(payload)
 		h.PayloadSHA256 = hex.EncodeToString(sum[:])
 	}
-	js, err := json.Marshal(&h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// SPEC.md: magic, major, minor, header length, JSON, SHA-256 of all before.
-	b := []byte("TILEPDB\x1a")
-	b = binary.LittleEndian.AppendUint16(b, major)
-	b = binary.LittleEndian.AppendUint16(b, 0)
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
-	b = append(b, js...)
-	sum := sha256.Sum256(b)
-	b = append(b, sum[:]...)
-	b = append(b, payload...)
-	path := filepath.Join(dir, "huge-"+strconv.Itoa(k)+"-v"+strconv.Itoa(int(major))+".pdb")
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writeHandMade(t, filepath.Join(dir, "huge-"+strconv.Itoa(k)+"-v"+strconv.Itoa(int(major))+".pdb"), major, &h, payload)
 }
 
 // TestVerifyTooLargeRefusedAtOnce: verify refuses at once, exit 2, a table
