@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,10 +32,12 @@ its table's (--deep: each symmetric part is rebuilt and compared).
 A table too large for the memory (--max-memory, or what is available) is
 refused at once (exit 2). --frames verifies an additive table frame by
 frame instead: integrity, header, ranking, goal, unreached and Manhattan
-on every entry, holding a few frames at a time (a line of progress every
-10 s when stderr is not a terminal); the rules that read neighbouring
-entries anywhere in the table (descent, step, symmetry) are skipped, and
-the report says so.
+on every entry, holding a few frames at a time; the rules that read
+neighbouring entries anywhere in the table (descent, step, symmetry) are
+skipped, and the report says so.
+
+Progress: a status bar on a terminal; otherwise, for a check that takes
+longer, a line on stderr every 10 s (pass, share done, rate, time left).
 
 --manifest FILE DIR checks the folder DIR against the manifest: every
 listed table present, with the listed identity, passing verify; table
@@ -142,7 +145,7 @@ type tableVerifier struct {
 
 	pass, current atomic.Pointer[string]
 	done, total   atomic.Int64
-	lines         *progressLines // set during a frame-by-frame verification when stderr is not a terminal
+	lines         *progressLines // set during a verification when stderr is not a terminal
 }
 
 func newTableVerifier(e *env, cfg *verifyConfig, budget sysmem.Budget) *tableVerifier {
@@ -162,7 +165,7 @@ func newTableVerifier(e *env, cfg *verifyConfig, budget sysmem.Budget) *tableVer
 			v.done.Store(int64(d))
 			v.total.Store(int64(t))
 			if l := v.lines; l != nil {
-				l.report(d, t)
+				l.report(p, d, t)
 			}
 		}}
 	return v
@@ -171,7 +174,8 @@ func newTableVerifier(e *env, cfg *verifyConfig, budget sysmem.Budget) *tableVer
 // verify checks that the table file f fits in memory, then verifies it;
 // with --frames it verifies an additive table frame by frame instead
 // (verify.FileFrames), within the memory, with a progress line on stderr
-// every framesProgressEvery when stderr is not a terminal. A table that
+// A verification that runs longer than progressEvery prints a line of
+// progress that often when stderr is not a terminal (progressLines). A table that
 // does not fit is refused at once (a scan of a table declaring tens of
 // GiB takes an hour), naming --frames when that would fit. The error
 // names f; it is trouble (or ctx's error when interrupted).
@@ -200,8 +204,8 @@ func (v *tableVerifier) verify(f string) (*verify.Report, error) {
 	v.current.Store(&f)
 	v.pass.Store(nil)
 	v.lines = nil
-	if frames && !v.e.stderrIsTTY {
-		v.lines = &progressLines{w: v.e.stderr, file: f, every: framesProgressEvery, start: time.Now()}
+	if !v.e.stderrIsTTY {
+		v.lines = &progressLines{w: v.e.stderr, file: f, frames: frames, every: progressEvery, last: time.Now()}
 	}
 	rep, err := check(ctx, f, v.opts)
 	v.lines = nil
@@ -216,33 +220,44 @@ func (v *tableVerifier) verify(f string) (*verify.Report, error) {
 	return rep, nil
 }
 
-// framesProgressEvery is the interval between the progress lines of a
-// frame-by-frame verification when stderr is not a terminal (a variable
-// for the tests).
-var framesProgressEvery = 10 * time.Second
+// progressEvery is the interval between the progress lines of a
+// verification when stderr is not a terminal (a variable for the tests).
+var progressEvery = 10 * time.Second
 
-// progressLines prints a frame-by-frame verification's progress as lines
-// (stderr not a terminal): at most one per interval, with the rate and the
-// time left at that rate. Its calls come from one goroutine (FileFrames
-// reports each frame from its scan's).
+// progressLines prints a verification's progress as lines (stderr not a
+// terminal, where the status bar is not shown): at most one per interval,
+// the first after one interval, each with the pass (frame by frame: the
+// one pass), the share of its entries done, the rate and the time left at
+// that rate. Options.Progress calls it from several goroutines.
 type progressLines struct {
-	w           io.Writer
-	file        string
-	every       time.Duration
-	start, last time.Time
+	mu              sync.Mutex
+	w               io.Writer
+	file            string
+	frames          bool
+	every           time.Duration
+	pass            string
+	passStart, last time.Time
 }
 
-func (p *progressLines) report(done, total uint64) {
+func (p *progressLines) report(pass string, done, total uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	now := time.Now()
-	if done >= total || now.Sub(p.last) < p.every {
+	if pass != p.pass {
+		p.pass, p.passStart = pass, now
+	}
+	if done == 0 || done >= total || now.Sub(p.last) < p.every {
 		return
 	}
 	p.last = now
-	secs := now.Sub(p.start).Seconds()
-	rate := float64(done) / max(secs, 1e-9)
+	rate := float64(done) / max(now.Sub(p.passStart).Seconds(), 1e-9)
 	left := time.Duration(float64(total-done) / max(rate, 1) * float64(time.Second)).Round(time.Second)
-	fmt.Fprintf(p.w, "verifying %s frame by frame: %.1f%% (%d of %d entries, %.1f M entries/s, about %v left)\n",
-		p.file, 100*float64(done)/float64(total), done, total, rate/1e6, left)
+	what := p.file + " frame by frame"
+	if !p.frames {
+		what = p.file + ", " + pass + " pass"
+	}
+	fmt.Fprintf(p.w, "verifying %s: %.1f%% (%d of %d entries, %.1f M entries/s, about %v left)\n",
+		what, 100*float64(done)/float64(total), done, total, rate/1e6, left)
 }
 
 // framesHeader returns f's header when f is an additive table that

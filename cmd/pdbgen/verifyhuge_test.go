@@ -111,8 +111,8 @@ func TestVerifyTooLargeRefusedAtOnce(t *testing.T) {
 	}
 	// --frames scans, with a line at once and progress lines (here after
 	// every frame of 2^16 entries); the test stops it after the first frames.
-	defer func(d time.Duration) { framesProgressEvery = d }(framesProgressEvery)
-	framesProgressEvery = 0
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
 	small := validFramesTable(t, t.TempDir(), 6, format.MajorVersion1, 1<<16)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
@@ -135,4 +135,40 @@ func pdbgenCtx(t *testing.T, ctx context.Context, args ...string) result {
 	res := result{code: code, stdout: out.String(), stderr: errb.String()}
 	noStackTrace(t, args, res)
 	return res
+}
+
+// TestVerifyProgressLines: a verification in memory that takes longer
+// than the interval prints lines of progress naming the pass on a stderr
+// that is not a terminal (here the interval is 0: after every chunk of
+// entries but the last of each pass), and the report is the same.
+func TestVerifyProgressLines(t *testing.T) {
+	dir := t.TempDir()
+	wantCode(t, pdbgen(t, "", "build", "--quiet", "--board", "4x4", "--tiles", "1-5", "--preset", "", "-o", dir), 0)
+	table := filepath.Join(dir, "4x4_1-2-3-4-5.pdb")
+	quiet := pdbgen(t, "", "verify", "-j", "2", table)
+	wantCode(t, quiet, 0)
+	if quiet.stderr != "" {
+		t.Errorf("a quick verify printed on stderr:\n%v", quiet)
+	}
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
+	r := pdbgen(t, "", "verify", "-j", "2", table)
+	wantCode(t, r, 0)
+	ls := lines(r.stderr)
+	passes := map[string]bool{}
+	for _, l := range ls {
+		rest, ok := strings.CutPrefix(l, "verifying "+table+", ")
+		pass, share, ok2 := strings.Cut(rest, " pass: ")
+		if !ok || !ok2 || !strings.Contains(share, " of 524160 entries, ") || !strings.Contains(share, " M entries/s, about ") {
+			t.Fatalf("progress line %q\n%v", l, r)
+		}
+		passes[pass] = true
+	}
+	if !passes["ranking"] || !passes["goal"] || len(passes) != 2 { // no symmetry fixes tiles 1-5
+		t.Errorf("passes %v, want ranking and goal\n%v", passes, r)
+	}
+	// The report itself does not depend on the lines, but its elapsed times do.
+	if strings.Count(r.stdout, "\n") != strings.Count(quiet.stdout, "\n") {
+		t.Errorf("report with progress lines:\n%s\nwithout:\n%s", r.stdout, quiet.stdout)
+	}
 }
