@@ -109,27 +109,20 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error)
 // them; N bytes of memory), which takes a fraction of the build's time:
 // call it once per table.
 func MemoryEstimate(p *puzzle.Pattern) uint64 {
-	return searchBytes(p)*5/4 + runtimeBytes
+	return EstimateBuild(p, false).Memory
 }
 
 // runtimeBytes is the memory of the Go runtime and the process outside
 // Build's arrays.
 const runtimeBytes = 32 << 20
 
-// searchBytes is the number of bytes Build allocates for p.
-func searchBytes(p *puzzle.Pattern) uint64 {
-	if p.Exact {
-		return p.Size()
-	}
-	slots, moves, err := spaceSize(p)
-	if err != nil {
-		return p.Size()
-	}
-	// The table, 2 bits per state (k!·S states), and the per-slot
-	// indexes of space.indexBytes: slotStart, slotCellSet, moveStart and
-	// moves, 4 bytes per element, and oddSlots, a bit per slot; and the
-	// stateBits of the push and pull kernels, a bit per state.
-	states := p.Factorial(p.K()) * slots
+// additiveSearchBytes is the number of bytes Build allocates for the
+// additive pattern p whose space has the given slots per block, packed
+// moves and states: the table, 2 bits per state (k!·S states), and the
+// per-slot indexes of space.indexBytes: slotStart, slotCellSet, moveStart
+// and moves, 4 bytes per element, and oddSlots, a bit per slot; and the
+// stateBits of the push and pull kernels, a bit per state.
+func additiveSearchBytes(p *puzzle.Pattern, slots, moves, states uint64) uint64 {
 	return p.Size() + states/4 + (p.Combinations()+1+slots+slots+1+moves)*4 + (slots+63)/64*8 + frontierBytes(states)
 }
 

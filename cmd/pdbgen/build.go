@@ -213,7 +213,7 @@ func runBuild(e *env, args []string) error {
 
 // collectorFor sets the garbage collector for building pt and returns
 // the function that sets it back. Out of core under --max-memory, the
-// memory limit keeps the heap within the budget (memoryLimitFor) and the
+// memory limit keeps the heap within the budget (builder.MemoryLimitFor) and the
 // collector runs only near it: the live heap is mostly the shard states,
 // which a collection never frees. A table built in memory after it gets
 // the usual collector back, and the shard arrays are returned to the OS
@@ -224,7 +224,7 @@ func collectorFor(plan *buildPlan, pt plannedTable) func() {
 	if pt.ooc == nil || !plan.budget.FromFlag {
 		return func() {}
 	}
-	prev := debug.SetMemoryLimit(memoryLimitFor(plan.budget.Limit))
+	prev := debug.SetMemoryLimit(builder.MemoryLimitFor(plan.budget.Limit))
 	prevGC := debug.SetGCPercent(-1)
 	return func() {
 		debug.SetGCPercent(prevGC)
@@ -364,7 +364,7 @@ func planBuild(cfg *buildConfig) (_ *buildPlan, err error) {
 			// builder.MemoryEstimate leaves out the encoders (a
 			// 6,375,600-entry table peaked at 56 MiB with one, 84 MiB with
 			// two): as many as fit, at least one.
-			pt.writers = int(max(1, min(uint64(cfg.workers), (plan.budget.Limit-pt.memory)/encoderBytes)))
+			pt.writers = int(max(1, min(uint64(cfg.workers), (plan.budget.Limit-pt.memory)/builder.EncoderBytes)))
 		}
 	}
 	return plan, nil
@@ -385,7 +385,7 @@ func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) err
 		if tooBig && !pt.pattern.Exact && !cfg.ifNeeded {
 			// Refused by checkMemory; say what out of core would take.
 			if m, err := newOOCModel(pt.pattern); err == nil {
-				minimum, shards := m.minimum()
+				minimum, shards := m.Minimum()
 				return tooLittle(b, pt, minimum, shards)
 			}
 		}
