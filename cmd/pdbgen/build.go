@@ -106,33 +106,28 @@ type plannedTable struct {
 	// -j); under --max-memory, only as many zstd encoders as fit beside
 	// the table.
 	writers int
-	// zeroAware: build the zero-aware table of pattern (--zero-aware).
-	zeroAware bool
+	// kind is the table's kind (preset.Table.Kind): exact, additive or
+	// zero-aware (--zero-aware, or a zero-aware preset).
+	kind format.Kind
+	// estimate is the in-memory build's memory and search states
+	// (builder.EstimateBuild), computed once.
+	estimate builder.Estimate
 }
 
-// plannedSet is the set file of a preset whose parts share tables
-// (preset.Plan).
-type plannedSet struct {
-	file       string // file name in the output directory
-	partitions [][]preset.Part
-	catalogue  bool           // a catalogue preset: a version-2 set file of partitions
-	tables     []plannedTable // by preset.Part.Table
-	zeroAware  bool           // the preset's own tables are zero-aware (its name has no ZeroAwareMark)
-}
-
-// parts counts the parts of all partitions.
-func (ps plannedSet) parts() int {
-	n := 0
-	for _, p := range ps.partitions {
-		n += len(p)
+// plannedTables turns the resolved tables into the plan's, not yet
+// estimated.
+func plannedTables(tables []preset.Table) []plannedTable {
+	out := make([]plannedTable, len(tables))
+	for i, t := range tables {
+		out[i] = plannedTable{pattern: t.Pattern, file: t.File, kind: t.Kind}
 	}
-	return n
+	return out
 }
 
 // buildPlan is everything decided before the first search starts.
 type buildPlan struct {
 	tables []plannedTable
-	sets   []plannedSet       // set files to write once their tables are there
+	sets   []preset.Set       // set files to write once their tables are there
 	want   *manifest.Manifest // the --manifest, nil without one
 	budget sysmem.Budget      // the memory a search may take
 }
@@ -321,21 +316,25 @@ func planBuild(cfg *buildConfig) (_ *buildPlan, err error) {
 			return nil, err
 		}
 	}
+	var tables []preset.Table
 	if plan.want != nil && cfg.presets == "" && cfg.board == "" && len(cfg.tiles) == 0 {
 		if cfg.goal != puzzle.GoalBlankLast {
 			return nil, usageErr("--goal needs --preset or --board (the file names of a manifest carry the goal)")
 		}
-		if plan.tables, err = manifestTargets(plan.want); err != nil {
+		if tables, err = manifestTargets(plan.want); err != nil {
 			return nil, err
 		}
-	} else if plan.tables, plan.sets, err = resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
+	} else if tables, plan.sets, err = preset.Resolve(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
 		return nil, &exitError{code: exitTrouble, err: err}
 	}
 	if cfg.zeroAware {
-		if err := planZeroAware(plan); err != nil {
-			return nil, err
+		// The flags that do not go with --zero-aware are refused by
+		// checkBuildConflicts.
+		if err := preset.ZeroAware(tables, plan.sets); err != nil {
+			return nil, usageErr("--zero-aware: %v", err)
 		}
 	}
+	plan.tables = plannedTables(tables)
 	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
 		return nil, err
 	}
@@ -349,11 +348,12 @@ func planBuild(cfg *buildConfig) (_ *buildPlan, err error) {
 		if err := builder.CheckLimits(pt.pattern); err != nil {
 			return nil, &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
 		}
-		pt.memory = builder.MemoryEstimate(pt.pattern)
-		if pt.zeroAware {
-			pt.memory = builder.ZeroAwareMemoryEstimate(pt.pattern)
-		} else if err := planTableOutOfCore(cfg, plan, pt); err != nil {
-			return nil, err
+		pt.estimate = builder.EstimateBuild(pt.pattern, pt.kind == format.KindZeroAware)
+		pt.memory = pt.estimate.Memory
+		if pt.kind != format.KindZeroAware {
+			if err := planTableOutOfCore(cfg, plan, pt); err != nil {
+				return nil, err
+			}
 		}
 		if !cfg.ifNeeded {
 			if err := plan.checkMemory(cfg, *pt); err != nil {
@@ -546,7 +546,7 @@ const freeOSMemoryAbove = 64<<20*5/4 + 32<<20
 // buildTable runs the BFS for pt with progress output and encodes the
 // result; it returns the table and the time the BFS took.
 func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
-	if pt.zeroAware {
+	if pt.kind == format.KindZeroAware {
 		return buildZeroAware(ctx, e, cfg, pt)
 	}
 	if !cfg.quiet {
@@ -595,140 +595,35 @@ func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, star
 	return nil
 }
 
-// resolveTables turns the preset or custom-pattern flags into tables
-// (memory not yet estimated) and, for presets whose parts share tables by
-// symmetry (preset.Plan), the set files to write.
-func resolveTables(presets, board string, tiles []string, goal string) ([]plannedTable, []plannedSet, error) {
-	if board != "" || len(tiles) > 0 {
-		if presets != "" {
-			return nil, nil, errors.New("use either --preset or --board/--tiles, not both")
-		}
-		if board == "" || len(tiles) == 0 {
-			return nil, nil, errors.New("--board and --tiles go together")
-		}
-		tables, err := customTables(board, tiles, goal)
-		return tables, nil, err
-	}
-	names := preset.Defaults()
-	if presets != "" {
-		names = strings.Split(presets, ",")
-	}
-	var out []plannedTable
-	var sets []plannedSet
-	seen := map[string]bool{}
-	for _, name := range names {
-		name = strings.TrimSpace(name)
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		pr, err := preset.Find(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		tables, partitions, err := pr.PlanCatalogue(goal)
-		if err != nil {
-			return nil, nil, err
-		}
-		var planned []plannedTable
-		for _, p := range tables {
-			pt := plannedTable{pattern: p, file: preset.FileName(pr.Name, p)}
-			if pr.ZeroAware {
-				pt.zeroAware, pt.file = true, preset.ZeroAwareFileName(pr.Name, p)
-			}
-			planned = append(planned, pt)
-		}
-		out = append(out, planned...)
-		if pr.IsCatalogue() || len(tables) < len(partitions[0]) {
-			sets = append(sets, plannedSet{file: preset.SetFileName(pr.Name, tables[0]), partitions: partitions,
-				catalogue: pr.IsCatalogue(), tables: planned, zeroAware: pr.ZeroAware})
-		}
-	}
-	return out, sets, nil
-}
-
 // writeSetFile writes the set file of ps (format.SetFile) into the output
 // directory once all its tables are written (written lists them with their
 // raw SHA-256), and prints its path on stdout; otherwise it writes nothing.
-func writeSetFile(e *env, cfg *buildConfig, ps plannedSet, written []manifest.Entry) error {
+func writeSetFile(e *env, cfg *buildConfig, ps preset.Set, written []manifest.Entry) error {
 	sha := map[string]string{}
 	for _, me := range written {
 		sha[me.Name] = me.RawSHA256
 	}
-	for _, pt := range ps.tables {
-		if _, ok := sha[pt.file]; !ok {
-			fmt.Fprintf(e.stderr, "%s: not written, table %s is missing\n", ps.file, pt.file)
+	for _, t := range ps.Tables {
+		if _, ok := sha[t.File]; !ok {
+			fmt.Fprintf(e.stderr, "%s: not written, table %s is missing\n", ps.File, t.File)
 			return nil
 		}
 	}
-	sf, err := ps.setFile(sha)
+	sf, err := ps.SetFile(sha)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(cfg.out, ps.file)
+	path := filepath.Join(cfg.out, ps.File)
 	if err := format.WriteSetFile(path, sf); err != nil {
 		return err
 	}
 	if !cfg.quiet {
-		if ps.catalogue {
-			fmt.Fprintf(e.stderr, "wrote %s: a catalogue of %d partitions, %d parts through %d tables\n", path, len(ps.partitions), ps.parts(), len(ps.tables))
+		if ps.Catalogue {
+			fmt.Fprintf(e.stderr, "wrote %s: a catalogue of %d partitions, %d parts through %d tables\n", path, len(ps.Partitions), ps.Parts(), len(ps.Tables))
 		} else {
-			fmt.Fprintf(e.stderr, "wrote %s: %d parts through %d tables\n", path, ps.parts(), len(ps.tables))
+			fmt.Fprintf(e.stderr, "wrote %s: %d parts through %d tables\n", path, ps.Parts(), len(ps.Tables))
 		}
 	}
 	fmt.Fprintln(e.stdout, path)
 	return nil
-}
-
-// customTables is the --board/--tiles form: one table per --tiles, the
-// sets pairwise disjoint.
-func customTables(board string, tiles []string, goal string) ([]plannedTable, error) {
-	g, err := puzzle.ParseGeometry(board)
-	if err != nil {
-		return nil, err
-	}
-	gb, err := puzzle.ParseGoal(goal, g)
-	if err != nil {
-		return nil, err
-	}
-	var out []plannedTable
-	var names []string
-	var patterns []*puzzle.Pattern
-	for _, ts := range tiles {
-		list, err := puzzle.ParseTiles(ts)
-		if err != nil {
-			return nil, err
-		}
-		p, err := puzzle.NewPattern(g, gb, list)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, "--tiles "+ts)
-		patterns = append(patterns, p)
-		out = append(out, plannedTable{pattern: p, file: preset.FileName(g.String(), p)})
-	}
-	if err := puzzle.CheckAdditive(names, patterns); err != nil {
-		return nil, fmt.Errorf("the --tiles sets of one build must form one additive set: %w", err)
-	}
-	return out, nil
-}
-
-// setFile is the set file of ps (preset.SetFile), its tables' raw SHA-256
-// taken from sha by file name.
-func (ps plannedSet) setFile(sha map[string]string) (*format.SetFile, error) {
-	pats, files, sums := make([]*puzzle.Pattern, len(ps.tables)), make([]string, len(ps.tables)), make([]string, len(ps.tables))
-	for i, pt := range ps.tables {
-		pats[i], files[i], sums[i] = pt.pattern, pt.file, sha[pt.file]
-	}
-	var sf *format.SetFile
-	var err error
-	if ps.catalogue {
-		sf, err = preset.CatalogueFile(ps.partitions, pats, files, sums)
-	} else {
-		sf, err = preset.SetFile(ps.partitions[0], pats, files, sums)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ps.file, err)
-	}
-	return sf, nil
 }

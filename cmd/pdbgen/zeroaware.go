@@ -4,53 +4,15 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/tilepdb/tilepdb/builder"
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
-	"github.com/tilepdb/tilepdb/preset"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 const zeroAwareHelp = "write zero-aware tables (one value per placement and region of the blank, format/SPEC.md section 11; file names end in _za.pdb, set files in _za.set.json): at least the additive table's value on every board; built in memory, not with --manifest, --if-needed or the out-of-core flags"
-
-// planZeroAware turns the planned tables of a --zero-aware build into
-// zero-aware ones: their files and their sets' files get the _za mark
-// (preset.ZeroAwareFileName). Exact tables are usage errors (the flags
-// that do not go with --zero-aware are refused by checkBuildConflicts).
-func planZeroAware(plan *buildPlan) error {
-	rename := func(pt *plannedTable) error {
-		if pt.pattern.Exact {
-			return usageErr("--zero-aware: %s is an exact table, which has no zero-aware form", pt.file)
-		}
-		if !pt.zeroAware {
-			pt.zeroAware = true
-			pt.file = strings.TrimSuffix(pt.file, preset.FileSuffix) + preset.ZeroAwareMark + preset.FileSuffix
-		}
-		return nil
-	}
-	for i := range plan.tables {
-		if err := rename(&plan.tables[i]); err != nil {
-			return err
-		}
-	}
-	for i := range plan.sets {
-		ps := &plan.sets[i]
-		if ps.zeroAware {
-			continue // a zero-aware preset's own names
-		}
-		ps.file = strings.TrimSuffix(ps.file, ".set.json") + preset.ZeroAwareMark + ".set.json"
-		ps.tables = append([]plannedTable(nil), ps.tables...)
-		for j := range ps.tables {
-			if err := rename(&ps.tables[j]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
 
 // buildZeroAware is buildTable for a zero-aware table.
 func buildZeroAware(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
