@@ -27,7 +27,9 @@ var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--pres
 	help: `Writes one .pdb file per table into the output directory and prints each
 path on stdout when it is written. Before the first search, build checks
 that every table fits in memory and that the output directory and the
-manifest paths can be written. A file is written to a temporary file and
+manifest paths can be written, then prints its plan on stderr (not with
+--quiet): per table its kind, entries, in memory or out of core, memory
+and a rough CPU and wall time from the builder's cost model. A file is written to a temporary file and
 renamed, so an interrupted build never leaves a partial table; temporaries
 left by a killed build are removed by the next build into that directory.
 With --manifest and neither --preset nor --board, the tables are the ones
@@ -150,6 +152,7 @@ func runBuild(e *env, args []string) error {
 	if err := checkTargets(cfg, plan); err != nil {
 		return err
 	}
+	printPlan(e, cfg, plan)
 	ctx := e.context()
 	var entries []manifest.Entry // the tables in the folder at the end, for --write-manifest
 	counts := map[string]int{}
