@@ -176,7 +176,7 @@ func AutoSetShards(ps []*puzzle.Pattern, lanes int) []int {
 	return out
 }
 
-// Build runs the search of the additive pattern p on Beam and returns
+// Build runs the search of the additive pattern p on Apache Beam and returns
 // the finished search: its Result gives the values (index = the
 // pattern's rank, byte for byte as builder.Build returns them) one shard
 // at a time. It fails for an exact pattern (build those with

@@ -159,62 +159,19 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		opt.Log = stderr
 	}
 	if len(cfg.pools) > 0 {
-		for i, a := range append([]string{*jobopts.Endpoint}, cfg.pools...) {
-			c, err := net.DialTimeout("tcp", a, 10*time.Second)
-			if err != nil {
-				what := "worker pool"
-				if i == 0 {
-					what = "job server (--endpoint)"
-				}
-				return usagef("%s %s: %v", what, a, err)
-			}
-			c.Close()
-		}
-		placeholder := filepath.Join(sdkTmp, "worker-placeholder")
-		if err := os.WriteFile(placeholder, []byte("pdbgen-beam: the worker pools run the harness in-process\n"), 0o644); err != nil {
+		if err := usePools(cfg, sdkTmp, &opt); err != nil {
 			return err
 		}
-		opt.Jobs = len(cfg.pools)
-		opt.Run = func(ctx context.Context, job int, p *beam.Pipeline) error {
-			return runOnPool(ctx, p, *jobopts.Endpoint, cfg.pools[job], placeholder)
-		}
 	}
-	// The additive tables search together, level L of each in the same
-	// pipelines (shardbeam.BuildSet); then each is written in turn.
-	var set []shardbeam.Table
-	for _, pt := range tables {
-		if !pt.Pattern.Exact {
-			set = append(set, shardbeam.Table{Pattern: pt.Pattern, Shards: cfg.shards,
-				Work: strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.File, preset.FileSuffix)})
-		}
+	results, err := searchTables(ctx, cfg, tables, workRoot, opt, stderr)
+	if err != nil {
+		return err
 	}
-	var results []*shardbeam.Result
-	if len(set) > 0 {
-		start := time.Now()
-		if !cfg.quiet {
-			for _, t := range set {
-				fmt.Fprintf(stderr, "searching %s on Beam: %d entries, work folder %s\n", t.Pattern, t.Pattern.Size(), t.Work)
-			}
+	defer func() {
+		for _, r := range results {
+			r.Close()
 		}
-		var srep *shardbeam.SetReport
-		results, srep, err = shardbeam.BuildSet(ctx, set, opt)
-		if err != nil {
-			return &failedError{fmt.Errorf("%w (nothing written)", err)}
-		}
-		defer func() {
-			for _, r := range results {
-				r.Close()
-			}
-		}()
-		if !cfg.quiet {
-			var busy float64
-			for _, l := range srep.Levels {
-				busy += l.ReadSec + l.StepSec + l.WriteSec
-			}
-			fmt.Fprintf(stderr, "searched %d table(s): %d levels (the tables' level L in the same pipelines), %d lanes, %d job(s) per level, worker processes %v; %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level)\n",
-				len(set), len(srep.Levels), srep.Lanes, srep.Jobs, srep.Processes, time.Since(start).Seconds(), busy, srep.Overhead().Seconds(), srep.Overhead().Seconds()/float64(len(srep.Levels)))
-		}
-	}
+	}()
 	sha := map[string]string{}
 	next := 0 // the result of the next additive table
 	for _, pt := range tables {
@@ -240,6 +197,67 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stdout, filepath.Join(cfg.out, ps.File))
 	}
 	return nil
+}
+
+// usePools checks that the job server and every worker pool answer and
+// sets opt to run each level's job j on pool j (runOnPool).
+func usePools(cfg *buildConfig, sdkTmp string, opt *shardbeam.Options) error {
+	for i, a := range append([]string{*jobopts.Endpoint}, cfg.pools...) {
+		c, err := net.DialTimeout("tcp", a, 10*time.Second)
+		if err != nil {
+			what := "worker pool"
+			if i == 0 {
+				what = "job server (--endpoint)"
+			}
+			return usagef("%s %s: %v", what, a, err)
+		}
+		c.Close()
+	}
+	placeholder := filepath.Join(sdkTmp, "worker-placeholder")
+	if err := os.WriteFile(placeholder, []byte("pdbgen-beam: the worker pools run the harness in-process\n"), 0o644); err != nil {
+		return err
+	}
+	opt.Jobs = len(cfg.pools)
+	opt.Run = func(ctx context.Context, job int, p *beam.Pipeline) error {
+		return runOnPool(ctx, p, *jobopts.Endpoint, cfg.pools[job], placeholder)
+	}
+	return nil
+}
+
+// searchTables runs the searches of the additive tables together on
+// Apache Beam, level L of each in the same pipelines (shardbeam.BuildSet),
+// each in its work folder under workRoot; it returns their results in
+// table order (none when every table is exact), for the caller to close.
+func searchTables(ctx context.Context, cfg *buildConfig, tables []preset.Table, workRoot string, opt shardbeam.Options, stderr io.Writer) ([]*shardbeam.Result, error) {
+	var set []shardbeam.Table
+	for _, pt := range tables {
+		if !pt.Pattern.Exact {
+			set = append(set, shardbeam.Table{Pattern: pt.Pattern, Shards: cfg.shards,
+				Work: strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.File, preset.FileSuffix)})
+		}
+	}
+	if len(set) == 0 {
+		return nil, nil
+	}
+	start := time.Now()
+	if !cfg.quiet {
+		for _, t := range set {
+			fmt.Fprintf(stderr, "searching %s on Apache Beam: %d entries, work folder %s\n", t.Pattern, t.Pattern.Size(), t.Work)
+		}
+	}
+	results, srep, err := shardbeam.BuildSet(ctx, set, opt)
+	if err != nil {
+		return nil, &failedError{fmt.Errorf("%w (nothing written)", err)}
+	}
+	if !cfg.quiet {
+		var busy float64
+		for _, l := range srep.Levels {
+			busy += l.ReadSec + l.StepSec + l.WriteSec
+		}
+		fmt.Fprintf(stderr, "searched %d table(s): %d levels (the tables' level L in the same pipelines), %d lanes, %d job(s) per level, worker processes %v; %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level)\n",
+			len(set), len(srep.Levels), srep.Lanes, srep.Jobs, srep.Processes, time.Since(start).Seconds(), busy, srep.Overhead().Seconds(), srep.Overhead().Seconds()/float64(len(srep.Levels)))
+	}
+	return results, nil
 }
 
 // buildExact builds an exact table (at most 4x3's 239,500,800 entries;
