@@ -314,63 +314,81 @@ func zeroAwarePreset(presets string) string {
 // or written.
 func planBuild(cfg *buildConfig) (_ *buildPlan, err error) {
 	plan := &buildPlan{}
+	if err := plan.resolve(cfg); err != nil {
+		return nil, err
+	}
+	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
+		return nil, err
+	}
+	for i := range plan.tables {
+		if err := plan.planTable(cfg, &plan.tables[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := plan.checkResume(cfg); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// resolve reads the manifest and the tables and set files of cfg: the
+// ones the manifest lists when neither --preset nor --board is given, else
+// preset.Resolve's, made zero-aware with --zero-aware.
+func (plan *buildPlan) resolve(cfg *buildConfig) (err error) {
 	if cfg.manifest != "" {
 		if plan.want, err = readManifestFile(cfg.manifest); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	var tables []preset.Table
 	if plan.want != nil && cfg.presets == "" && cfg.board == "" && len(cfg.tiles) == 0 {
 		if cfg.goal != puzzle.GoalBlankLast {
-			return nil, usageErr("--goal needs --preset or --board (the file names of a manifest carry the goal)")
+			return usageErr("--goal needs --preset or --board (the file names of a manifest carry the goal)")
 		}
 		if tables, err = manifestTargets(plan.want); err != nil {
-			return nil, err
+			return err
 		}
 	} else if tables, plan.sets, err = preset.Resolve(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
-		return nil, &exitError{code: exitTrouble, err: err}
+		return &exitError{code: exitTrouble, err: err}
 	}
 	if cfg.zeroAware {
 		// The flags that do not go with --zero-aware are refused by
 		// checkBuildConflicts.
 		if err := preset.ZeroAware(tables, plan.sets); err != nil {
-			return nil, usageErr("--zero-aware: %v", err)
+			return usageErr("--zero-aware: %v", err)
 		}
 	}
 	plan.tables = plannedTables(tables)
-	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
-		return nil, err
+	return nil
+}
+
+// planTable estimates pt once, plans it out of core where it must or may
+// be (planTableOutOfCore; zero-aware tables are built in memory), refuses
+// it when it fits the budget neither way (with --if-needed, only when it
+// comes to building it) and sets the encoders that fit beside it.
+func (plan *buildPlan) planTable(cfg *buildConfig, pt *plannedTable) error {
+	if err := builder.CheckLimits(pt.pattern); err != nil {
+		return &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
 	}
-	defer func() {
-		if err == nil {
-			err = plan.checkResume(cfg)
-		}
-	}()
-	for i := range plan.tables {
-		pt := &plan.tables[i]
-		if err := builder.CheckLimits(pt.pattern); err != nil {
-			return nil, &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
-		}
-		pt.estimate = builder.EstimateBuild(pt.pattern, pt.kind == format.KindZeroAware)
-		pt.memory = pt.estimate.Memory
-		if pt.kind != format.KindZeroAware {
-			if err := planTableOutOfCore(cfg, plan, pt); err != nil {
-				return nil, err
-			}
-		}
-		if !cfg.ifNeeded {
-			if err := plan.checkMemory(cfg, *pt); err != nil {
-				return nil, err
-			}
-		}
-		if pt.ooc == nil && plan.budget.FromFlag && pt.memory <= plan.budget.Limit {
-			// builder.MemoryEstimate leaves out the encoders (a
-			// 6,375,600-entry table peaked at 56 MiB with one, 84 MiB with
-			// two): as many as fit, at least one.
-			pt.writers = int(max(1, min(uint64(cfg.workers), (plan.budget.Limit-pt.memory)/builder.EncoderBytes)))
+	pt.estimate = builder.EstimateBuild(pt.pattern, pt.kind == format.KindZeroAware)
+	pt.memory = pt.estimate.Memory
+	if pt.kind != format.KindZeroAware {
+		if err := planTableOutOfCore(cfg, plan, pt); err != nil {
+			return err
 		}
 	}
-	return plan, nil
+	if !cfg.ifNeeded {
+		if err := plan.checkMemory(cfg, *pt); err != nil {
+			return err
+		}
+	}
+	if pt.ooc == nil && plan.budget.FromFlag && pt.memory <= plan.budget.Limit {
+		// builder.MemoryEstimate leaves out the encoders (a
+		// 6,375,600-entry table peaked at 56 MiB with one, 84 MiB with
+		// two): as many as fit, at least one.
+		pt.writers = int(max(1, min(uint64(cfg.workers), (plan.budget.Limit-pt.memory)/builder.EncoderBytes)))
+	}
+	return nil
 }
 
 // planTableOutOfCore decides whether pt is built out of core (the flags
