@@ -146,6 +146,7 @@ type ShardPlan struct {
 	fp      string
 	key     [8]byte
 	goal    uint64 // the goal state, the only state of level 0
+	goalOdd uint64 // 1 when the goal's slot is odd (space.oddSlots), else 0
 	workers int
 	usePull func(level int, frontier, unvisited uint64) bool
 }
@@ -176,6 +177,9 @@ func NewShardPlan(p *puzzle.Pattern, shards int) (*ShardPlan, error) {
 	sum := sha256.Sum256([]byte(pl.fp))
 	copy(pl.key[:], sum[:8])
 	pl.goal = goalState(p, sp)
+	if sp.slotOdd(pl.goal % sp.slotsPerBlock) {
+		pl.goalOdd = 1
+	}
 	return pl, nil
 }
 
