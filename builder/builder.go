@@ -223,7 +223,7 @@ func (r *levelRunner) run(ctx context.Context, level, nChunks int, work func(chu
 		err = ctx.Err()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("%w at level %d: %v", ErrCanceled, level, err)
+		return 0, fmt.Errorf("%w at level %d: %w", ErrCanceled, level, err)
 	}
 	n := added.Load()
 	if r.opt.Progress != nil {

@@ -130,7 +130,7 @@ func BuildOutOfCore(ctx context.Context, p *puzzle.Pattern, opt OutOfCoreOptions
 	if errors.Is(err, atomicfile.ErrInUse) {
 		return nil, folderError{fmt.Errorf("shard folder %s is in use by another build (wait for it to end, or stop it and --resume)", opt.Dir)}
 	}
-	if err != nil && !(opt.Resume && errors.Is(err, fs.ErrNotExist)) {
+	if err != nil && (!opt.Resume || !errors.Is(err, fs.ErrNotExist)) {
 		return nil, fmt.Errorf("shard folder: %w", err)
 	}
 	o, err := buildOutOfCore(ctx, p, pl, opt)
@@ -235,7 +235,7 @@ func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
 	}
 	mk, err := d.readMarker(best)
 	if err != nil {
-		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %s: %v", filepath.Join(levelDir(d.dir, best), "COMPLETE"), err)}
+		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %s: %w", filepath.Join(levelDir(d.dir, best), "COMPLETE"), err)}
 	}
 	d.removeOldStates(mk)
 	return best, mk, nil
@@ -268,7 +268,7 @@ func (d *diskRun) startNew(ctx context.Context) (int, levelMarker, error) {
 		// between them (the folder is incomplete, without a finished
 		// level, so --resume starts it again).
 		if err := ctx.Err(); err != nil {
-			return 0, levelMarker{}, fmt.Errorf("%w while creating shard %d of %d: %v", ErrCanceled, s+1, d.pl.shards, err)
+			return 0, levelMarker{}, fmt.Errorf("%w while creating shard %d of %d: %w", ErrCanceled, s+1, d.pl.shards, err)
 		}
 		r := d.pl.newRun(s)
 		if _, err := writeFileRenamed(stateFile(d.dir, s, 0), r.writeState); err != nil {
@@ -467,7 +467,7 @@ func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next st
 	for i, f := range files {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
-				return fmt.Errorf("%w at level %d: %v", ErrCanceled, level, err)
+				return fmt.Errorf("%w at level %d: %w", ErrCanceled, level, err)
 			}
 			b, err := os.ReadFile(f)
 			if err != nil {

@@ -402,7 +402,7 @@ func (plan *buildPlan) planTable(cfg *buildConfig, pt *plannedTable) error {
 func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) error {
 	b := plan.budget
 	tooBig := b.Known && pt.memory > b.Limit
-	if !cfg.outOfCore() && !(b.FromFlag && tooBig) {
+	if !cfg.outOfCore() && (!b.FromFlag || !tooBig) {
 		if tooBig && !pt.pattern.Exact && !cfg.ifNeeded {
 			// Refused by checkMemory; say what out of core would take.
 			if m, err := newOOCModel(pt.pattern); err == nil {
@@ -469,10 +469,10 @@ func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) err
 func tooLittle(b sysmem.Budget, pt *plannedTable, minimum uint64, shards int) error {
 	err := b.Check(pt.file, pt.memory)
 	if minimum < pt.memory {
-		err = fmt.Errorf("%v; out of core it needs at least %s: --max-memory %s builds it so (%d shards)",
+		err = fmt.Errorf("%w; out of core it needs at least %s: --max-memory %s builds it so (%d shards)",
 			err, sysmem.FormatSize(minimum), flagSize(minimum), shards)
 	} else {
-		err = fmt.Errorf("%v: --max-memory %s builds it in memory (out of core it needs more: at least %s, %d shards)",
+		err = fmt.Errorf("%w: --max-memory %s builds it in memory (out of core it needs more: at least %s, %d shards)",
 			err, flagSize(pt.memory), sysmem.FormatSize(minimum), shards)
 	}
 	return &exitError{code: exitTrouble, err: err}

@@ -149,7 +149,7 @@ func buildOutOfCore(ctx context.Context, e *env, cfg *buildConfig, pt plannedTab
 	src := o.Source()
 	source := func(lo uint64, dst []uint8) error {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%w while writing the table: %v", builder.ErrCanceled, err)
+			return fmt.Errorf("%w while writing the table: %w", builder.ErrCanceled, err)
 		}
 		return src(lo, dst)
 	}

@@ -16,7 +16,7 @@ func manifestTargets(m *manifest.Manifest) ([]preset.Table, error) {
 	for _, e := range m.Entries {
 		p, err := preset.ParseFileName(e.Name)
 		if err != nil {
-			return nil, dataErr(fmt.Errorf("manifest %s: %v", m.Where(e), err))
+			return nil, dataErr(fmt.Errorf("manifest %s: %w", m.Where(e), err))
 		}
 		out = append(out, preset.Table{Pattern: p, File: e.Name, Kind: preset.PlainKind(p)})
 	}

@@ -33,16 +33,16 @@ const (
 
 // buildConfig is the parsed command line of build.
 type buildConfig struct {
-	out, work           string
-	presets, board      string
-	tiles               []string
-	goal                string
-	quiet               bool
-	fileFormat          int
-	shards, lanes, jobs int
-	stepWorkers         int
-	pools               []string
-	logLevel            string
+	out, work      string
+	presets, board string
+	tiles          []string
+	goal           string
+	quiet          bool
+	fileFormat     int
+	shards, lanes  int
+	stepWorkers    int
+	pools          []string
+	logLevel       string
 }
 
 type stringList []string
