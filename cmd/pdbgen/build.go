@@ -296,17 +296,6 @@ func checkBuildConflicts(cfg *buildConfig) error {
 	return nil
 }
 
-// zeroAwarePreset returns the first of the comma-separated preset names
-// that names a zero-aware preset (preset.Preset.ZeroAware), or "".
-func zeroAwarePreset(presets string) string {
-	for _, name := range strings.Split(presets, ",") {
-		if pr, err := preset.Find(strings.TrimSpace(name)); err == nil && pr.ZeroAware {
-			return pr.Name
-		}
-	}
-	return ""
-}
-
 // planBuild reads the manifest, resolves the tables of cfg (the ones the
 // manifest lists when neither --preset nor --board is given), estimates
 // the memory of each once and refuses any that needs more than the limit
@@ -565,18 +554,20 @@ var checkWritable = func(path string) error {
 const freeOSMemoryAbove = 64<<20*5/4 + 32<<20
 
 // buildTable runs the BFS for pt with progress output and encodes the
-// result; it returns the table and the time the BFS took.
+// result as a table of pt's kind (kindBuildOf); it returns the table and
+// the time the BFS took.
 func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
-	if pt.kind == format.KindZeroAware {
-		return buildZeroAware(ctx, e, cfg, pt)
+	start := time.Now()
+	kb, err := kindBuildOf(pt)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", pt.file, err)
 	}
 	if !cfg.quiet {
-		fmt.Fprintf(e.stderr, "building %s: %s, %d entries, about %s of memory\n",
-			pt.file, pt.pattern, pt.pattern.Size(), sysmem.FormatSize(pt.memory))
+		fmt.Fprintf(e.stderr, "building %s: %s, %s, about %s of memory\n",
+			pt.file, pt.pattern, kb.what, sysmem.FormatSize(pt.memory))
 	}
-	start := time.Now()
-	prog := newProgress(e.stderr, pt.file, pt.pattern.Size(), e.stderrIsTTY, cfg.quiet)
-	values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.workers, Progress: prog.event})
+	prog := newProgress(e.stderr, pt.file, kb.entries, e.stderrIsTTY, cfg.quiet)
+	values, err := kb.search(ctx, pt.pattern, builder.Options{Workers: cfg.workers, Progress: prog.event})
 	prog.done()
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w (nothing written)", pt.file, err)
@@ -587,12 +578,39 @@ func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) 
 	if pt.memory > freeOSMemoryAbove {
 		debug.FreeOSMemory()
 	}
-	t, err := format.NewTable(pt.pattern, values, generator)
+	t, err := kb.encode(values)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", pt.file, err)
 	}
 	t.Header.Major = uint16(cfg.fileFormat)
 	return t, buildTime, nil
+}
+
+// kindBuild is how buildTable builds a table of one kind in memory.
+type kindBuild struct {
+	entries uint64 // the entries the search fills
+	what    string // the building line's kind and size
+	search  func(context.Context, *puzzle.Pattern, builder.Options) ([]uint8, error)
+	encode  func(values []uint8) (*format.Table, error)
+}
+
+// kindBuildOf is the in-memory build of pt's kind: builder.Build and
+// format.NewTable for an exact or additive table, builder.BuildZeroAware
+// and format.NewZeroAwareTable over the pattern's blank regions for a
+// zero-aware one.
+func kindBuildOf(pt plannedTable) (kindBuild, error) {
+	p := pt.pattern
+	if pt.kind != format.KindZeroAware {
+		return kindBuild{entries: p.Size(), what: fmt.Sprintf("%d entries", p.Size()), search: builder.Build,
+			encode: func(v []uint8) (*format.Table, error) { return format.NewTable(p, v, generator) }}, nil
+	}
+	regions, err := puzzle.NewRegions(p)
+	if err != nil {
+		return kindBuild{}, err
+	}
+	return kindBuild{entries: regions.Size(), what: fmt.Sprintf("zero-aware, %d entries (%d placements)", regions.Size(), p.Size()),
+		search: builder.BuildZeroAware,
+		encode: func(v []uint8) (*format.Table, error) { return format.NewZeroAwareTable(regions, v, generator) }}, nil
 }
 
 // writeTable writes t atomically into the output directory and logs it.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -287,11 +286,9 @@ func checkShardDisk(op *oocPlan) error {
 // dirBytes is the size of the files under dir (0 where it cannot be read).
 func dirBytes(dir string) uint64 {
 	var n uint64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				n += uint64(fi.Size())
-			}
+	_ = filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			n += uint64(fi.Size())
 		}
 		return nil
 	})
