@@ -179,18 +179,7 @@ func runBuild(e *env, args []string) error {
 			return err
 		}
 	}
-	if !cfg.quiet {
-		if rss := peakRSS(); rss > 0 {
-			fmt.Fprintf(e.stderr, "peak RSS %s\n", sysmem.FormatSize(rss))
-		}
-		if cfg.ifNeeded {
-			fmt.Fprintf(e.stderr, "%d table(s): %d kept, %d built, %d replaced, %d failed\n", len(plan.tables),
-				counts[actionKept], counts[actionBuilt], counts[actionReplaced], counts[actionFailed])
-		}
-		if plan.want != nil && counts[actionFailed] == 0 {
-			fmt.Fprintf(e.stderr, "manifest check passed: all %d table(s) match %s\n", len(plan.tables), cfg.manifest)
-		}
-	}
+	printSummary(e, cfg, plan, counts)
 	if cfg.writeManifest != "" {
 		m, err := manifest.New(entries)
 		if err == nil {
@@ -207,6 +196,25 @@ func runBuild(e *env, args []string) error {
 		return dataErr(fmt.Errorf("%d table(s) failed verification (nothing written for them)", n))
 	}
 	return nil
+}
+
+// printSummary prints build's last lines on stderr (not with --quiet):
+// the peak RSS, with --if-needed what became of the tables (counts by
+// action), with --manifest that the check passed.
+func printSummary(e *env, cfg *buildConfig, plan *buildPlan, counts map[string]int) {
+	if cfg.quiet {
+		return
+	}
+	if rss := peakRSS(); rss > 0 {
+		fmt.Fprintf(e.stderr, "peak RSS %s\n", sysmem.FormatSize(rss))
+	}
+	if cfg.ifNeeded {
+		fmt.Fprintf(e.stderr, "%d table(s): %d kept, %d built, %d replaced, %d failed\n", len(plan.tables),
+			counts[actionKept], counts[actionBuilt], counts[actionReplaced], counts[actionFailed])
+	}
+	if plan.want != nil && counts[actionFailed] == 0 {
+		fmt.Fprintf(e.stderr, "manifest check passed: all %d table(s) match %s\n", len(plan.tables), cfg.manifest)
+	}
 }
 
 // collectorFor sets the garbage collector for building pt and returns
@@ -391,24 +399,8 @@ func (plan *buildPlan) planTable(cfg *buildConfig, pt *plannedTable) error {
 func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) error {
 	b := plan.budget
 	tooBig := b.Known && pt.memory > b.Limit
-	if !cfg.outOfCore() && (!b.FromFlag || !tooBig) {
-		if tooBig && !pt.pattern.Exact && !cfg.ifNeeded {
-			// Refused by checkMemory; say what out of core would take.
-			if m, err := newOOCModel(pt.pattern); err == nil {
-				minimum, shards := m.Minimum()
-				return tooLittle(b, pt, minimum, shards)
-			}
-		}
-		return nil
-	}
-	if pt.pattern.Exact {
-		if cfg.outOfCore() {
-			return usageErr("%s: %v (--shards, --shard-dir, --resume)", pt.file, errNoOutOfCore)
-		}
-		return nil // refused by checkMemory, as before
-	}
-	if cfg.ifNeeded {
-		return nil // in memory, or refused by checkMemory, as before (the out-of-core flags are refused by checkBuildConflicts)
+	if want, err := outOfCoreWanted(cfg, b, pt, tooBig); !want || err != nil {
+		return err
 	}
 	dir := cfg.shardDir
 	if dir == "" {
@@ -450,6 +442,35 @@ func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) err
 	}
 	pt.ooc, pt.memory, pt.notice = op, op.need, notice
 	return nil
+}
+
+// outOfCoreWanted reports whether pt is to be planned out of core: the
+// flags ask for it, or --max-memory is below its in-memory estimate
+// (tooBig); not an exact table, not with --if-needed (those are built in
+// memory or refused by checkMemory, as before). Its error is a refusal
+// decided before any plan: an exact table with the out-of-core flags, or
+// one too big for the memory available, with what out of core would
+// take.
+func outOfCoreWanted(cfg *buildConfig, b sysmem.Budget, pt *plannedTable, tooBig bool) (bool, error) {
+	if !cfg.outOfCore() && (!b.FromFlag || !tooBig) {
+		if tooBig && !pt.pattern.Exact && !cfg.ifNeeded {
+			// Refused by checkMemory; say what out of core would take.
+			if m, err := newOOCModel(pt.pattern); err == nil {
+				minimum, shards := m.Minimum()
+				return false, tooLittle(b, pt, minimum, shards)
+			}
+		}
+		return false, nil
+	}
+	if pt.pattern.Exact {
+		if cfg.outOfCore() {
+			return false, usageErr("%s: %v (--shards, --shard-dir, --resume)", pt.file, errNoOutOfCore)
+		}
+		return false, nil // refused by checkMemory, as before
+	}
+	// With --if-needed: in memory, or refused by checkMemory, as before
+	// (the out-of-core flags are refused by checkBuildConflicts).
+	return !cfg.ifNeeded, nil
 }
 
 // tooLittle is the refusal of a table that fits the budget neither in
