@@ -1,8 +1,11 @@
 // Package preset names the tables tilepdb ships and builds by default: for
 // each preset its board, its disjoint partition of the tiles (Korf & Felner
-// 2002) and whether `make data` builds it, plus the conventional file name
-// of a table. It depends only on package puzzle; package builder computes
-// the tables.
+// 2002) or its catalogue of partitions, and whether `make data` builds it;
+// the conventional file names of tables and set files (plain and
+// zero-aware); and Resolve, the one reading of a build's --preset or
+// --board/--tiles flags into tables and set files that pdbgen build and
+// pdbgen-beam build share. It depends on packages puzzle and format (for
+// set files and a table's kind); package builder computes the tables.
 package preset
 
 import (
