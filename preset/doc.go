@@ -14,7 +14,11 @@
 // conventional file names ("15-663_1-5-6-9-10-13.pdb", "_za" before the
 // extension for a zero-aware table).
 //
-// It depends on puzzle (patterns and symmetries) and on format, for the
-// set-file type it fills in; package builder computes the tables and the
+// Resolve is the one reading of a build's --preset or --board/--tiles
+// flags into the tables (Table: pattern, file name, kind) and set files
+// (Set) to write, shared by pdbgen build and pdbgen-beam build.
+//
+// It depends on puzzle (patterns and symmetries) and on format, for set
+// files and a table's kind; package builder computes the tables and the
 // commands write them.
 package preset

@@ -145,7 +145,7 @@ func ParseTiles(s string) ([]uint8, error) {
 // order does not matter. Errors wrap ErrPattern or ErrBoard.
 func NewPattern(g Geometry, goal Board, tiles []uint8) (*Pattern, error) {
 	if _, err := NewGeometry(g.W, g.H); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrPattern, err)
+		return nil, fmt.Errorf("%w: %w", ErrPattern, err)
 	}
 	n := g.N()
 	if err := goal.Validate(n); err != nil {

@@ -442,7 +442,7 @@ func TestPatternAccessors(t *testing.T) {
 	for _, c := range cases {
 		in := slices.Clone(c.tiles)
 		p := pdbtest.Pattern(t, c.w, c.h, c.goal, in...)
-		got := fmt.Sprint(p.Exact, p.Size(), p.K(), p.CellsLen(), p.Ranking(), p.String(), p.Tiles)
+		got := fmt.Sprint(p.Exact, p.Size(), p.K(), p.CellsLen(), p.Ranking(), p.String(), p.Tiles) //nolint:staticcheck // QF1010: the tiles as numbers, not as a string
 		want := fmt.Sprint(c.exact, c.size, c.k, c.cellsLen, c.ranking, c.str, c.tsort)
 		if got != want {
 			t.Errorf("%s:\n got %s\nwant %s", c.str, got, want)

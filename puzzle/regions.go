@@ -66,7 +66,7 @@ func NewRegions(p *Pattern) (*Regions, error) {
 	nb := p.Geom.Neighbors()
 	var slots uint64
 	for m := uint64(0); m < r.comb; m++ {
-		mask := uint64(CombinationUnrank(m, n, k))
+		mask := CombinationUnrank(m, n, k)
 		slots += uint64(LabelRegions(nb, mask, r.regionOf[m*uint64(n):(m+1)*uint64(n)]))
 		if slots >= maxRegionSlots {
 			return nil, fmt.Errorf("%w: %s: too many regions", ErrPattern, p)

@@ -21,11 +21,7 @@ import (
 // every valid placement: every state has exactly one entry and no two
 // states share one. (That the scheme is the one the file names, rather
 // than some other bijection, is what the format's test vectors are for.)
-func (c *checker) ranking(lo, hi uint64, tl *tally) {
-	if !c.p.Exact {
-		c.additiveRanking(lo, hi, tl)
-		return
-	}
+func (c *checker) exactRanking(lo, hi uint64, tl *tally) {
 	p := c.p
 	n := p.Geom.N()
 	cells := make([]uint8, p.CellsLen())
@@ -35,7 +31,7 @@ func (c *checker) ranking(lo, hi uint64, tl *tally) {
 			tl.addf(CheckRanking, int64(i), "Unrank gives %v: cells out of range or repeated", cells)
 			continue
 		}
-		if p.Exact && !p.SolvablePositions(cells) {
+		if !p.SolvablePositions(cells) {
 			tl.addf(CheckRanking, int64(i), "Unrank gives the unsolvable state %v", cells)
 			continue
 		}
@@ -381,11 +377,7 @@ func symmetries(p *puzzle.Pattern) []symmetry {
 // costs (additive) onto itself while fixing the search's start: distances,
 // hence entries, are preserved. Each unequal pair is reported once per
 // symmetry, at its lower index; entries holding 255 are left out.
-func (c *checker) symmetry(lo, hi uint64, tl *tally) {
-	if !c.p.Exact {
-		c.additiveSymmetry(lo, hi, tl)
-		return
-	}
+func (c *checker) exactSymmetry(lo, hi uint64, tl *tally) {
 	p := c.p
 	size := p.Size()
 	cells := make([]uint8, p.CellsLen())
@@ -397,14 +389,8 @@ func (c *checker) symmetry(lo, hi uint64, tl *tally) {
 			continue // the ranking check reports bad cells
 		}
 		for _, s := range c.syms {
-			if p.Exact {
-				for t, x := range cells {
-					img[s.tile[t]] = s.cell[x]
-				}
-			} else {
-				for j, x := range cells {
-					img[s.index[j]] = s.cell[x]
-				}
+			for t, x := range cells {
+				img[s.tile[t]] = s.cell[x]
 			}
 			r := p.RankCells(img)
 			if r >= size || r <= i {

@@ -46,8 +46,8 @@ func FileFrames(ctx context.Context, path string, opts Options) (*Report, error)
 	var c *checker
 	var entryTime time.Duration
 	_, p, err := format.ScanFile(path, opts.Workers, func(h *format.Header, p *puzzle.Pattern) error {
-		if p.Exact {
-			return fmt.Errorf("%s: an exact table is verified in memory (verify.File)", path)
+		if k := tableKindOf(h, p); k != format.KindAdditive {
+			return fmt.Errorf("%s: %s tables are verified in memory (verify.File), not frame by frame", path, k)
 		}
 		r.Pattern, r.Entries = p.String(), p.Size()
 		c = &checker{p: p, opts: opts, r: r}
@@ -110,7 +110,7 @@ func (c *checker) frame(ctx context.Context, lo uint64, vals []uint8) error {
 			}
 			tl := newTally(c.opts.MaxFindingsPerCheck)
 			a, b := lo+i*chunkSize, lo+min((i+1)*chunkSize, n)
-			c.ranking(a, b, tl)
+			c.additiveRanking(a, b, tl)
 			c.localEntries(a, vals[a-lo:b-lo], tl)
 			if tl.counts != nil {
 				tallies[i] = tl

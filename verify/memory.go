@@ -27,17 +27,18 @@ import (
 // at math.MaxUint64.
 func MemoryNeed(h *format.Header, opts Options) uint64 {
 	need := h.DecodeMemory()
-	if h.Kind == format.KindAdditive {
+	var ref uint64 // Reference's, with opts.Deep
+	switch h.Kind {
+	case format.KindExact:
+		ref = sysmem.SatMul(6, h.Entries)
+	case format.KindAdditive:
 		need = sysmem.SatAdd(need, walkBytes(h.Width*h.Height, len(h.Tiles)))
+		fallthrough
+	default: // additive, zero-aware (and a kind the reader refuses)
+		ref = sysmem.SatMul(sysmem.SatMul(4, h.Entries), uint64(max(h.Width*h.Height, 0)))
 	}
 	if !opts.Deep {
 		return need
-	}
-	var ref uint64
-	if h.Kind == format.KindExact {
-		ref = sysmem.SatMul(6, h.Entries)
-	} else {
-		ref = sysmem.SatMul(sysmem.SatMul(4, h.Entries), uint64(max(h.Width*h.Height, 0)))
 	}
 	return sysmem.SatAdd(need, ref)
 }

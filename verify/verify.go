@@ -151,9 +151,13 @@ func (r *Report) skipAll(reason string) {
 	r.Skipped = append(r.Skipped, CheckReference+": "+reason)
 }
 
-// checkTable runs every check after integrity on t.
+// checkTable runs every check after integrity on t, dispatching once on
+// its kind (tableKind): zero-aware tables have their own checks
+// (checkZeroAware); exact and additive ones share the passes below, each
+// kind with its own functions (kindPasses).
 func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, recount bool) error {
-	if t != nil && t.Regions != nil && t.Pattern != nil {
+	kind := tableKind(t)
+	if kind == format.KindZeroAware {
 		return checkZeroAware(ctx, r, t, opts, recount)
 	}
 	defer r.sortFindings()
@@ -171,29 +175,24 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 		return nil
 	}
 	p := t.Pattern
+	ps := kindPasses[kind]
 	c := &checker{p: p, values: t.Values, opts: opts, r: r}
 	c.goal = p.RankCells(p.GoalCells())
-	if !p.Exact {
-		c.cellSets = newCellSets(p)
+	if ps.prepare != nil {
+		ps.prepare(c)
 	}
 
 	start = time.Now()
 	c.pass = CheckRanking
-	if err := c.scan(ctx, c.ranking); err != nil {
+	if err := c.scan(ctx, ps.ranking(c)); err != nil {
 		return err
 	}
 	r.ran(CheckRanking, start)
 
 	start = time.Now()
 	c.pass = CheckGoal
-	if p.Exact {
-		if err := c.scan(ctx, c.exactEntries); err != nil {
-			return err
-		}
-	} else {
-		if err := c.scan(ctx, c.additiveEntries); err != nil {
-			return err
-		}
+	if err := c.scan(ctx, ps.entries(c)); err != nil {
+		return err
 	}
 	// These five checks share one pass, and its time.
 	pass := []string{CheckGoal, CheckUnreached, CheckManhattan, CheckDescent, CheckStep}
@@ -207,13 +206,11 @@ func checkTable(ctx context.Context, r *Report, t *format.Table, opts Options, r
 		r.Skipped = append(r.Skipped, CheckSymmetry+": no board symmetry fixes the goal and the tile set")
 	} else {
 		c.syms = syms
-		if !p.Exact {
-			for i := range syms {
-				c.symImages = append(c.symImages, newSymmetryImage(p, &syms[i]))
-			}
+		if ps.prepareSymmetry != nil {
+			ps.prepareSymmetry(c)
 		}
 		c.pass = CheckSymmetry
-		if err := c.scan(ctx, c.symmetry); err != nil {
+		if err := c.scan(ctx, ps.symmetry(c)); err != nil {
 			return err
 		}
 		r.ran(CheckSymmetry, start)

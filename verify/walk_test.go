@@ -141,13 +141,13 @@ func TestWalkMatchesPerEntry(t *testing.T) {
 				}
 				return tl
 			}
-			if tl := run(ch.ranking); tl.counts != nil {
+			if tl := run(ch.additiveRanking); tl.counts != nil {
 				t.Fatalf("%s: ranking findings: %v", p, tl.kept)
 			}
 			if got, want := run(ch.additiveEntries), run(ch.perEntryAdditiveEntries); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s trial %d: entry rules differ:\n walk     %v %v\n per entry %v %v", p, trial, got.counts, got.kept, want.counts, want.kept)
 			}
-			if got, want := run(ch.symmetry), run(ch.perEntrySymmetry); !reflect.DeepEqual(got, want) {
+			if got, want := run(ch.additiveSymmetry), run(ch.perEntrySymmetry); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s trial %d: symmetry differs:\n walk     %v %v\n per entry %v %v", p, trial, got.counts, got.kept, want.counts, want.kept)
 			}
 		}

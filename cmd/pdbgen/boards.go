@@ -62,13 +62,13 @@ func readBoards(r io.Reader, n int, fn func(boardLine) error) error {
 	for {
 		chunk, err := br.ReadSlice('\n')
 		tooLong := false
-		if err == bufio.ErrBufferFull {
+		if errors.Is(err, bufio.ErrBufferFull) {
 			tooLong = true
-			for err == bufio.ErrBufferFull {
+			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}
 		}
-		if err != nil && err != io.EOF {
+		if err != nil && !errors.Is(err, io.EOF) {
 			return fmt.Errorf("reading boards: %w", err)
 		}
 		if len(chunk) > 0 || tooLong {
@@ -168,6 +168,7 @@ func answerBoards(parent context.Context, r io.Reader, w, errw io.Writer, n, wor
 func answerBoardsStream(parent context.Context, r io.Reader, w, errw io.Writer, n, workers int, stream bool, answer streamFunc) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
+	errw = lockedWriter{errw} // a conventionHint may write from an answering goroutine
 	workers = max(workers, 1)
 	work := make(chan *pending)
 	order := make(chan *pending, 4*workers)
@@ -336,11 +337,12 @@ func finishDone(p *pending, order <-chan *pending, bw *bufio.Writer, errw io.Wri
 	}
 }
 
-// writeParts writes the emitted lines parts to bw, each with its "\n".
+// writeParts writes the emitted lines parts to bw, each with its "\n". A
+// bufio.Writer's error is sticky: the next Flush or write returns it.
 func writeParts(bw *bufio.Writer, parts []string) {
 	for _, part := range parts {
-		bw.WriteString(part)
-		bw.WriteByte('\n')
+		_, _ = bw.WriteString(part)
+		_ = bw.WriteByte('\n')
 	}
 }
 
@@ -357,7 +359,7 @@ func writeOne(p *pending, bw *bufio.Writer, errw io.Writer, bad *int) error {
 		return err
 	}
 	writeParts(bw, p.takeParts())
-	bw.WriteString(p.answer)
+	_, _ = bw.WriteString(p.answer) // sticky: WriteByte returns it
 	return bw.WriteByte('\n')
 }
 
@@ -374,7 +376,9 @@ bytes is reported and skipped. Each answer is printed as soon as it is known.
 A bad line (wrong cell count, a repeated or missing tile, a foreign symbol)
 is reported on stderr as "line N: <problem>" and the others are answered.
 A board that cannot reach the tables' goal (the other half of the states,
-by parity) is not an error: it is answered "unsolvable".`
+by parity) is not an error: it is answered "unsolvable"; when it could
+reach the goal of the other convention (blank first, as in Korf's
+instances, or blank last), stderr says once which --from to give.`
 
 // exitHelp is the exit status of lookup and solve.
 const exitHelp = `Exit status: 0 every line answered (unsolvable boards included); 1 a corrupt
@@ -384,3 +388,61 @@ Ctrl-C and 143 on SIGTERM, after printing the answers already found.
 
 Before loading, the memory the tables need is compared with the memory
 available (Linux) or --max-memory; tables that do not fit are refused.`
+
+// conventionHint says once, on stderr, that a board answered "unsolvable"
+// would be solvable in the other goal convention: blank first (Korf's
+// 15-puzzle instances, 0 1 2 ... 15) against the tables' blank last. The
+// likeliest cause is boards of the other convention without --from
+// blank-first, or with it by mistake. A nil *conventionHint says nothing.
+type conventionHint struct {
+	once  sync.Once
+	w     io.Writer
+	cmd   string
+	g     puzzle.Geometry
+	goal  string       // the goal the boards are solved to, by name
+	other puzzle.Board // the other convention's goal (nil: no hint)
+	fix   string       // what to do
+}
+
+// newConventionHint is the hint of the command cmd for boards on g solved
+// to goal (in the boards' convention: blank-first with --from blank-first,
+// when from is true). Goals other than blank-last and blank-first get no
+// hint, and neither do boards where both goals are reached from the same
+// states (3x3: the sets coincide).
+func newConventionHint(w io.Writer, cmd string, g puzzle.Geometry, goal puzzle.Board, from bool) *conventionHint {
+	h := &conventionHint{w: w, cmd: cmd, g: g, goal: puzzle.GoalName(g, goal)}
+	switch {
+	case from:
+		h.other, h.fix = puzzle.BlankLastGoal(g), "drop --from blank-first if the boards put the blank last"
+	case goal.Equal(puzzle.BlankLastGoal(g)):
+		h.other, h.fix = puzzle.BlankFirstGoal(g), "give --from blank-first if the boards put the blank first (as Korf's instances do)"
+	}
+	return h
+}
+
+// unsolvable is told of a board b (as given) that cannot reach the goal;
+// the first such board that can reach the other convention's goal is
+// named on stderr (once, between the lines of answerBoards' problems).
+func (h *conventionHint) unsolvable(b puzzle.Board) {
+	if h == nil || h.other == nil || !puzzle.Solvable(h.g, b, h.other) {
+		return
+	}
+	h.once.Do(func() {
+		fmt.Fprintf(lockedWriter{h.w}, "pdbgen %s: hint: %s is unsolvable for the goal %s but solvable for %s: %s\n",
+			h.cmd, b, h.goal, puzzle.GoalName(h.g, h.other), h.fix)
+	})
+}
+
+// stderrMu serialises the writes of lockedWriter: answerBoards writes its
+// problems through one, so that a note from an answering goroutine (a
+// conventionHint) does not interleave with them.
+var stderrMu sync.Mutex
+
+// lockedWriter writes to w under stderrMu.
+type lockedWriter struct{ w io.Writer }
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	stderrMu.Lock()
+	defer stderrMu.Unlock()
+	return l.w.Write(p)
+}

@@ -8,12 +8,25 @@ import (
 	"strings"
 )
 
-// newFlags returns a FlagSet for the command called name that reports
-// errors to stderr and prints the command's usage line.
+// newFlags returns a FlagSet for the command called name. For -h it prints
+// the command's help on stderr; for a flag it cannot parse (unknown, a bad
+// value) two lines: the error, and where the help is (the whole help, up
+// to a hundred lines, would scroll the error away). parseFlags then
+// returns the error (exit 2).
 func newFlags(e *env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() { printCommandHelp(e.stderr, findCommand(name), fs) }
+	// The flag package writes a parse error to the output, then calls
+	// Usage; for -h it calls Usage alone.
+	var msg strings.Builder
+	fs.SetOutput(&msg)
+	fs.Usage = func() {
+		if msg.Len() == 0 {
+			printCommandHelp(e.stderr, findCommand(name), fs)
+			return
+		}
+		fmt.Fprintf(e.stderr, "pdbgen %s: %s\nRun 'pdbgen %s -h' for its usage and flags.\n", name, strings.TrimSpace(msg.String()), name)
+		msg.Reset()
+	}
 	return fs
 }
 
@@ -28,8 +41,10 @@ func printCommandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
 	fs.VisitAll(func(*flag.Flag) { n++ })
 	if n > 0 {
 		fmt.Fprintf(w, "\nFlags:\n")
+		out := fs.Output()
 		fs.SetOutput(w)
 		fs.PrintDefaults()
+		fs.SetOutput(out)
 	}
 }
 

@@ -63,20 +63,27 @@ func hugeDeclaredTable(t *testing.T, dir string) string {
 		payload = append(payload, 0, 0, 0, 0) // content checksum (wrong)
 		h.Frames = append(h.Frames, int64(len(payload)-start))
 	}
-	js, err := json.Marshal(&h)
+	// A format 1.0 file: one byte per entry.
+	return writeHandMade(t, filepath.Join(dir, "huge.pdb"), format.MajorVersion1, &h, payload)
+}
+
+// writeHandMade writes a table file of format version major.0 at path
+// with header h and the stored frames payload, and returns path. SPEC.md:
+// magic, major, minor, header length, JSON, SHA-256 of all before, frames.
+func writeHandMade(t *testing.T, path string, major uint16, h *format.Header, payload []byte) string {
+	t.Helper()
+	js, err := json.Marshal(h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// SPEC.md: magic, major, minor, header length, JSON, SHA-256 of all before.
 	b := []byte("TILEPDB\x1a")
-	b = binary.LittleEndian.AppendUint16(b, format.MajorVersion1) // a format 1.0 file: one byte per entry
-	b = binary.LittleEndian.AppendUint16(b, format.MinorVersion)
+	b = binary.LittleEndian.AppendUint16(b, major)
+	b = binary.LittleEndian.AppendUint16(b, 0)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(js)))
 	b = append(b, js...)
 	sum := sha256.Sum256(b)
 	b = append(b, sum[:]...)
 	b = append(b, payload...)
-	path := filepath.Join(dir, "huge.pdb")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -113,10 +120,13 @@ func TestHugeDeclaredTableRefused(t *testing.T) {
 	}{
 		{"lookup", []string{"lookup", "--max-memory", "1G", huge}, huge + " " + need},
 		{"solve", []string{"solve", "--max-memory", "1G", huge}, huge + " " + need},
-		// An additive table too large for verify's memory is verified frame
-		// by frame (verify.FileFrames), which finds these files bad (exit 1).
-		{"verify-frames", []string{"verify", "--max-memory", "1G", huge}, huge + " " + verifyNeed + ": verifying frame by frame"},
-		{"verify-frames", []string{"verify", "--max-memory", "1G", broken}, broken + " " + verifyNeed + ": verifying frame by frame"},
+		// An additive table too large for verify's memory is refused,
+		// naming --frames; verify --frames (verify.FileFrames) finds these
+		// files bad (exit 1) at their first frame.
+		{"verify", []string{"verify", "--max-memory", "1G", huge}, huge + " " + verifyNeed + "; --frames checks its 43609104000 entries frame by frame in "},
+		{"verify", []string{"verify", "--max-memory", "1G", broken}, broken + " " + verifyNeed + "; --frames checks its 43609104000 entries frame by frame in "},
+		{"verify-frames", []string{"verify", "--frames", "--max-memory", "1G", huge}, "verifying " + huge + " frame by frame: 43609104000 entries in 650 frames"},
+		{"verify-frames", []string{"verify", "--frames", "--max-memory", "1G", broken}, "verifying " + broken + " frame by frame: 43609104000 entries in 650 frames"},
 		{"verify", []string{"verify", "--deep", "--max-memory", "1G", huge}, "TiB of memory, more than --max-memory 1.0 GiB with --deep"},
 	} {
 		var r result

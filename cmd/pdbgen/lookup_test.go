@@ -241,3 +241,66 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupFrom: lookup --from blank-first answers a blank-first board
+// (Korf's 15-puzzle instance 1) with the value of its blank-last image, as
+// solve --from does; without --from, lookup and solve answer it
+// "unsolvable" (exit 0) and say once on stderr that it is solvable for
+// blank-first, naming the flag (before the fix: no --from, no hint), and
+// with --from a blank-last board gets the hint the other way. On 3x3, where
+// both goals are reached from the same states, there is no hint.
+func TestLookupFrom(t *testing.T) {
+	dir := t.TempDir()
+	wantCode(t, pdbgen(t, "", "build", "--quiet", "--board", "4x4", "--tiles", "1-3", "--preset", "", "-o", dir), 0)
+	table := filepath.Join(dir, "4x4_1-2-3.pdb")
+	const korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+	korf1b, err := puzzle.ParseBoard(korf1, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := puzzle.BlankFirstToLast(korf1b).String()
+	r := pdbgen(t, last+"\n", "lookup", table)
+	wantCode(t, r, 0)
+	_, value, _ := strings.Cut(strings.TrimSpace(r.stdout), "\t")
+	if _, err := strconv.Atoi(value); err != nil {
+		t.Fatalf("lookup of the converted board:\n%v", r)
+	}
+
+	r = pdbgen(t, korf1+"\n", "lookup", "--from", "blank-first", table)
+	wantCode(t, r, 0)
+	if r.stdout != korf1+"\t"+value+"\n" || r.stderr != "" {
+		t.Errorf("lookup --from blank-first: want %q\n%v", korf1+"\t"+value, r)
+	}
+
+	hint := "pdbgen lookup: hint: " + korf1 + " is unsolvable for the goal blank-last but solvable for blank-first: give --from blank-first if the boards put the blank first (as Korf's instances do)\n"
+	r = pdbgen(t, korf1+"\n"+korf1+"\n", "lookup", table)
+	wantCode(t, r, 0)
+	if r.stdout != korf1+"\tunsolvable\n"+korf1+"\tunsolvable\n" || r.stderr != hint {
+		t.Errorf("lookup of a blank-first board: want the hint once, %q\n%v", hint, r)
+	}
+	r = pdbgen(t, korf1+"\nbad\n", "solve", "-j", "2", table)
+	wantCode(t, r, 1) // the bad line
+	if want := strings.Replace(hint, "lookup", "solve", 1); !strings.Contains(r.stderr, want) || strings.Count(r.stderr, "hint:") != 1 || !strings.Contains(r.stdout, korf1+" : unsolvable") {
+		t.Errorf("solve of a blank-first board: want the hint %q\n%v", want, r)
+	}
+	goal := "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15" // one move from blank-last, so unsolvable for blank-first
+	r = pdbgen(t, goal+"\n", "lookup", "--from", "blank-first", table)
+	wantCode(t, r, 0)
+	if want := "pdbgen lookup: hint: " + goal + " is unsolvable for the goal blank-first but solvable for blank-last: drop --from blank-first if the boards put the blank last\n"; r.stderr != want {
+		t.Errorf("lookup --from of a blank-last board: want %q\n%v", want, r)
+	}
+
+	// 3x3: unsolvable for both goals alike, no hint; --from needs
+	// blank-last tables; only blank-first is a --from.
+	r = pdbgen(t, swapped8+"\n", "lookup", fixture(t, fx8))
+	wantCode(t, r, 0)
+	if r.stdout != swapped8+"\tunsolvable\n" || r.stderr != "" {
+		t.Errorf("3x3 unsolvable board:\n%v", r)
+	}
+	r = pdbgen(t, goal8+"\n", "lookup", "--from", "blank-first", fixture(t, fx8bf))
+	wantCode(t, r, 2)
+	oneErrorLine(t, r, "lookup", "--from blank-first needs blank-last tables, but the tables' goal is blank-first")
+	r = pdbgen(t, goal8+"\n", "lookup", "--from", "blank-last", fixture(t, fx8))
+	wantCode(t, r, 2)
+	oneErrorLine(t, r, "lookup", `--from: only "blank-first" is supported`)
+}

@@ -187,3 +187,31 @@ func TestUsageLineNamesEveryFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestBadFlagShort: a flag a command cannot parse (unknown, or a bad
+// value) prints two lines, the error and where the help is, for every
+// command, and exits 2 (before the fix: the error, then the whole help, up
+// to 112 lines for solve, which scrolled the error away); -h still prints
+// the whole help.
+func TestBadFlagShort(t *testing.T) {
+	for _, c := range commands {
+		for _, args := range [][]string{{c.name, "--no-such-flag"}, {c.name, "x", "--no-such-flag"}} {
+			r := pdbgen(t, "", args...)
+			wantCode(t, r, 2)
+			want := "pdbgen " + c.name + ": flag provided but not defined: -no-such-flag\nRun 'pdbgen " + c.name + " -h' for its usage and flags.\n"
+			if r.stderr != want || r.stdout != "" {
+				t.Errorf("pdbgen %v: want stderr %q\n%v", args, want, r)
+			}
+		}
+		r := pdbgen(t, "", c.name, "-h")
+		wantCode(t, r, 0)
+		if !strings.HasPrefix(r.stderr, "usage: pdbgen "+c.name) {
+			t.Errorf("pdbgen %s -h:\n%v", c.name, r)
+		}
+	}
+	r := pdbgen(t, "", "verify", "-j", "x", "a.pdb")
+	wantCode(t, r, 2)
+	if want := "pdbgen verify: invalid value \"x\" for flag -j: parse error\nRun 'pdbgen verify -h' for its usage and flags.\n"; r.stderr != want {
+		t.Errorf("verify -j x: want stderr %q\n%v", want, r)
+	}
+}

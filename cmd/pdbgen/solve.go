@@ -240,7 +240,8 @@ func runSolve(e *env, args []string) error {
 			return err
 		}
 	}
-	return solveBoards(e, &solveRun{opt: cfg.opt, s: s, json: *asJSON}, *workers)
+	return solveBoards(e, &solveRun{opt: cfg.opt, s: s, json: *asJSON,
+		hint: newConventionHint(e.stderr, "solve", s.Geometry(), s.Goal(), *from != "")}, *workers)
 }
 
 // solveSource is what solve's Solver is made from: the table files, or
@@ -430,6 +431,7 @@ type solveRun struct {
 	opt  solver.SearchOptions
 	s    *solver.Solver
 	json bool
+	hint *conventionHint // said once for an unsolvable board solvable in the other goal convention
 
 	mu          sync.Mutex
 	wg          sync.WaitGroup // searches in progress
@@ -469,6 +471,9 @@ func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)
 	out, err := r.s.Search(ctx, b, opt)
 	switch {
 	case err == nil:
+		if !out.Solvable {
+			r.hint.unsolvable(b)
+		}
 		return r.format(out, true), nil
 	case out.Stopped == "":
 		return "", err // bad input: the line's problem

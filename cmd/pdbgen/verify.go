@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
@@ -26,12 +29,15 @@ JSON object per file instead (README.md, "JSON reports"). A set file
 tiles and checksums, and that each part's symmetry maps its goal cells onto
 its table's (--deep: each symmetric part is rebuilt and compared).
 
-An additive table too large for the memory (--max-memory, or what is
-available) is verified frame by frame, as --frames asks for any table:
-integrity, header, ranking, goal, unreached and Manhattan on every entry,
-holding a few frames at a time; the rules that read neighbouring entries
-anywhere in the table (descent, step, symmetry) are skipped, and the
-report says so.
+A table too large for the memory (--max-memory, or what is available) is
+refused at once (exit 2). --frames verifies an additive table frame by
+frame instead: integrity, header, ranking, goal, unreached and Manhattan
+on every entry, holding a few frames at a time; the rules that read
+neighbouring entries anywhere in the table (descent, step, symmetry) are
+skipped, and the report says so.
+
+Progress: a status bar on a terminal; otherwise, for a check that takes
+longer, a line on stderr every 10 s (pass, share done, rate, time left).
 
 --manifest FILE DIR checks the folder DIR against the manifest: every
 listed table present, with the listed identity, passing verify; table
@@ -61,7 +67,7 @@ func parseVerifyFlags(e *env, args []string) (*verifyConfig, []string, error) {
 	cfg := &verifyConfig{}
 	fs := newFlags(e, "verify")
 	fs.BoolVar(&cfg.deep, "deep", false, "also rebuild each table with the simple reference BFS and compare every entry")
-	fs.BoolVar(&cfg.frames, "frames", false, "verify additive tables frame by frame in little memory: integrity and the rules on single entries, not those on neighbours (the default for a table too large for the memory)")
+	fs.BoolVar(&cfg.frames, "frames", false, "verify additive tables frame by frame in little memory: integrity and the rules on single entries, not those on neighbours (what verify proposes for a table too large for the memory)")
 	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "worker goroutines")
 	fs.IntVar(&cfg.maxFind, "max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
 	fs.StringVar(&cfg.maxMem, "max-memory", "", maxMemoryHelp)
@@ -139,6 +145,7 @@ type tableVerifier struct {
 
 	pass, current atomic.Pointer[string]
 	done, total   atomic.Int64
+	lines         *progressLines // set during a verification when stderr is not a terminal
 }
 
 func newTableVerifier(e *env, cfg *verifyConfig, budget sysmem.Budget) *tableVerifier {
@@ -157,30 +164,51 @@ func newTableVerifier(e *env, cfg *verifyConfig, budget sysmem.Budget) *tableVer
 			}
 			v.done.Store(int64(d))
 			v.total.Store(int64(t))
+			if l := v.lines; l != nil {
+				l.report(p, d, t)
+			}
 		}}
 	return v
 }
 
-// verify checks that the table file f fits in memory, then verifies it.
-// The error names f; it is trouble (or ctx's error when interrupted).
+// verify checks that the table file f fits in memory, then verifies it;
+// with --frames it verifies an additive table frame by frame instead
+// (verify.FileFrames), within the memory, with a progress line on stderr
+// A verification that runs longer than progressEvery prints a line of
+// progress that often when stderr is not a terminal (progressLines). A table that
+// does not fit is refused at once (a scan of a table declaring tens of
+// GiB takes an hour), naming --frames when that would fit. The error
+// names f; it is trouble (or ctx's error when interrupted).
 func (v *tableVerifier) verify(f string) (*verify.Report, error) {
-	check := verify.File
-	if err := checkVerifyMemory(v.budget, f, v.opts); err != nil || v.cfg.frames {
-		if !v.framesFit(f) {
-			if err == nil {
-				err = fmt.Errorf("%s: --frames verifies additive tables only, within the memory (not with --deep)", f)
-			}
-			return nil, err
-		}
-		check = verify.FileFrames
-		if err != nil && !v.cfg.asJSON {
-			fmt.Fprintf(v.e.stderr, "%v: verifying frame by frame\n", err)
-		}
+	check, frames := verify.File, false
+	memErr := checkVerifyMemory(v.budget, f, v.opts)
+	var h *format.Header
+	if memErr != nil || v.cfg.frames {
+		h = v.framesHeader(f)
+	}
+	switch {
+	case v.cfg.frames && h == nil && memErr != nil:
+		return nil, memErr
+	case v.cfg.frames && h == nil:
+		return nil, fmt.Errorf("%s: --frames verifies additive tables only, within the memory (not with --deep)", f)
+	case v.cfg.frames:
+		check, frames = verify.FileFrames, true
+		fmt.Fprintf(v.e.stderr, "verifying %s frame by frame: %d entries in %d frames\n", f, h.Entries, len(h.Frames))
+	case memErr != nil && h != nil:
+		return nil, fmt.Errorf("%w; --frames checks its %d entries frame by frame in %s (the rules on single entries only)",
+			memErr, h.Entries, sysmem.FormatSize(sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts))))
+	case memErr != nil:
+		return nil, memErr
 	}
 	ctx := v.e.context()
 	v.current.Store(&f)
 	v.pass.Store(nil)
+	v.lines = nil
+	if !v.e.stderrIsTTY {
+		v.lines = &progressLines{w: v.e.stderr, file: f, frames: frames, every: progressEvery, last: time.Now()}
+	}
 	rep, err := check(ctx, f, v.opts)
+	v.lines = nil
 	v.current.Store(nil)
 	v.status.clear()
 	if err != nil {
@@ -192,17 +220,61 @@ func (v *tableVerifier) verify(f string) (*verify.Report, error) {
 	return rep, nil
 }
 
-// framesFit reports whether f is an additive table that verify.FileFrames
-// can check within the budget (not with --deep).
-func (v *tableVerifier) framesFit(f string) bool {
+// progressEvery is the interval between the progress lines of a
+// verification when stderr is not a terminal (a variable for the tests).
+var progressEvery = 10 * time.Second
+
+// progressLines prints a verification's progress as lines (stderr not a
+// terminal, where the status bar is not shown): at most one per interval,
+// the first after one interval, each with the pass (frame by frame: the
+// one pass), the share of its entries done, the rate and the time left at
+// that rate. Options.Progress calls it from several goroutines.
+type progressLines struct {
+	mu              sync.Mutex
+	w               io.Writer
+	file            string
+	frames          bool
+	every           time.Duration
+	pass            string
+	passStart, last time.Time
+}
+
+func (p *progressLines) report(pass string, done, total uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if pass != p.pass {
+		p.pass, p.passStart = pass, now
+	}
+	if done == 0 || done >= total || now.Sub(p.last) < p.every {
+		return
+	}
+	p.last = now
+	rate := float64(done) / max(now.Sub(p.passStart).Seconds(), 1e-9)
+	left := time.Duration(float64(total-done) / max(rate, 1) * float64(time.Second)).Round(time.Second)
+	what := p.file + " frame by frame"
+	if !p.frames {
+		what = p.file + ", " + pass + " pass"
+	}
+	fmt.Fprintf(p.w, "verifying %s: %.1f%% (%d of %d entries, %.1f M entries/s, about %v left)\n",
+		what, 100*float64(done)/float64(total), done, total, rate/1e6, left)
+}
+
+// framesHeader returns f's header when f is an additive table that
+// verify.FileFrames can check within the budget (not with --deep), else
+// nil.
+func (v *tableVerifier) framesHeader(f string) *format.Header {
 	if v.opts.Deep {
-		return false
+		return nil
 	}
 	h, _, err := format.InspectHeaderFile(f)
 	if err != nil || h.Kind != format.KindAdditive {
-		return false
+		return nil
 	}
-	return !v.budget.Known || sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts)) <= v.budget.Limit
+	if v.budget.Known && sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts)) > v.budget.Limit {
+		return nil
+	}
+	return h
 }
 
 // namingFile returns err with f's name in front, unless it starts with it

@@ -24,7 +24,7 @@ func TestWrite(t *testing.T) {
 	}{
 		{"replaces", func(w io.Writer) error { _, err := io.WriteString(w, "new\n"); return err }, "f", nil, "new\n"},
 		{"empty", func(io.Writer) error { return nil }, "f", nil, ""},
-		{"fill fails", func(w io.Writer) error { io.WriteString(w, "half"); return boom }, "f", boom, "old\n"},
+		{"fill fails", func(w io.Writer) error { _, _ = io.WriteString(w, "half"); return boom }, "f", boom, "old\n"},
 		{"missing directory", func(io.Writer) error { return nil }, "nodir/f", os.ErrNotExist, ""},
 	}
 	for _, tt := range tests {

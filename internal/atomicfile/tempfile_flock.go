@@ -3,6 +3,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"os"
 	"syscall"
 	"time"
@@ -25,7 +26,7 @@ func tempInUse(path string) bool {
 	defer f.Close()
 	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 	if err != nil {
-		return err == syscall.EWOULDBLOCK
+		return errors.Is(err, syscall.EWOULDBLOCK)
 	}
 	return false // closing f releases the lock
 }

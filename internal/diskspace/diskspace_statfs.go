@@ -9,5 +9,5 @@ func free(path string) (uint64, bool) {
 	if err := syscall.Statfs(path, &st); err != nil {
 		return 0, false
 	}
-	return uint64(st.Bavail) * uint64(st.Bsize), true
+	return st.Bavail * uint64(st.Bsize), true // Bsize: int64 on linux/amd64, int32 on linux/386, uint32 on darwin
 }
