@@ -94,15 +94,21 @@ func ReadHeaderFile(path string) (*Header, error) {
 func readTableHeader(path string) (*Table, error) {
 	var t *Table
 	err := withFile(path, func(f *os.File, size int64) error {
-		d := &decoder{r: f, size: size, strict: true}
-		h, p, _, err := d.header()
-		if err != nil {
-			return err
-		}
-		t = &Table{Header: *h, Pattern: p, headerOnly: true}
-		return nil
+		var err error
+		t, err = decodeTableHeader(f, size)
+		return err
 	})
 	return t, err
+}
+
+// decodeTableHeader is readTableHeader on r, of size bytes.
+func decodeTableHeader(r io.ReaderAt, size int64) (*Table, error) {
+	d := &decoder{r: r, size: size, strict: true}
+	h, p, _, err := d.header()
+	if err != nil {
+		return nil, err
+	}
+	return &Table{Header: *h, Pattern: p, headerOnly: true}, nil
 }
 
 // Inspect is the lenient read for a verifier. It performs the checks of
@@ -145,6 +151,11 @@ func withFile(path string, fn func(f *os.File, size int64) error) error {
 		return err // *PathError or *regular.NotRegularError names the path
 	}
 	defer f.Close()
+	return onFile(f, path, fn)
+}
+
+// onFile is withFile on the file f, open already (named path).
+func onFile(f *os.File, path string, fn func(f *os.File, size int64) error) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
