@@ -93,14 +93,14 @@ func parseHeader(js []byte, major uint16) (*Header, error) {
 		if err == nil {
 			err = errors.New("invalid JSON")
 		}
-		return nil, fmt.Errorf("header JSON: %v", err)
+		return nil, fmt.Errorf("header JSON: %w", err)
 	}
 	h := &Header{Major: major}
 	seen := make(map[string]bool)
 	err := objectMembers(js, func(rawKey, raw []byte) error {
 		var key string
 		if err := json.Unmarshal(rawKey, &key); err != nil {
-			return fmt.Errorf("header JSON: %v", err)
+			return fmt.Errorf("header JSON: %w", err)
 		}
 		if seen[key] {
 			return fmt.Errorf("header: duplicate key %q", key)

@@ -186,8 +186,8 @@ type decoder struct {
 // note records an integrity problem. In strict mode the first problem is
 // kept (d.err: the decoder's sticky first problem, which every later step
 // returns at once) and later ones are dropped; otherwise it is appended to
-// findings. It returns d.err, so a caller may stop at once.
-func (d *decoder) note(err error) error {
+// findings. A caller that must stop at the first problem checks d.err.
+func (d *decoder) note(err error) {
 	switch {
 	case d.err != nil:
 	case d.strict:
@@ -195,7 +195,6 @@ func (d *decoder) note(err error) error {
 	default:
 		d.findings = append(d.findings, err)
 	}
-	return d.err
 }
 
 // readAt reads exactly len(buf) bytes at off.
@@ -229,19 +228,16 @@ func (d *decoder) decode() (*Table, error) {
 	}
 	st := computeStats(values)
 	if st.sha != h.RawSHA256 {
-		if err := d.note(&ChecksumError{What: "raw_sha256", Want: h.RawSHA256, Got: st.sha}); err != nil {
-			return nil, err
-		}
+		d.note(&ChecksumError{What: "raw_sha256", Want: h.RawSHA256, Got: st.sha})
 	}
 	if n := st.counts[puzzle.Unreached]; n != 0 {
-		if err := d.note(formatErr(payloadOff, "%d entries hold the reserved value 255, first at rank %d", n, firstIndex(values, puzzle.Unreached))); err != nil {
-			return nil, err
-		}
+		d.note(formatErr(payloadOff, "%d entries hold the reserved value 255, first at rank %d", n, firstIndex(values, puzzle.Unreached)))
 	}
 	for _, m := range st.counts.Mismatches(h) {
-		if err := d.note(formatErr(offHeader, "%s", m)); err != nil {
-			return nil, err
-		}
+		d.note(formatErr(offHeader, "%s", m))
+	}
+	if d.err != nil {
+		return nil, d.err
 	}
 	return &Table{Header: *h, Pattern: p, Values: values, Regions: d.regions}, nil
 }
@@ -289,8 +285,8 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 	sum := sha256.Sum256(buf[:prefixLen+n])
 	if stored := buf[prefixLen+n:]; !bytes.Equal(sum[:], stored) {
 		err := &ChecksumError{What: "header sha256", Want: hex.EncodeToString(stored), Got: hex.EncodeToString(sum[:])}
-		if err := d.note(err); err != nil {
-			return nil, nil, 0, err
+		if d.note(err); d.err != nil {
+			return nil, nil, 0, d.err
 		}
 	}
 	h, err := parseHeader(buf[prefixLen:prefixLen+n], major)
@@ -764,8 +760,8 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 		if !d.strict {
 			err = &UndecodedFrameError{Frame: i, Err: err}
 		}
-		if err := d.note(err); err != nil {
-			return nil, err
+		if d.note(err); d.err != nil {
+			return nil, d.err
 		}
 		lo, hi := fs.bounds(i)
 		fill(values[lo:hi], puzzle.Unreached)
@@ -831,7 +827,8 @@ func (d *decoder) checkPayloadSHA(h *Header, payloadOff int64) error {
 		off += int64(len(b))
 	}
 	if got := hex.EncodeToString(sum.Sum(nil)); got != h.PayloadSHA256 {
-		return d.note(&ChecksumError{What: "payload_sha256", Want: h.PayloadSHA256, Got: got})
+		d.note(&ChecksumError{What: "payload_sha256", Want: h.PayloadSHA256, Got: got})
+		return d.err
 	}
 	return nil
 }
