@@ -90,7 +90,7 @@ func ReadHeaderFile(path string) (*Header, error) {
 // readTableHeader reads the header of the table file at path as
 // ReadHeaderFile does and returns it as a table without values (marked
 // headerOnly), for the checks of a set file that need only the tables'
-// headers (CheckSetFileHeaders). Errors as for ReadFile up to the header.
+// headers (PlanSet, SetPlan.CheckHeaders). Errors as for ReadFile up to the header.
 func readTableHeader(path string) (*Table, error) {
 	var t *Table
 	err := withFile(path, func(f *os.File, size int64) error {

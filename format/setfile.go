@@ -193,21 +193,6 @@ func MarshalSetFile(sf *SetFile) ([]byte, error) {
 // it): "parts" for version 1, "partitions" for a catalogue.
 func (sf SetFile) MarshalJSON() ([]byte, error) { return MarshalSetFile(&sf) }
 
-// ReadSetFile reads and parses the set file at path: its size (at most
-// MaxSetFileLen bytes), then ParseSetFile. It does not read the tables;
-// OpenSet does the rest. Errors name the path; bad content wraps ErrSet.
-func ReadSetFile(path string) (*SetFile, error) {
-	data, err := readSetFileBytes(path)
-	if err != nil {
-		return nil, err
-	}
-	sf, err := ParseSetFile(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return sf, nil
-}
-
 // readSetFileBytes reads the set file at path, refusing one larger than
 // MaxSetFileLen (an error naming path and wrapping ErrSet).
 func readSetFileBytes(path string) ([]byte, error) {
@@ -336,7 +321,9 @@ func sniffSetFile(f io.Reader, path string) (bool, []byte, error) {
 // however many parts use it. Errors name the paths; a set file that is
 // malformed or inconsistent with its tables wraps ErrSet. It stops at the
 // first problem, in the reading order of SPEC.md sections 10.3 and 12
-// (CheckSetFile finds them all).
+// (CheckSetFile finds them all). It is planSet(paths).Open() without the
+// headers read first: see SetPlan for a plan that says the memory needed
+// before anything is decoded.
 func OpenSet(paths ...string) (*Set, error) {
 	return planSet(paths, false).Open()
 }
@@ -362,20 +349,6 @@ func CheckSetFile(path string) (*Set, []error) {
 		return nil, c.probs
 	}
 	return s, nil
-}
-
-// CheckSetFileHeaders checks the set file at path as OpenSet(path) does,
-// in the same order and with the same first error, but reads only the
-// headers of its tables (as ReadHeaderFile does; cheap: a few kilobytes
-// per table, no payload decoded), for `pdbgen info`. It therefore finds
-// every problem of the set file and of its tables' headers (board, goal,
-// tiles, raw_sha256 named, kind, symmetry, tile_map, overlaps), but not a
-// table whose payload is corrupt (only ReadFile, which OpenSet and
-// CheckSetFile use, decodes it). Errors as for OpenSet: they name the
-// path; those about the set file wrap ErrSet, a missing or unreadable
-// table passes through.
-func CheckSetFileHeaders(path string) error {
-	return PlanSet(path).CheckHeaders()
 }
 
 // tableCache returns a function reading table files with read (ReadFile,
@@ -657,27 +630,6 @@ func ValidTableName(name string) bool {
 		}
 	}
 	return true
-}
-
-// SetFileTables returns the paths of the tables a set file names (in the
-// set file's directory), each once, in order of first use. It reads only
-// the set file (ReadSetFile), so a front end can size the tables' memory
-// before loading them.
-func SetFileTables(path string) ([]string, error) {
-	sf, err := ReadSetFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, p := range sf.allParts() {
-		if seen[p.Table] {
-			continue
-		}
-		seen[p.Table] = true
-		out = append(out, filepath.Join(filepath.Dir(path), p.Table))
-	}
-	return out, nil
 }
 
 func absPath(p string) string {
