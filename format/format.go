@@ -18,9 +18,20 @@
 // Header.Major to MajorVersion1 for a 1.0 file. Reading: ReadFile/Decode
 // verify everything and fail on the first problem; ReadHeaderFile checks
 // only the header; Inspect reports every integrity problem it finds instead
-// of stopping. A Set combines tables into one heuristic for a solver; a
-// set file (SPEC.md, SetFile, OpenSet) lets one table serve several parts
-// of a set through board symmetries.
+// of stopping; ScanFile checks a table frame by frame without holding it.
+// A Set combines tables into one heuristic for a solver; a set file
+// (SPEC.md, SetFile) lets one table serve several parts of a set through
+// board symmetries. OpenSet opens tables and set files in one step; a
+// front end that checks its memory first plans (PlanSet: each set file
+// read once, each table's header once, SetPlan.Memory) and then opens
+// (SetPlan.Open: each table decoded once).
+//
+// Inside, each direction has one pipeline: every frame is written by
+// pipeFrames (Table.Encode, EncodeStream) and read by one frame loop
+// (frameSet: Decode, Inspect, ScanFile), the decoder keeps its first
+// problem (note), and a table's kind (Kind) is dispatched on once, so a
+// new encoding or format version is taught to one writer and one reader
+// (codec.go: the codecs and the versions).
 //
 // In memory a table is always decoded to one byte per entry (Table.Values),
 // whatever the file version. Keeping the 4-bit codes and adding the
