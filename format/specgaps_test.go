@@ -140,3 +140,29 @@ func TestSetOverlapNames(t *testing.T) {
 		t.Errorf("overlap: %v, want %q", err, want)
 	}
 }
+
+// TestHeaderMembers: the header's walk over its members (jsonParser in
+// skip mode) finds each member's end through escapes, brackets inside
+// strings and numbers at the end of an object, and decodes escaped keys
+// ("wid\u0074h" is width, so the real one is then a duplicate).
+func TestHeaderMembers(t *testing.T) {
+	file := encode(t, mkTable(t, pdbtest.Pattern(t, 3, 2, "", 1, 2), 0, 1), 1)
+	js, _ := split(t, file)
+	rest := string(js[1:])
+	for _, c := range []struct{ name, js, err string }{
+		{"escaped quote", `{"x":"a\"}b\\",` + rest, ""},
+		{"brackets in strings", `{"x":{"a":"}]","b":["[{"]},` + rest, ""},
+		{"number last", `{` + rest[:len(rest)-1] + `,"x":-1.5e3}`, ""},
+		{"literals", `{"x":[true,false,null,{}],"y":{"z":[]},` + rest, ""},
+		{"escaped key", `{"wid\u0074h":3,` + rest, `header: duplicate key "width"`},
+	} {
+		f := withRawHeader(t, file, c.js)
+		tb, err := Decode(bytes.NewReader(f), int64(len(f)))
+		switch {
+		case c.err == "" && (err != nil || tb.Header.Width != 3 || tb.Header.Height != 2):
+			t.Errorf("%s: %v", c.name, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: %v, want %q", c.name, err, c.err)
+		}
+	}
+}
