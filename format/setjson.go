@@ -245,16 +245,22 @@ func (p *jsonParser) array(depth int) (any, error) {
 	}
 }
 
+// skipStr moves past the string literal starting at its opening quote
+// (skip mode: the text is valid JSON).
+func (p *jsonParser) skipStr() {
+	for p.i++; p.i < len(p.s) && p.s[p.i] != '"'; p.i++ {
+		if p.s[p.i] == '\\' {
+			p.i++
+		}
+	}
+	p.i++
+}
+
 // str parses a string literal starting at its opening quote (in skip
-// mode it only finds its end: the text is valid JSON).
+// mode it only finds its end, skipStr).
 func (p *jsonParser) str() (string, error) {
 	if p.skip {
-		for p.i++; p.i < len(p.s) && p.s[p.i] != '"'; p.i++ {
-			if p.s[p.i] == '\\' {
-				p.i++
-			}
-		}
-		p.i++
+		p.skipStr()
 		return "", nil
 	}
 	p.i++
