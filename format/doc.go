@@ -53,11 +53,29 @@
 // symmetric pattern (Part, NewSetParts); or a catalogue, the maximum over
 // several additive partitions of their sums (NewCatalogue). Set.Lookup and
 // Set.HeuristicBoard check a board; Set.Heuristic is the fast path on a
-// position vector. A set file (SetFile: ReadSetFile, ParseSetFile,
-// WriteSetFile; version 1 a set of parts, version 2 a catalogue) names the
-// tables, symmetries and tile relabellings of a set's parts; OpenSet opens
-// table and set files together as pdbgen's commands take them, reading each
-// table file once, and CheckSetFile lists every problem of a set file.
+// position vector. A set file (SetFile: ParseSetFile, WriteSetFile;
+// version 1 a set of parts, version 2 a catalogue) names the tables,
+// symmetries and tile relabellings of a set's parts; OpenSet opens table
+// and set files together as pdbgen's commands take them, and CheckSetFile
+// lists every problem of a set file.
+//
+// # Planning, then opening
+//
+// A front end that checks its memory before it loads plans first:
+// PlanSet reads each set file once and each table's header once, and
+// SetPlan.Memory says what the distinct tables will take decoded; then
+// SetPlan.Open decodes each table once, with OpenSet's checks and first
+// error. pdbgen's lookup, solve and info keep one plan per command, so a
+// table file is opened at most twice (header, then table).
+//
+// # One pipeline each way
+//
+// Every frame is written by one pipeline (pipeFrames, behind Table.Encode
+// and EncodeStream) and read by one frame loop (frameSet, behind Decode,
+// Inspect and ScanFile); headers and set files share one strict JSON
+// parser; the decoder keeps its first problem (sticky), and a table's kind
+// is dispatched on once. A new encoding or format version is taught to one
+// writer and one reader (codec.go: the codecs and the versions).
 //
 // In memory a table is always decoded to one byte per entry (Table.Values),
 // whatever the file version. Keeping the 4-bit codes and adding the

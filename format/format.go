@@ -122,7 +122,7 @@ type Table struct {
 	Regions *puzzle.Regions
 
 	// headerOnly marks a table of which only the header was read
-	// (readTableHeader, for CheckSetFileHeaders): no Values, never
+	// (readTableHeader, for SetPlan.CheckHeaders): no Values, never
 	// looked up, never returned.
 	headerOnly bool
 }

@@ -28,6 +28,8 @@ type env struct {
 	// signalCode is the exit status for a ctx that ended (128 + the
 	// signal's number); nil means 130.
 	signalCode func() int
+	// plan is the plan of the command's table files (memory.go, planFor).
+	plan *tablePlan
 }
 
 // context returns e.ctx, or context.Background when it is not set.

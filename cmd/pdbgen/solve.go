@@ -234,7 +234,7 @@ func runSolve(e *env, args []string) error {
 	if cfg.opt.Algorithm != solver.AlgIDA {
 		need := uint64(runtimeBase)
 		if len(files) > 0 {
-			need = loadMemoryNeed(files)
+			need = loadMemoryNeed(e, files)
 		}
 		if cfg.opt.MaxBytes, err = searchBytes(budget, need, *workers); err != nil {
 			return err
@@ -294,7 +294,7 @@ func (src solveSource) open(e *env, alg solver.Algorithm) (*solver.Solver, error
 // index, bidirectional without reflection; IDA*'s direct index copies are
 // made while they fit in the budget (a warning says when not all do).
 func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver, error) {
-	if err := checkLoadMemory(src.budget, src.files); err != nil {
+	if err := checkLoadMemory(e, src.budget, src.files); err != nil {
 		return nil, err
 	}
 	if err := e.context().Err(); err != nil {
@@ -311,7 +311,7 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	opt.Reflect = opt.Reflect && alg.UsesTables()
 	opt.FromBlankFirst = src.from != ""
 	opt.Compact = opt.Compact || alg != solver.AlgIDA
-	if need := loadMemoryNeed(src.files); !opt.Compact && src.budget.Known {
+	if need := loadMemoryNeed(e, src.files); !opt.Compact && src.budget.Known {
 		// The direct copies that fit beside the tables; the other
 		// tables are searched through their compact index.
 		opt.MaxDirectBytes = 1 // none
