@@ -89,8 +89,7 @@ func (s *Solver) SolveAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOp
 	if opt.Restarts {
 		return s.solveRestarts(ctx, b, sched, opt)
 	}
-	var best Bounded
-	work, ok, err := s.start(b, &best)
+	best, work, ok, err := s.start(b, opt.Limits)
 	if err != nil || !ok {
 		return best, err
 	}

@@ -199,11 +199,7 @@ func (s *Solver) beam(ctx context.Context, b puzzle.Board, width int, lim Limits
 	if width < 1 || width > MaxBeamWidth {
 		return Bounded{}, fmt.Errorf("solver: beam width %d: want 1 to %d", width, MaxBeamWidth)
 	}
-	if err := lim.validate(); err != nil {
-		return Bounded{}, err
-	}
-	var out Bounded
-	work, ok, err := s.start(b, &out)
+	out, work, ok, err := s.start(b, lim)
 	if err != nil || !ok {
 		return out, err
 	}
@@ -450,8 +446,7 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt Anyti
 	if maxWidth < 1 || maxWidth > MaxBeamWidth {
 		return Bounded{}, fmt.Errorf("solver: beam width %d: want 1 to %d", maxWidth, MaxBeamWidth)
 	}
-	var best Bounded
-	work, ok, err := s.start(b, &best)
+	best, work, ok, err := s.start(b, opt.Limits)
 	if err != nil || !ok {
 		return best, err
 	}

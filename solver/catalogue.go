@@ -22,7 +22,7 @@ import (
 // partition.
 //
 // A move of tile t changes the values of the parts holding t and so the
-// sums of the partitions holding those parts; IDA* (dfsCat) computes them
+// sums of the partitions holding those parts; IDA* (dfs, childCat) computes them
 // lazily, partition by partition, and stops as soon as one sum cuts the
 // child and no exact value could lower the next bound (catalogue.eval): the
 // decisions and the next bound are those of the exact maximum. Between
@@ -280,13 +280,7 @@ func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzl
 			t := r.part
 			tab := &cat.tabs[t]
 			c.part, c.p, c.from, c.to = t, r.idx&(puzzle.MaxCells-1), pc[t][to&(puzzle.MaxCells-1)], pc[t][blank&(puzzle.MaxCells-1)]
-			if tab.dvals != nil {
-				c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
-				c.h = tab.dvals[c.st.d]
-			} else {
-				c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
-				c.h = tab.values[tab.index(c.st)]
-			}
+			c.st, c.h = tab.step(&sd.st[t], &sd.cells[t], c.from, c.to, c.p)
 			c.lazy = c.h&zaLazy != 0 && tab.za != nil
 			if c.lazy {
 				c.h &^= zaLazy
@@ -404,71 +398,40 @@ func (x *searcher) level(g int) *catLevel {
 	return x.levels[g]
 }
 
-// dfsCat is dfs for a catalogue (Solver.cat): the same search, the
-// heuristic of each child evaluated by catalogue.eval.
-func (x *searcher) dfsCat(g int, fs uint16) bool {
-	s := x.s
-	cat := s.cat
-	blank := x.blank
-	m := &s.nbr[blank]
-	row := s.dup[int(fs)<<2 : int(fs)<<2+4 : int(fs)<<2+4]
-	lv := x.level(g)
+// childCat is dfs's step for a catalogue (Solver.cat): the heuristic h of
+// the child where tile slides from cell to into the blank's cell blank,
+// at depth g+1, evaluated by catalogue.eval (the regular side, then the
+// reflected one only for children the regular side keeps, as for an
+// additive set). keep is false when the child is cut (x.next then takes
+// its f); when true the move's steps are made on both sides (unmakeCat
+// undoes them).
+func (x *searcher) childCat(lv *catLevel, g int, tile, blank, to uint8) (h int, keep bool) {
+	cat := x.s.cat
 	thr := x.bound - g - 1 // a child whose h exceeds thr is cut
-	for i := uint8(0); i < m.n; i++ {
-		dir := m.dir[i]
-		nfs := row[dir&3]
-		if nfs == dupDead {
-			continue // a duplicate path (fsm.Dead)
-		}
-		to := m.to[i]
-		tile := x.board[to]
-		x.nodes++
-		h, _ := cat.eval(x.creg, &lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1)
-		if h > thr {
-			x.next = min(x.next, g+1+h)
-			continue
-		}
-		var rtile uint8
-		if x.reflect {
-			// As in dfs: only for children the regular side keeps.
-			rtile = s.reflTile[tile]
-			hr, _ := cat.eval(x.crefl, &lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
-			if hr > thr {
-				x.next = min(x.next, g+1+hr)
-				continue
-			}
-			h = max(h, hr)
-			cat.make(x.crefl, &lv.refl, len(cat.tile[rtile]))
-		}
-		// Make the move.
-		cat.make(x.creg, &lv.reg, len(cat.tile[tile]))
-		x.board[blank], x.board[to] = tile, 0
-		x.blank = to
-		x.path = append(x.path, dir)
-		if s.nodeHook != nil {
-			s.nodeHook(x.board[:x.n], h, x.valueCat())
-		}
-
-		if h == 0 && x.isGoal() {
-			return true
-		}
-		if x.ctxLeft--; x.ctxLeft <= 0 && x.interrupted() {
-			return true
-		}
-		if g+1 == x.cut {
-			x.frontier = append(x.frontier, frontierNode{path: append([]uint8(nil), x.path...), nodes: x.nodes})
-		} else if x.dfsCat(g+1, nfs) {
-			return true
-		}
-
-		// Undo it.
-		x.path = x.path[:len(x.path)-1]
-		x.blank = blank
-		x.board[blank], x.board[to] = 0, tile
-		cat.unmake(x.creg, &lv.reg, len(cat.tile[tile]))
-		if x.reflect {
-			cat.unmake(x.crefl, &lv.refl, len(cat.tile[rtile]))
-		}
+	h, _ = cat.eval(x.creg, &lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1)
+	if h > thr {
+		x.next = min(x.next, g+1+h)
+		return h, false
 	}
-	return false
+	if x.reflect {
+		rtile := x.s.reflTile[tile]
+		hr, _ := cat.eval(x.crefl, &lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
+		if hr > thr {
+			x.next = min(x.next, g+1+hr)
+			return hr, false
+		}
+		h = max(h, hr)
+		cat.make(x.crefl, &lv.refl, len(cat.tile[rtile]))
+	}
+	cat.make(x.creg, &lv.reg, len(cat.tile[tile]))
+	return h, true
+}
+
+// unmakeCat undoes the steps childCat made for tile's move.
+func (x *searcher) unmakeCat(lv *catLevel, tile uint8) {
+	cat := x.s.cat
+	cat.unmake(x.creg, &lv.reg, len(cat.tile[tile]))
+	if x.reflect {
+		cat.unmake(x.crefl, &lv.refl, len(cat.tile[x.s.reflTile[tile]]))
+	}
 }

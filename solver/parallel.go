@@ -82,7 +82,7 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board, upper int, onB
 		if cut < bound {
 			fx.cut = cut
 		}
-		found := fx.run(0, 0)
+		found := fx.dfs(0, 0)
 		s.explored.Add(fx.nodes)
 		if found {
 			if fx.err != nil {
@@ -189,7 +189,7 @@ func (s *Solver) searchSubtree(ctx context.Context, x *searcher, b puzzle.Board,
 	for _, d := range path {
 		fs = s.dup[int(fs)<<2|int(d)]
 	}
-	found := x.run(len(path), fs)
+	found := x.dfs(len(path), fs)
 	s.explored.Add(x.nodes)
 	if x.err != nil {
 		return subResult{nodes: x.nodes, err: x.err}

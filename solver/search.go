@@ -68,6 +68,25 @@ func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
 	return st
 }
 
+// step returns the index state and the value (with its zaLazy bit) after
+// tile p of the table moved from cell from to the free cell to (the
+// table's cells), st and cells being the state before the move: with a
+// direct index the index changes by one multiply-add (only st.d is kept),
+// otherwise by the compact rank update (moved).
+func (ti *tableInfo) step(st *rankState, cells *[puzzle.MaxCells]uint8, from, to, p uint8) (next rankState, h uint8) {
+	if ti.dvals == nil {
+		return ti.movedValue(st, cells, from, to, p)
+	}
+	next.d = st.d + (uint64(to)-uint64(from))*ti.dpow[p&(puzzle.MaxCells-1)]
+	return next, ti.dvals[next.d]
+}
+
+// movedValue is step through the compact index.
+func (ti *tableInfo) movedValue(st *rankState, cells *[puzzle.MaxCells]uint8, from, to, p uint8) (rankState, uint8) {
+	next := ti.moved(*st, cells, from, to, p)
+	return next, ti.values[ti.index(next)]
+}
+
 // index is the table index of st.
 func (ti *tableInfo) index(st rankState) uint64 { return st.ord*ti.comb + st.m }
 
@@ -232,7 +251,7 @@ type searcher struct {
 	stop     *atomic.Int64
 	item     int64
 
-	levels []*catLevel // a catalogue's steps per depth (dfsCat)
+	levels []*catLevel // a catalogue's steps per depth (dfs, childCat)
 }
 
 // newSearcher returns a searcher at the root b (in the tables'
@@ -301,7 +320,7 @@ func (s *Solver) idaUpTo(ctx context.Context, b puzzle.Board, upper int, onBound
 		}
 		x.next = inf
 		x.path = x.path[:0]
-		if x.run(0, 0) {
+		if x.dfs(0, 0) {
 			if x.err != nil {
 				return nil, x.nodes, stopped(x.err, x.bound, x.nodes)
 			}
@@ -317,14 +336,6 @@ func (s *Solver) idaUpTo(ctx context.Context, b puzzle.Board, upper int, onBound
 	}
 }
 
-// run is dfs, or dfsCat for a catalogue.
-func (x *searcher) run(g int, fs uint16) bool {
-	if x.s.cat != nil {
-		return x.dfsCat(g, fs)
-	}
-	return x.dfs(g, fs)
-}
-
 func (x *searcher) isGoal() bool {
 	goal := x.s.goal
 	for c := 0; c < x.n; c++ {
@@ -338,13 +349,21 @@ func (x *searcher) isGoal() bool {
 // dfs expands the current state at depth g, in state fs of the
 // duplicate-path automaton (0 at the root). It returns true when the goal
 // was found (x.path then holds the solution) or the search must stop
-// (x.err set).
+// (x.err set). It is IDA*'s one loop for every kind of heuristic: an
+// additive set's (plain or zero-aware tables: the steps childOf computes,
+// inline here, the hot path) and a catalogue's (Solver.cat: childCat, one
+// call per child). The kind is the Solver's, fixed at New; the branch on
+// it is taken the same way at every node.
 func (x *searcher) dfs(g int, fs uint16) bool {
 	s := x.s
 	blank := x.blank
 	m := &s.nbr[blank]
 	row := s.dup[int(fs)<<2 : int(fs)<<2+4 : int(fs)<<2+4]
-	var c, cR, back, backR childStep // a child's steps, and their undoing
+	var c, cR, back, backR childStep // an additive child's steps, and their undoing
+	var lv *catLevel                 // a catalogue child's steps
+	if s.cat != nil {
+		lv = x.level(g)
+	}
 	for i := uint8(0); i < m.n; i++ {
 		dir := m.dir[i]
 		nfs := row[dir&3]
@@ -354,44 +373,55 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		to := m.to[i]
 		tile := x.board[to]
 		x.nodes++
-		// The tile moves from cell to to cell blank. The regular heuristic
-		// first; the reflected one only when the regular one does not
-		// already cut (Korf's program does the same): a pruned child costs
-		// one table lookup. (Same decisions; x.next may come out lower,
-		// which can only cost an extra iteration, rare since every f has
-		// the parity of the solution.)
-		s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
-		h := c.sum
-		if c.lazy && g+1+h <= x.bound {
-			// A zero-aware part gave a lower bound that does not cut:
-			// its exact value. (A cut by the lower bound is a cut by the
-			// exact value, so the decisions and node counts are the same;
-			// see solver/zeroaware.go on the next bound.)
-			s.resolve(&c, &x.reg)
+		var h int
+		if lv != nil {
+			var keep bool
+			if h, keep = x.childCat(lv, g, tile, blank, to); !keep {
+				continue
+			}
+		} else {
+			// The tile moves from cell to to cell blank. The regular
+			// heuristic first; the reflected one only when the regular one
+			// does not already cut (Korf's program does the same): a pruned
+			// child costs one table lookup. (Same decisions; x.next may come
+			// out lower, which can only cost an extra iteration, rare since
+			// every f has the parity of the solution.)
+			s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
 			h = c.sum
-		}
-		if f := g + 1 + h; f > x.bound {
-			x.next = min(x.next, f)
-			continue
-		}
-		if x.reflect {
-			s.childOf(&cR, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
-			h = max(h, cR.sum)
-			if cR.lazy && g+1+h <= x.bound {
-				s.resolve(&cR, &x.refl)
-				h = max(h, cR.sum)
+			if c.lazy && g+1+h <= x.bound {
+				// A zero-aware part gave a lower bound that does not cut:
+				// its exact value. (A cut by the lower bound is a cut by
+				// the exact value, so the decisions and node counts are
+				// the same; see solver/zeroaware.go on the next bound.)
+				s.resolve(&c, &x.reg)
+				h = c.sum
 			}
 			if f := g + 1 + h; f > x.bound {
 				x.next = min(x.next, f)
 				continue
 			}
-			x.refl.make(&cR, &backR)
+			if x.reflect {
+				s.childOf(&cR, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+				h = max(h, cR.sum)
+				if cR.lazy && g+1+h <= x.bound {
+					s.resolve(&cR, &x.refl)
+					h = max(h, cR.sum)
+				}
+				if f := g + 1 + h; f > x.bound {
+					x.next = min(x.next, f)
+					continue
+				}
+				x.refl.make(&cR, &backR)
+			}
+			x.reg.make(&c, &back)
 		}
 		// Make the move.
-		x.reg.make(&c, &back)
 		x.board[blank], x.board[to] = tile, 0
 		x.blank = to
 		x.path = append(x.path, dir)
+		if s.nodeHook != nil {
+			s.nodeHook(x.board[:x.n], h, x.value())
+		}
 
 		if h == 0 && x.isGoal() {
 			return true
@@ -411,6 +441,10 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		x.path = x.path[:len(x.path)-1]
 		x.blank = blank
 		x.board[blank], x.board[to] = 0, tile
+		if lv != nil {
+			x.unmakeCat(lv, tile)
+			continue
+		}
 		x.reg.make(&back, &c)
 		if x.reflect {
 			x.refl.make(&backR, &cR)

@@ -33,11 +33,7 @@ func (s *Solver) SolveWeighted(ctx context.Context, b puzzle.Board, w float64, l
 	if err := checkWeight(w); err != nil {
 		return Bounded{}, err
 	}
-	if err := lim.validate(); err != nil {
-		return Bounded{}, err
-	}
-	var out Bounded
-	work, ok, err := s.start(b, &out)
+	out, work, ok, err := s.start(b, lim)
 	if err != nil || !ok {
 		return out, err
 	}
