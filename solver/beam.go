@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"runtime/debug"
 	"slices"
 	"time"
 
@@ -187,15 +186,15 @@ func (w *hashWindow) addNew(h uint64) bool {
 // ErrTimeLimit, ctx's error, or ErrBeamExhausted). Bad boards are errors
 // as for SolveWeighted; an unsolvable board gives Solvable false.
 func (s *Solver) SolveBeam(ctx context.Context, b puzzle.Board, width int, lim Limits) (Bounded, error) {
-	return s.beam(ctx, b, width, lim, 0)
+	return s.runBeamSearch(ctx, b, width, lim, 0)
 }
 
-// beam is SolveBeam; upper > 0 drops every child whose g + h is at least
+// runBeamSearch is SolveBeam; upper > 0 drops every child whose g + h is at least
 // upper (no solution through it is shorter than upper, h being
 // admissible), so that a beam looking for a solution shorter than a known
 // one spends its width on the states that may lead to one; it then fails
 // with ErrBeamExhausted when none does.
-func (s *Solver) beam(ctx context.Context, b puzzle.Board, width int, lim Limits, upper int) (Bounded, error) {
+func (s *Solver) runBeamSearch(ctx context.Context, b puzzle.Board, width int, lim Limits, upper int) (Bounded, error) {
 	if width < 1 || width > MaxBeamWidth {
 		return Bounded{}, fmt.Errorf("solver: beam width %d: want 1 to %d", width, MaxBeamWidth)
 	}
@@ -237,7 +236,10 @@ const MaxBeamWidth = 1 << 28
 // beam may still succeed.
 var ErrBeamExhausted = errors.New("no new state at a level (or past the deepest level)")
 
-// beamSearch is one beam search in progress.
+// beamSearch is one beam search in progress. The level being expanded is
+// cur (its keys, words each) with its links in links[len(links)-1]; its
+// children go to the child arrays (ckeys, ch, chash, clink), and the ones
+// kept become the next level.
 type beamSearch struct {
 	s      *Solver
 	pk     packer
@@ -248,360 +250,234 @@ type beamSearch struct {
 	parity int
 	path   []uint8
 	upper  int // > 0: drop the children whose g + h is at least upper
+
+	width   int
+	words   int
+	goalKey key
+	win     hashWindow // hashes of the children of recent levels
+	kept    hashSet    // hashes of every state kept
+	cur     []uint64
+	links   [][]beamLink
+
+	ckeys []uint64   // children's keys, words each
+	ch    []uint16   // children's heuristic values
+	chash []uint64   // children's key hashes
+	clink []beamLink // how each child was reached
+	count []int      // per heuristic value, the children with it (keep)
 }
 
+// run searches from work (in the tables' convention, solvable), keeping
+// width states per level, and leaves the solution in bs.path.
 func (bs *beamSearch) run(work puzzle.Board, width int) error {
+	done, err := bs.begin(work, width)
+	if err != nil || done {
+		return err
+	}
+	maxLevels := beamMaxLevels(bs.startH)
+	for {
+		if len(bs.links) > maxLevels {
+			return ErrBeamExhausted
+		}
+		found, err := bs.expand()
+		if err != nil || found {
+			return err
+		}
+		if len(bs.ch) == 0 {
+			return ErrBeamExhausted
+		}
+		if err := bs.nextLevel(); err != nil {
+			return err
+		}
+	}
+}
+
+// begin sets up the search at the start work: its heuristic and parity,
+// the duplicate tables and the first level. done is true when work is the
+// goal.
+func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error) {
 	s, pk := bs.s, &bs.pk
-	words := pk.words
+	bs.width, bs.words = width, pk.words
 	var board, gb [puzzle.MaxCells]uint8
 	copy(gb[:], s.goal)
-	goalKey := pk.pack(&gb)
+	bs.goalKey = pk.pack(&gb)
 	copy(board[:], work)
 	bs.startH = bs.hc.load(&board)
 	bs.parity = s.geom.Manhattan(slices.Index(work, 0), int(s.goalPos[0])) % 2
 	k0 := pk.pack(&board)
-	bud := &bs.guard.bud
-	// cur: the keys of the level being expanded; its links in links[len-1].
-	// Children go to ckeys/ch/clink; the kept ones become the next level.
-	maxKids := 3 * width
-	win, err := newHashWindow(windowSlots(width), bud)
-	if err != nil {
-		return err
+	if bs.win, err = newHashWindow(windowSlots(width), &bs.guard.bud); err != nil {
+		return false, err
 	}
-	if k0 == goalKey {
-		return nil
+	if k0 == bs.goalKey {
+		return true, nil
 	}
-	var (
-		cur   = append(make([]uint64, 0, words), k0[:words]...)
-		links [][]beamLink
-		ckeys []uint64
-		ch    []uint16
-		chash []uint64
-		clink []beamLink
-		kept  hashSet
-		count []int
-	)
-	win.addNew(hashKey(k0))
-	if _, err := kept.addNew(hashKey(k0), bud); err != nil {
-		return err
+	bs.cur = append(make([]uint64, 0, bs.words), k0[:bs.words]...)
+	bs.win.addNew(hashKey(k0))
+	if _, err := bs.kept.addNew(hashKey(k0), &bs.guard.bud); err != nil {
+		return false, err
 	}
-	maxLevels := beamMaxLevels(bs.startH)
-	links = append(links, []beamLink{{move: noMove}})
-	for {
-		n := len(cur) / words
-		last := links[len(links)-1]
-		if len(links) > maxLevels {
-			return ErrBeamExhausted
-		}
-		ckeys, ch, chash, clink = ckeys[:0], ch[:0], chash[:0], clink[:0]
-		for i := 0; i < n; i++ {
-			if err := bs.guard.tick(); err != nil {
-				return err
-			}
-			bs.stats.Expanded++
-			var k key
-			copy(k[:], cur[i*words:(i+1)*words])
-			blank := pk.unpack(k, &board)
-			bs.hc.load(&board)
-			m := &s.nbr[blank]
-			skip := undo[last[i].move]
-			for j := uint8(0); j < m.n; j++ {
-				dir := m.dir[j]
-				if dir == skip {
-					continue
-				}
-				to := m.to[j]
-				tile := board[to]
-				ck := pk.slide(k, blank, to, tile)
-				bs.stats.Generated++
-				hv := hashKey(ck)
-				if !win.addNew(hv) {
-					continue
-				}
-				h := bs.hc.child(tile, blank, to)
-				if bs.upper > 0 && len(links)+h >= bs.upper {
-					continue // no solution through it is shorter than upper
-				}
-				if ck == goalKey {
-					bs.path = append(bs.path, dir)
-					for d, p := len(links)-1, uint32(i); d > 0; d-- {
-						l := links[d][p]
-						bs.path = append(bs.path, l.move)
-						p = l.parent
-					}
-					for a, z := 0, len(bs.path)-1; a < z; a, z = a+1, z-1 {
-						bs.path[a], bs.path[z] = bs.path[z], bs.path[a]
-					}
-					return nil
-				}
-				if len(ch) == cap(ch) {
-					// Grow the child arrays together, within the budget.
-					c := max(2*cap(ch), 1024)
-					c = min(c, maxKids)
-					if c <= len(ch) {
-						c = len(ch) + 1
-					}
-					if ckeys, err = growFor(bud, ckeys, c*words-len(ckeys), 8); err != nil {
-						return err
-					}
-					if ch, err = growFor(bud, ch, c-len(ch), 2); err != nil {
-						return err
-					}
-					if chash, err = growFor(bud, chash, c-len(chash), 8); err != nil {
-						return err
-					}
-					if clink, err = growFor(bud, clink, c-len(clink), beamLinkBytes); err != nil {
-						return err
-					}
-				}
-				ckeys = append(ckeys, ck[:words]...)
-				ch = append(ch, uint16(h))
-				chash = append(chash, hv)
-				clink = append(clink, beamLink{parent: uint32(i), move: dir})
-			}
-		}
-		if len(ch) == 0 {
-			return ErrBeamExhausted
-		}
-		// Keep the width children with the smallest h: all below the cut
-		// value, and the first ones at it.
-		keep := len(ch)
-		cut, room := 1<<16, 0
-		if keep > width {
-			maxH := 0
-			for _, h := range ch {
-				maxH = max(maxH, int(h))
-			}
-			count = append(count[:0], make([]int, maxH+1)...)
-			for _, h := range ch {
-				count[h]++
-			}
-			below := 0
-			for cut = 0; below+count[cut] < width; cut++ {
-				below += count[cut]
-			}
-			room, keep = width-below, width
-		}
-		if bs.stats.Stored+uint64(keep) > bs.guard.maxNodes {
-			return fmt.Errorf("%w: %d states kept, and a level of %d more would pass the limit of %d", ErrNodeLimit, bs.stats.Stored+1, keep, bs.guard.maxNodes)
-		}
-		var next []beamLink
-		if next, err = growFor(bud, next, keep, beamLinkBytes); err != nil {
-			return err
-		}
-		nkeys := cur[:0]
-		if cap(cur) < keep*words {
-			if nkeys, err = growFor(bud, []uint64(nil), keep*words, 8); err != nil {
-				return err
-			}
-			bud.take(0, int64(cap(cur))*8)
-		}
-		for c, h := range ch {
-			if int(h) > cut || int(h) == cut && room == 0 {
-				continue
-			}
-			if isNew, err := kept.addNew(chash[c], bud); err != nil {
-				return err
-			} else if !isNew {
-				continue // kept at an earlier level
-			}
-			if int(h) == cut {
-				room--
-			}
-			nkeys = append(nkeys, ckeys[c*words:(c+1)*words]...)
-			next = append(next, clink[c])
-		}
-		if len(next) == 0 {
-			return ErrBeamExhausted
-		}
-		cur = nkeys
-		links = append(links, next)
-		bs.stats.Stored += uint64(len(next))
-	}
+	bs.links = append(bs.links, []beamLink{{move: noMove}})
+	return false, nil
 }
 
-// Anytime beam search (AnytimeOptions.Beam).
+// expand generates the children of every state of the level into the
+// child arrays, dropping those seen in the window and (upper) those that
+// cannot lead to a shorter solution. found is true when a child is the
+// goal (bs.path then holds the solution).
+func (bs *beamSearch) expand() (found bool, err error) {
+	s, pk, words := bs.s, &bs.pk, bs.words
+	last := bs.links[len(bs.links)-1]
+	bs.ckeys, bs.ch, bs.chash, bs.clink = bs.ckeys[:0], bs.ch[:0], bs.chash[:0], bs.clink[:0]
+	var board [puzzle.MaxCells]uint8
+	for i := 0; i < len(bs.cur)/words; i++ {
+		if err := bs.guard.tick(); err != nil {
+			return false, err
+		}
+		bs.stats.Expanded++
+		var k key
+		copy(k[:], bs.cur[i*words:(i+1)*words])
+		blank := pk.unpack(k, &board)
+		bs.hc.load(&board)
+		m := &s.nbr[blank]
+		skip := undo[last[i].move]
+		for j := uint8(0); j < m.n; j++ {
+			if dir := m.dir[j]; dir != skip {
+				if found, err := bs.child(&k, &board, blank, m.to[j], beamLink{parent: uint32(i), move: dir}); err != nil || found {
+					return found, err
+				}
+			}
+		}
+	}
+	return false, nil
+}
 
-// FirstBeamWidth is the width of the first beam search of SolveAnytime
-// with AnytimeOptions.Beam; each next one is twice as wide.
-const FirstBeamWidth = 1000
+// child makes the child of the state k (board, blank) whose blank moves
+// to cell to (link: its parent and move) and keeps it among the children
+// unless it is a recent duplicate or (upper) cannot lead to a shorter
+// solution. found is true when it is the goal.
+func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, blank, to uint8, link beamLink) (found bool, err error) {
+	tile := board[to]
+	ck := bs.pk.slide(*k, blank, to, tile)
+	bs.stats.Generated++
+	hv := hashKey(ck)
+	if !bs.win.addNew(hv) {
+		return false, nil
+	}
+	h := bs.hc.child(tile, blank, to)
+	if bs.upper > 0 && len(bs.links)+h >= bs.upper {
+		return false, nil // no solution through it is shorter than upper
+	}
+	if ck == bs.goalKey {
+		bs.trace(link)
+		return true, nil
+	}
+	if len(bs.ch) == cap(bs.ch) {
+		if err := bs.growChildren(); err != nil {
+			return false, err
+		}
+	}
+	bs.ckeys = append(bs.ckeys, ck[:bs.words]...)
+	bs.ch = append(bs.ch, uint16(h))
+	bs.chash = append(bs.chash, hv)
+	bs.clink = append(bs.clink, link)
+	return false, nil
+}
 
-// beamBoundShare is the share of AnytimeOptions.TimeLimit that the beam
-// searches leave to IDA* for the lower bound.
-const beamBoundShare = 4 // a quarter
+// trace sets bs.path to the moves from the start to the goal, the child
+// of the current level reached by link.
+func (bs *beamSearch) trace(link beamLink) {
+	bs.path = append(bs.path, link.move)
+	for d, p := len(bs.links)-1, link.parent; d > 0; d-- {
+		l := bs.links[d][p]
+		bs.path = append(bs.path, l.move)
+		p = l.parent
+	}
+	slices.Reverse(bs.path)
+}
 
-// solveBeamAnytime is SolveAnytime with opt.Beam: beam searches of widths
-// FirstBeamWidth, twice that, and so on up to opt.MaxWidth, each started
-// only when a search twice as long as the last one would still leave a
-// quarter of the time limit; then IDA* with the time left, up to the best
-// length found: it raises the proven lower bound an iteration at a time,
-// proves the solution optimal when its bound reaches the length, and
-// replaces it by an optimal one when it finds one.
-func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOptions) (Bounded, error) {
-	start := time.Now()
-	maxWidth := opt.MaxWidth
-	if maxWidth == 0 {
-		maxWidth = MaxBeamWidth
+// growChildren grows the child arrays together, within the budget: twice
+// as large, at least 1024 and at most the 3*width children of a level.
+func (bs *beamSearch) growChildren() error {
+	bud, words := &bs.guard.bud, bs.words
+	c := min(max(2*cap(bs.ch), 1024), 3*bs.width)
+	if c <= len(bs.ch) {
+		c = len(bs.ch) + 1
 	}
-	if maxWidth < 1 || maxWidth > MaxBeamWidth {
-		return Bounded{}, fmt.Errorf("solver: beam width %d: want 1 to %d", maxWidth, MaxBeamWidth)
+	var err error
+	if bs.ckeys, err = growFor(bud, bs.ckeys, c*words-len(bs.ckeys), 8); err != nil {
+		return err
 	}
-	best, work, ok, err := s.start(b, opt.Limits)
-	if err != nil || !ok {
-		return best, err
+	if bs.ch, err = growFor(bud, bs.ch, c-len(bs.ch), 2); err != nil {
+		return err
 	}
-	left := func() time.Duration { return opt.TimeLimit - time.Since(start) }
-	parity := s.geom.Manhattan(slices.Index(work, 0), int(s.goalPos[0])) % 2
-	reserve := opt.TimeLimit / beamBoundShare
-	// settle fills best's bound fields from Length and Lower.
-	settle := func() {
-		best.Stats.Elapsed = time.Since(start)
-		if best.Length < 0 {
-			return
-		}
-		best.Lower = min(best.Lower, best.Length)
-		best.Optimal = best.Length == best.Lower
-		best.Bound = 1
-		if best.Lower > 0 {
-			best.Bound = float64(best.Length) / float64(best.Lower)
-		}
+	if bs.chash, err = growFor(bud, bs.chash, c-len(bs.chash), 8); err != nil {
+		return err
 	}
-	// bound runs IDA* up to the best length for at most d (0: no limit)
-	// and takes what it proves. done is true when the answer is then
-	// proven optimal; err is a context's error or trouble, not the end of
-	// d.
-	bound := func(d time.Duration) (done bool, err error) {
-		ictx := ctx
-		if d > 0 {
-			var cancel context.CancelFunc
-			ictx, cancel = context.WithTimeout(ctx, d)
-			defer cancel()
-		}
-		upper := inf
-		if best.Length >= 0 {
-			upper = best.Length
-		}
-		// raise takes a proven bound and reports it when it is higher.
-		raise := func(lb int) {
-			if (lb-parity)%2 != 0 {
-				lb++
-			}
-			if lb <= best.Lower {
-				return
-			}
-			best.Lower = lb
-			settle()
-			if best.Length >= 0 && opt.OnSolution != nil {
-				opt.OnSolution(best)
-			}
-		}
-		var (
-			path  []uint8
-			nodes uint64
-		)
-		if s.exact != nil {
-			path, nodes, err = s.walk(work) // an exact table: the optimum at once
-		} else {
-			base := best.Stats.Generated
-			path, nodes, err = s.idaUpTo(ictx, work, upper, func(lb int, n uint64) {
-				best.Stats.Generated = base + n
-				raise(min(lb, upper))
-			})
-			best.Stats.Generated = base
-		}
-		best.Stats.Generated += nodes
-		var se *StoppedError
-		switch {
-		case err == nil: // the optimum, shorter than the best
-			best.Length, best.Moves, best.Width, best.Weight = len(path), s.moveString(path), 0, 1
-			best.Lower = best.Length
-			settle()
-			if opt.OnSolution != nil {
-				opt.OnSolution(best)
-			}
-			return true, nil
-		case errors.As(err, &se):
-			raise(min(se.Lower, upper))
-			if done = errors.Is(err, errUpper); done || ctx.Err() == nil {
-				err = nil // the bound reached, or the slice's end
-			}
-			settle()
-			return done, err
-		}
-		return false, err // trouble, not a limit
+	bs.clink, err = growFor(bud, bs.clink, c-len(bs.clink), beamLinkBytes)
+	return err
+}
+
+// keep returns which children the next level keeps: the width with the
+// smallest h, that is all with h below cut and the first room ones at cut
+// (all of them, cut 1<<16, when there are at most width), keep in all.
+func (bs *beamSearch) keep() (cut, room, keep int) {
+	keep, cut = len(bs.ch), 1<<16
+	if keep <= bs.width {
+		return cut, 0, keep
 	}
-	var last time.Duration
-	for w := min(FirstBeamWidth, maxWidth); ; w = min(2*w, maxWidth) {
-		lim := opt.Limits
-		if opt.TimeLimit > 0 {
-			if w > FirstBeamWidth && left()-reserve < 2*last {
-				break
-			}
-			lim.TimeLimit = max(left()-reserve, 1)
-		}
-		out, err := s.beam(ctx, b, w, lim, max(best.Length, 0))
-		best.Stats = addStats(best.Stats, out.Stats, w == min(FirstBeamWidth, maxWidth))
-		best.Lower = max(best.Lower, out.Lower)
-		last = out.Stats.Elapsed
-		if out.Stats.PeakBytes > 64<<20 {
-			// Give the beam's arrays back before a wider one allocates
-			// twice as much: the collector would otherwise keep both, and
-			// the process would hold about twice the search's budget.
-			debug.FreeOSMemory()
-		}
-		switch {
-		case err == nil:
-		case ctx.Err() != nil:
-			settle()
-			return best, fmt.Errorf("anytime beam search: %w", err)
-		case errors.Is(err, ErrBeamExhausted):
-			// No solution shorter than the best at this width: try wider.
-		case errors.Is(err, ErrNodeLimit):
-			// --max-nodes bounds the whole search: no IDA* after it.
-			settle()
-			return best, fmt.Errorf("anytime beam search: %w", err)
-		default:
-			w = maxWidth // a limit of this width: the wider ones would reach it too
-		}
-		if err == nil && (best.Length < 0 || out.Length < best.Length) {
-			best.Length, best.Moves, best.Width, best.Weight = out.Length, out.Moves, w, 0
-			settle()
-			if opt.OnSolution != nil {
-				opt.OnSolution(best)
-			}
-		}
-		if best.Optimal || w == maxWidth {
-			break
-		}
-		// A short IDA* slice (a quarter of this beam's time) between beams:
-		// on boards IDA* solves at once it ends the search early.
-		if done, err := bound(max(last/4, time.Millisecond)); err != nil || done {
-			settle()
-			if err != nil {
-				return best, fmt.Errorf("anytime beam search, IDA* for the bound: %w", err)
-			}
-			return best, nil
-		}
+	maxH := 0
+	for _, h := range bs.ch {
+		maxH = max(maxH, int(h))
 	}
-	if best.Optimal {
-		settle()
-		return best, nil
+	bs.count = append(bs.count[:0], make([]int, maxH+1)...)
+	for _, h := range bs.ch {
+		bs.count[h]++
 	}
-	// IDA* for the bound, within the time left.
-	slice := time.Duration(0)
-	if opt.TimeLimit > 0 {
-		if slice = left(); slice <= 0 {
-			settle()
-			return best, fmt.Errorf("anytime beam search: %w: %v", ErrTimeLimit, opt.TimeLimit)
-		}
+	below := 0
+	for cut = 0; below+bs.count[cut] < bs.width; cut++ {
+		below += bs.count[cut]
 	}
-	done, err := bound(slice)
-	settle()
+	return cut, bs.width - below, bs.width
+}
+
+// nextLevel makes the children kept (keep) the next level, less those
+// kept at an earlier level, within the node limit and the budget.
+func (bs *beamSearch) nextLevel() error {
+	bud, words := &bs.guard.bud, bs.words
+	cut, room, keep := bs.keep()
+	if bs.stats.Stored+uint64(keep) > bs.guard.maxNodes {
+		return fmt.Errorf("%w: %d states kept, and a level of %d more would pass the limit of %d", ErrNodeLimit, bs.stats.Stored+1, keep, bs.guard.maxNodes)
+	}
+	next, err := growFor(bud, []beamLink(nil), keep, beamLinkBytes)
 	if err != nil {
-		return best, fmt.Errorf("anytime beam search, IDA* for the bound: %w", err)
+		return err
 	}
-	if !done && opt.TimeLimit > 0 {
-		return best, fmt.Errorf("anytime beam search: %w: %v", ErrTimeLimit, opt.TimeLimit)
+	nkeys := bs.cur[:0]
+	if cap(bs.cur) < keep*words {
+		if nkeys, err = growFor(bud, []uint64(nil), keep*words, 8); err != nil {
+			return err
+		}
+		bud.take(0, int64(cap(bs.cur))*8)
 	}
-	return best, nil
+	for c, h := range bs.ch {
+		if int(h) > cut || int(h) == cut && room == 0 {
+			continue
+		}
+		if isNew, err := bs.kept.addNew(bs.chash[c], bud); err != nil {
+			return err
+		} else if !isNew {
+			continue // kept at an earlier level
+		}
+		if int(h) == cut {
+			room--
+		}
+		nkeys = append(nkeys, bs.ckeys[c*words:(c+1)*words]...)
+		next = append(next, bs.clink[c])
+	}
+	if len(next) == 0 {
+		return ErrBeamExhausted
+	}
+	bs.cur = nkeys
+	bs.links = append(bs.links, next)
+	bs.stats.Stored += uint64(len(next))
+	return nil
 }

@@ -61,10 +61,10 @@ func Test8Beam(t *testing.T) {
 				if w == 30000 && opt > 0 {
 					// Pruning by a known length: a breadth-first beam still
 					// finds the optimum below opt+2, and nothing below opt.
-					if r, err := sv.beam(ctx, b, w, Limits{}, opt+2); err != nil || r.Length != opt {
+					if r, err := sv.runBeamSearch(ctx, b, w, Limits{}, opt+2); err != nil || r.Length != opt {
 						t.Fatalf("%s %v: beam below %d: %d, %v", name, b, opt+2, r.Length, err)
 					}
-					if r, err := sv.beam(ctx, b, w, Limits{}, opt); !errors.Is(err, ErrBeamExhausted) {
+					if r, err := sv.runBeamSearch(ctx, b, w, Limits{}, opt); !errors.Is(err, ErrBeamExhausted) {
 						t.Fatalf("%s %v: beam below the optimum %d: %+v, %v", name, b, opt, r, err)
 					}
 				}
