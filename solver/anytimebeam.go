@@ -11,7 +11,7 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// Anytime beam search (AlgAnytimeBeam, AnytimeOptions.Beam): beam
+// Anytime beam search (AlgAnytimeBeam, anytimeOptions.Beam): beam
 // searches of growing width for ever shorter solutions, with IDA* for the
 // proven lower bound between them and after them.
 
@@ -19,7 +19,7 @@ import (
 // beam search (AlgAnytimeBeam); each next one is twice as wide.
 const FirstBeamWidth = 1000
 
-// beamBoundShare is the share of AnytimeOptions.TimeLimit that the beam
+// beamBoundShare is the share of anytimeOptions.TimeLimit that the beam
 // searches leave to IDA* for the lower bound.
 const beamBoundShare = 4 // a quarter
 
@@ -27,14 +27,14 @@ const beamBoundShare = 4 // a quarter
 // given back to the system before the next, wider one allocates.
 const beamFreeBytes = 64 << 20
 
-// solveBeamAnytime is SolveAnytime with opt.Beam: beam searches of widths
+// solveBeamAnytime is solveAnytime with opt.Beam: beam searches of widths
 // FirstBeamWidth, twice that, and so on up to opt.MaxWidth, each started
 // only when a search twice as long as the last one would still leave a
 // quarter of the time limit; then IDA* with the time left, up to the best
 // length found: it raises the proven lower bound an iteration at a time,
 // proves the solution optimal when its bound reaches the length, and
 // replaces it by an optimal one when it finds one.
-func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOptions) (Bounded, error) {
+func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt anytimeOptions) (Bounded, error) {
 	began := time.Now()
 	maxWidth := opt.MaxWidth
 	if maxWidth == 0 {
@@ -60,7 +60,7 @@ type beamAnytime struct {
 	s        *Solver
 	ctx      context.Context
 	b, work  puzzle.Board // the board as given, and as searched
-	opt      AnytimeOptions
+	opt      anytimeOptions
 	maxWidth int
 	began    time.Time
 	parity   int // of every solution's length

@@ -8,12 +8,12 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// DefaultSchedule returns the weights SolveAnytime uses when
-// AnytimeOptions.Schedule is nil: 2.5, 1.8, 1.3, 1.
+// DefaultSchedule returns the weights solveAnytime uses when
+// anytimeOptions.Schedule is nil: 2.5, 1.8, 1.3, 1.
 func DefaultSchedule() []float64 { return []float64{2.5, 1.8, 1.3, 1} }
 
-// AnytimeOptions configure SolveAnytime.
-type AnytimeOptions struct {
+// anytimeOptions configure solveAnytime.
+type anytimeOptions struct {
 	// Schedule lists the weights, strictly decreasing, each >= 1; nil
 	// means DefaultSchedule. Ending with 1 lets the search prove the
 	// optimum.
@@ -42,11 +42,11 @@ type AnytimeOptions struct {
 	// OnSolution, when not nil, is called in the search's goroutine each
 	// time the answer improves, as soon as it does: a shorter solution, or
 	// the same one with a higher proven lower bound (Bounded.Lower). The
-	// Bounded passed is the one SolveAnytime would return at that moment.
+	// Bounded passed is the one solveAnytime would return at that moment.
 	OnSolution func(Bounded)
 }
 
-// SolveAnytime solves b with ARA* (Likhachev, Gordon & Thrun 2003,
+// solveAnytime solves b with ARA* (Likhachev, Gordon & Thrun 2003,
 // "ARA*: Anytime A* with provable bounds on sub-optimality", NIPS 16):
 // weighted A* with the first weight of the schedule, then again with each
 // smaller weight, reusing the open list and the g-values: states whose g
@@ -64,9 +64,9 @@ type AnytimeOptions struct {
 // when no solution was found yet).
 //
 // Boards, unsolvable boards and errors about the input are as for
-// SolveWeighted; a schedule that is empty, not strictly decreasing or has
+// solveWeighted; a schedule that is empty, not strictly decreasing or has
 // a weight below 1 is an error before any search.
-func (s *Solver) SolveAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOptions) (Bounded, error) {
+func (s *Solver) solveAnytime(ctx context.Context, b puzzle.Board, opt anytimeOptions) (Bounded, error) {
 	if opt.Beam {
 		if opt.Schedule != nil || opt.Restarts {
 			return Bounded{}, fmt.Errorf("solver: a beam search takes no weight schedule and no restarts")
@@ -152,9 +152,9 @@ func (s *Solver) SolveAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOp
 	return best, nil
 }
 
-// solveRestarts is SolveAnytime with opt.Restarts: one weighted A* per
+// solveRestarts is solveAnytime with opt.Restarts: one weighted A* per
 // weight of sched, each within the time the earlier ones left.
-func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []float64, opt AnytimeOptions) (Bounded, error) {
+func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []float64, opt anytimeOptions) (Bounded, error) {
 	start := time.Now()
 	best := Bounded{Length: -1, Lower: -1}
 	var err error
@@ -172,7 +172,7 @@ func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []floa
 			}
 		}
 		var out Bounded
-		out, err = s.SolveWeighted(ctx, b, w, lim)
+		out, err = s.solveWeighted(ctx, b, w, lim)
 		if out.Board == nil { // bad input: nothing searched
 			return out, err
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // Bounded is the answer of every search of Solver.Search (and of
-// SolveWeighted, SolveAnytime): a solution, when one was found, and what
+// solveWeighted, solveAnytime): a solution, when one was found, and what
 // is proven about the optimum.
 type Bounded struct {
 	// Board is the board as given; Searched the board searched against the
@@ -42,7 +42,7 @@ type Bounded struct {
 	// solution.
 	Weight float64
 	// Width is the width of the beam search that found the solution
-	// (SolveBeam, AnytimeOptions.Beam); 0 for the other searches.
+	// (AlgBeam, AlgAnytimeBeam); 0 for the other searches.
 	Width int
 	// Stats are the counts of the whole search up to this answer.
 	Stats Stats

@@ -169,7 +169,7 @@ func (w *hashWindow) addNew(h uint64) bool {
 	return true
 }
 
-// SolveBeam solves b by beam search (above) keeping width states per
+// solveBeam solves b by beam search (above) keeping width states per
 // level, 1 <= width <= MaxBeamWidth. The answer's Lower is the start's
 // heuristic (raised to the solution's parity): a beam search proves
 // nothing more; Width is width. Stats.Stored counts the states kept over all levels,
@@ -184,12 +184,12 @@ func (w *hashWindow) addNew(h uint64) bool {
 // every child of a level a duplicate, returns the Bounded without a
 // solution (Length -1) and an error (ErrMemoryLimit, ErrNodeLimit,
 // ErrTimeLimit, ctx's error, or ErrBeamExhausted). Bad boards are errors
-// as for SolveWeighted; an unsolvable board gives Solvable false.
-func (s *Solver) SolveBeam(ctx context.Context, b puzzle.Board, width int, lim Limits) (Bounded, error) {
+// as for solveWeighted; an unsolvable board gives Solvable false.
+func (s *Solver) solveBeam(ctx context.Context, b puzzle.Board, width int, lim Limits) (Bounded, error) {
 	return s.runBeamSearch(ctx, b, width, lim, 0)
 }
 
-// runBeamSearch is SolveBeam; upper > 0 drops every child whose g + h is at least
+// runBeamSearch is solveBeam; upper > 0 drops every child whose g + h is at least
 // upper (no solution through it is shorter than upper, h being
 // admissible), so that a beam looking for a solution shorter than a known
 // one spends its width on the states that may lead to one; it then fails
@@ -227,7 +227,7 @@ func (s *Solver) runBeamSearch(ctx context.Context, b puzzle.Board, width int, l
 	return out, nil
 }
 
-// MaxBeamWidth is the largest width SolveBeam takes: level indices are
+// MaxBeamWidth is the largest width of a beam search (WidthParams): level indices are
 // 32-bit, with room for the children of a full level.
 const MaxBeamWidth = 1 << 28
 

@@ -106,7 +106,7 @@ func solveAll(sv *Solver, ks []korfInstance, workers int) ([]Result, error) {
 	for i, k := range ks {
 		g.Go(func() error {
 			var err error
-			results[i], err = sv.SolveContext(context.Background(), k.board)
+			results[i], err = sv.solveContext(context.Background(), k.board)
 			return err
 		})
 	}
@@ -128,7 +128,7 @@ func BenchmarkKorf100(b *testing.B) {
 			c0 := cpuTime()
 			for b.Loop() {
 				for _, k := range ks {
-					res, err := sv.Solve(k.board)
+					res, err := sv.solve(k.board)
 					if err != nil {
 						b.Fatal(err)
 					}

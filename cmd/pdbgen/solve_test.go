@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime/debug"
@@ -230,6 +232,10 @@ func TestSolveCompactIndex(t *testing.T) {
 // moves: far beyond what a bidirectional search stores in a few MiB.
 const korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 
+// memTestEnv set says that TestSolveMemoryBoundsProcess runs in its
+// fresh process.
+const memTestEnv = "PDBGEN_TEST_MEMORY_CHILD"
+
 // TestSolveMemoryBoundsProcess: under --max-memory a search that stores
 // states keeps the whole process within the budget, not only its counted
 // arrays: the Go runtime's memory (mapped and not returned to the system,
@@ -237,9 +243,20 @@ const korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
 // --max-memory when the bidirectional search stops at its memory limit.
 // Counting only the arrays (all of the budget after the tables, and no
 // collection before a growth step) went past it by the garbage of the
-// earlier growth steps.
+// earlier growth steps. It runs in a fresh process (this test binary run
+// again for this test alone), whose memory is pdbgen's own.
 func TestSolveMemoryBoundsProcess(t *testing.T) {
 	const budget = 48 << 20
+	if os.Getenv(memTestEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSolveMemoryBoundsProcess$", "-test.v")
+		cmd.Env = append(os.Environ(), memTestEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		t.Logf("in a fresh process:\n%s", out)
+		if err != nil {
+			t.Errorf("the fresh process failed: %v", err)
+		}
+		return
+	}
 	debug.FreeOSMemory()
 	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	resident := func() uint64 {
