@@ -302,7 +302,7 @@ func (s *Solver) Search(ctx context.Context, b puzzle.Board, opt SearchOptions) 
 
 // searchIDA runs solveContext within opt.TimeLimit.
 func (s *Solver) searchIDA(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
-	if err := opt.Limits.validate(); err != nil {
+	if err := opt.validate(); err != nil {
 		return Bounded{}, err
 	}
 	sctx := ctx

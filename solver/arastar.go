@@ -71,7 +71,7 @@ func (s *Solver) solveAnytime(ctx context.Context, b puzzle.Board, opt anytimeOp
 		if opt.Schedule != nil || opt.Restarts {
 			return Bounded{}, fmt.Errorf("solver: a beam search takes no weight schedule and no restarts")
 		}
-		if err := opt.Limits.validate(); err != nil {
+		if err := opt.validate(); err != nil {
 			return Bounded{}, err
 		}
 		return s.solveBeamAnytime(ctx, b, opt)
@@ -83,12 +83,18 @@ func (s *Solver) solveAnytime(ctx context.Context, b puzzle.Board, opt anytimeOp
 	if err := checkSchedule(sched); err != nil {
 		return Bounded{}, err
 	}
-	if err := opt.Limits.validate(); err != nil {
+	if err := opt.validate(); err != nil {
 		return Bounded{}, err
 	}
 	if opt.Restarts {
 		return s.solveRestarts(ctx, b, sched, opt)
 	}
+	return s.solveARA(ctx, b, sched, opt)
+}
+
+// solveARA is solveAnytime without Beam and Restarts: ARA* over sched
+// (checked).
+func (s *Solver) solveARA(ctx context.Context, b puzzle.Board, sched []float64, opt anytimeOptions) (Bounded, error) {
 	best, work, ok, err := s.start(b, opt.Limits)
 	if err != nil || !ok {
 		return best, err
@@ -165,7 +171,7 @@ func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []floa
 			// stop by the limit still answers the board and its bound.
 			if lim.TimeLimit -= time.Since(start); lim.TimeLimit <= 0 {
 				if i > 0 {
-					err = fmt.Errorf("%w: %v", ErrTimeLimit, opt.Limits.TimeLimit)
+					err = fmt.Errorf("%w: %v", ErrTimeLimit, opt.TimeLimit)
 					break
 				}
 				lim.TimeLimit = 1

@@ -83,7 +83,7 @@ func Test8Beam(t *testing.T) {
 			}
 			for j, r := range reported {
 				checkBounded(t, name+" anytime beam report", g, b, goal, r, opt, 1e9)
-				if p := reported[max(j-1, 0)]; j > 0 && !(r.Length < p.Length || r.Length == p.Length && r.Lower > p.Lower) {
+				if p := reported[max(j-1, 0)]; j > 0 && !improves(r, p) {
 					t.Fatalf("%s anytime beam %v: report %d (%d, lower %d) does not improve on (%d, lower %d)", name, b, j, r.Length, r.Lower, p.Length, p.Lower)
 				}
 			}
