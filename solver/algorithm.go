@@ -13,7 +13,7 @@ import (
 
 // Algorithm is one of the searches a Solver runs (Solver.Search), an
 // entry of the one registry of algorithms: AlgIDA, AlgWeighted,
-// AlgAnytime, AlgRestarts, AlgAnytimeBeam, AlgBeam or AlgBidirectional.
+// AlgAnytime, AlgRestarts, AlgAnytimeBeamSearch, AlgBeamSearch or AlgBidirectional.
 // Its String is the name ParseAlgorithm reads (Algorithms lists them);
 // Summary and About describe it, Params says which parameters it takes.
 type Algorithm uint8
@@ -31,12 +31,12 @@ const (
 	// AlgRestarts is restarting weighted A*: a fresh weighted A* per
 	// weight of a schedule, with ScheduleParams.
 	AlgRestarts
-	// AlgAnytimeBeam is the anytime beam search: beam searches of growing
+	// AlgAnytimeBeamSearch is the anytime beam search: beam searches of growing
 	// width, then IDA* for the lower bound, with WidthParams (the largest
 	// width).
-	AlgAnytimeBeam
-	// AlgBeam is one beam search, with WidthParams (its width).
-	AlgBeam
+	AlgAnytimeBeamSearch
+	// AlgBeamSearch is one beam search, with WidthParams (its width).
+	AlgBeamSearch
 	// AlgBidirectional is breadth-first search from both ends, without the
 	// tables. It takes no Params.
 	AlgBidirectional
@@ -64,9 +64,9 @@ var algorithms = [...]algorithmEntry{
 		about: "ARA*: weighted A* over strictly decreasing weights, reusing its search; a first solution at once, then each improvement, down to a proven optimum (or the bound of a last weight above 1)"},
 	AlgRestarts: {name: "restarts", summary: "restarting weighted A*", params: ScheduleParams{}, weighted: true, anytime: true, tables: true, search: (*Solver).searchRestarts,
 		about: "restarting weighted A* (Richter, Thayer & Ruml 2010): a fresh weighted A* per weight of the schedule instead of ARA*'s reuse; first solutions sooner on big boards with weak tables"},
-	AlgAnytimeBeam: {name: "anytime-beam", summary: "beam searches of growing width, then IDA* for the bound", params: WidthParams{}, weighted: true, anytime: true, tables: true, search: (*Solver).searchAnytimeBeam,
+	AlgAnytimeBeamSearch: {name: "anytime-beam", summary: "beam searches of growing width, then IDA* for the bound", params: WidthParams{}, weighted: true, anytime: true, tables: true, search: (*Solver).searchAnytimeBeam,
 		about: fmt.Sprintf("beam searches of widths %d, twice that, and so on up to the largest width, each started while one twice as long as the last leaves a quarter of the time limit, then IDA* up to the best length for the proven bound: the shortest solutions on big boards", FirstBeamWidth)},
-	AlgBeam: {name: "beam", summary: "beam search: fast, no bound on the length", params: WidthParams{}, tables: true, search: (*Solver).searchBeam,
+	AlgBeamSearch: {name: "beam", summary: "beam search: fast, no bound on the length", params: WidthParams{}, tables: true, search: (*Solver).searchBeam,
 		about: "one beam search, keeping per level the width states with the smallest heuristic; fast, with no bound on the length"},
 	AlgBidirectional: {name: "bidirectional", summary: "breadth-first from both ends, no table needed", search: (*Solver).searchBidirectional,
 		about: "breadth-first search from both ends: optimal, no table needed"},
@@ -120,13 +120,13 @@ func (a Algorithm) Params() Params { return a.entry().params }
 
 // Weighted reports whether the algorithm reports Bounded.Weight, the
 // weight of the search that found the solution: AlgWeighted, AlgAnytime,
-// AlgRestarts (f = g + w*h), and AlgAnytimeBeam (1 when its IDA* found
+// AlgRestarts (f = g + w*h), and AlgAnytimeBeamSearch (1 when its IDA* found
 // the solution, 0 for a beam's).
 func (a Algorithm) Weighted() bool { return a.entry().weighted }
 
 // Anytime reports whether the algorithm reports each improvement of its
 // answer as it finds it (SearchOptions.OnSolution): AlgAnytime,
-// AlgRestarts, AlgAnytimeBeam.
+// AlgRestarts, AlgAnytimeBeamSearch.
 func (a Algorithm) Anytime() bool { return a.entry().anytime }
 
 // UsesTables reports whether the algorithm looks the tables up
@@ -205,8 +205,8 @@ type ScheduleParams struct {
 	Schedule []float64
 }
 
-// WidthParams are the parameters of AlgBeam (Width: the states kept per
-// level, 0 meaning DefaultBeamWidth) and AlgAnytimeBeam (Width: the
+// WidthParams are the parameters of AlgBeamSearch (Width: the states kept per
+// level, 0 meaning DefaultBeamWidth) and AlgAnytimeBeamSearch (Width: the
 // largest width, 0 meaning MaxBeamWidth: no bound but memory and time);
 // 1 to MaxBeamWidth.
 type WidthParams struct {
@@ -237,7 +237,7 @@ const (
 	StopNodes       = "node-limit"
 	StopMemory      = "memory-limit"
 	StopInterrupted = "interrupted"
-	// StopExhausted: a beam search (AlgBeam) whose level had no new state
+	// StopExhausted: a beam search (AlgBeamSearch) whose level had no new state
 	// (ErrBeamExhausted); a wider beam may succeed.
 	StopExhausted = "beam-exhausted"
 )
@@ -384,7 +384,7 @@ func (s *Solver) searchBeam(ctx context.Context, b puzzle.Board, opt SearchOptio
 	return s.solveBeam(ctx, b, w, opt.Limits)
 }
 
-// DefaultBeamWidth is AlgBeam's width when its WidthParams.Width is 0.
+// DefaultBeamWidth is AlgBeamSearch's width when its WidthParams.Width is 0.
 const DefaultBeamWidth = 10000
 
 func (s *Solver) searchBidirectional(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {

@@ -32,7 +32,7 @@ type anytimeOptions struct {
 	Restarts bool
 	// Beam, when true, replaces the weighted searches by beam searches of
 	// growing width and then IDA* for the lower bound (solveBeamAnytime,
-	// beam.go); Schedule and Restarts must then be unset. On big boards
+	// beamsearch.go); Schedule and Restarts must then be unset. On big boards
 	// with weak heuristics it finds far shorter solutions than weighted A*
 	// in the same time.
 	Beam bool

@@ -42,7 +42,7 @@ type Bounded struct {
 	// solution.
 	Weight float64
 	// Width is the width of the beam search that found the solution
-	// (AlgBeam, AlgAnytimeBeam); 0 for the other searches.
+	// (AlgBeamSearch, AlgAnytimeBeamSearch); 0 for the other searches.
 	Width int
 	// Stats are the counts of the whole search up to this answer.
 	Stats Stats

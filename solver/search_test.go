@@ -21,7 +21,7 @@ func TestSearchSameAnswer(t *testing.T) {
 	sv := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{})
 	ctx := context.Background()
 	params := map[Algorithm]Params{AlgWeighted: WeightParams{Weight: 1}}
-	for _, alg := range []Algorithm{AlgIDA, AlgWeighted, AlgAnytime, AlgRestarts, AlgAnytimeBeam, AlgBidirectional} {
+	for _, alg := range []Algorithm{AlgIDA, AlgWeighted, AlgAnytime, AlgRestarts, AlgAnytimeBeamSearch, AlgBidirectional} {
 		got, err := ParseAlgorithm(alg.String())
 		if err != nil || got != alg {
 			t.Errorf("ParseAlgorithm(%q) = %v, %v", alg, got, err)
@@ -62,8 +62,8 @@ func TestSearchSameAnswer(t *testing.T) {
 		{AlgBidirectional, WidthParams{Width: 3}},
 		{AlgWeighted, ScheduleParams{Schedule: []float64{2, 1}}},
 		{AlgAnytime, WeightParams{Weight: 2}},
-		{AlgBeam, WeightParams{Weight: 2}},
-		{AlgAnytimeBeam, ScheduleParams{}},
+		{AlgBeamSearch, WeightParams{Weight: 2}},
+		{AlgAnytimeBeamSearch, ScheduleParams{}},
 	} {
 		if _, err := sv.Search(ctx, hardest8, SearchOptions{Algorithm: tc.alg, Params: tc.p}); err == nil || !strings.Contains(err.Error(), tc.alg.String()) {
 			t.Errorf("%s with %T: error %v, want a refusal naming the algorithm", tc.alg, tc.p, err)

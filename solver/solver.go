@@ -60,8 +60,8 @@
 // Limits): weighted A* (AlgWeighted, a solution at most w times the
 // optimum), ARA* (AlgAnytime: a first solution at once, then better ones
 // with proven bounds down to the optimum), restarting weighted A*
-// (AlgRestarts), the beam search (AlgBeam: breadth-first, keeping a fixed
-// width of states per level), the anytime beam search (AlgAnytimeBeam:
+// (AlgRestarts), the beam search (AlgBeamSearch: breadth-first, keeping a fixed
+// width of states per level), the anytime beam search (AlgAnytimeBeamSearch:
 // beam searches of growing width, then IDA* for the bound) and
 // breadth-first search from both ends (AlgBidirectional, no table), an
 // independent check of the others. NewBoard makes a Solver without

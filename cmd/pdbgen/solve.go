@@ -55,13 +55,13 @@ var solveAliases = []solveAlias{
 	{"weight", solver.AlgWeighted, []solver.Algorithm{solver.AlgWeighted}, []solver.Algorithm{solver.AlgWeighted}},
 	{"anytime", solver.AlgAnytime, anytimeAlgs, anytimeAlgs},
 	{"schedule", solver.AlgAnytime, anytimeAlgs, anytimeAlgs},
-	{"restarts", solver.AlgRestarts, anytimeAlgs, []solver.Algorithm{solver.AlgRestarts, solver.AlgRestarts, solver.AlgAnytimeBeam}},
-	{"beam", solver.AlgAnytimeBeam, anytimeAlgs, []solver.Algorithm{solver.AlgAnytimeBeam, solver.AlgAnytimeBeam, solver.AlgAnytimeBeam}},
+	{"restarts", solver.AlgRestarts, anytimeAlgs, []solver.Algorithm{solver.AlgRestarts, solver.AlgRestarts, solver.AlgAnytimeBeamSearch}},
+	{"beam", solver.AlgAnytimeBeamSearch, anytimeAlgs, []solver.Algorithm{solver.AlgAnytimeBeamSearch, solver.AlgAnytimeBeamSearch, solver.AlgAnytimeBeamSearch}},
 }
 
 // anytimeAlgs are the algorithms --anytime names: ARA* and its two
 // variants.
-var anytimeAlgs = []solver.Algorithm{solver.AlgAnytime, solver.AlgRestarts, solver.AlgAnytimeBeam}
+var anytimeAlgs = []solver.Algorithm{solver.AlgAnytime, solver.AlgRestarts, solver.AlgAnytimeBeamSearch}
 
 // aliasesOf lists the alias spellings of alg for the help: "--weight W"
 // and the like.
@@ -73,7 +73,7 @@ func aliasesOf(alg solver.Algorithm) []string {
 		return []string{"--anytime", "--schedule W,W,..."}
 	case solver.AlgRestarts:
 		return []string{"--restarts", "--anytime --restarts"}
-	case solver.AlgAnytimeBeam:
+	case solver.AlgAnytimeBeamSearch:
 		return []string{"--beam", "--anytime --beam"}
 	}
 	return nil
@@ -115,13 +115,13 @@ func parseSolveConfig(f solveFlags) (solveConfig, error) {
 // --width) into its solver.Params; a parameter of another algorithm is a
 // usage error.
 func solveParams(f solveFlags, alg solver.Algorithm) (solver.Params, error) {
-	if alg == solver.AlgAnytimeBeam && (f.set["schedule"] || f.set["restarts"]) {
+	if alg == solver.AlgAnytimeBeamSearch && (f.set["schedule"] || f.set["restarts"]) {
 		if f.set["beam"] {
 			return nil, usageErr("--beam replaces the weights of --anytime: it takes no --schedule and no --restarts")
 		}
 		return nil, usageErr("--algorithm anytime-beam takes no --schedule and no --restarts")
 	}
-	if f.set["width"] && alg != solver.AlgBeam && alg != solver.AlgAnytimeBeam {
+	if f.set["width"] && alg != solver.AlgBeamSearch && alg != solver.AlgAnytimeBeamSearch {
 		return nil, usageErr("--width goes with --algorithm beam or --anytime --beam")
 	}
 	switch alg.Params().(type) {
@@ -269,7 +269,7 @@ func runSolve(e *env, args []string) error {
 	anytime := fs.Bool("anytime", false, "ARA*: print a first solution at once, then each better one, down to a proven optimum (same as --algorithm anytime; with --restarts or --beam, their algorithm)")
 	schedule := fs.String("schedule", "", fmt.Sprintf("the weights of --anytime, strictly decreasing, each in [1, %d] (default 2.5,1.8,1.3,1; a last weight above 1 stops there with its proven bound)", solver.MaxWeight))
 	restarts := fs.Bool("restarts", false, "same as --algorithm restarts: a fresh weighted A* per weight of the schedule instead of ARA* (restarting weighted A*, Richter, Thayer & Ruml 2010): better first solutions on big boards")
-	beam := fs.Bool("beam", false, fmt.Sprintf("same as --algorithm anytime-beam: beam searches of widths %d, twice that, and so on while the time allows (a quarter of --time-limit is kept), then IDA* for the lower bound; far shorter solutions than weighted A* on big boards", solver.FirstBeamWidth))
+	anytimeBeam := fs.Bool("beam", false, fmt.Sprintf("same as --algorithm anytime-beam: beam searches of widths %d, twice that, and so on while the time allows (a quarter of --time-limit is kept), then IDA* for the lower bound; far shorter solutions than weighted A* on big boards", solver.FirstBeamWidth))
 	width := fs.String("width", "", fmt.Sprintf("states kept per level by --algorithm beam (default %d), or the largest width of --algorithm anytime-beam; 1 to %d", solver.DefaultBeamWidth, solver.MaxBeamWidth))
 	maxNodes := fs.String("max-nodes", "", "stop a search that would store more than N states (wastar, anytime, beam, bidirectional)")
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
@@ -288,7 +288,7 @@ func runSolve(e *env, args []string) error {
 	if !*restarts {
 		delete(set, "restarts")
 	}
-	if !*beam {
+	if !*anytimeBeam {
 		delete(set, "beam")
 	}
 	cfg, err := parseSolveConfig(solveFlags{set: set, alg: *alg, weight: *weight, schedule: *schedule, maxNodes: *maxNodes, timeLimit: *timeLimit, width: *width})
@@ -647,7 +647,7 @@ func paramHelp(alg solver.Algorithm) string {
 	case solver.ScheduleParams:
 		return fmt.Sprintf("--schedule W,W,...: strictly decreasing weights in [1, %d] (default 2.5,1.8,1.3,1)", solver.MaxWeight)
 	case solver.WidthParams:
-		if alg == solver.AlgBeam {
+		if alg == solver.AlgBeamSearch {
 			return fmt.Sprintf("--width W (default %d)", solver.DefaultBeamWidth)
 		}
 		return "--width W, the largest width (default: no bound but memory and time)"

@@ -11,12 +11,12 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// Anytime beam search (AlgAnytimeBeam, anytimeOptions.Beam): beam
+// Anytime beam search (AlgAnytimeBeamSearch, anytimeOptions.Beam): beam
 // searches of growing width for ever shorter solutions, with IDA* for the
 // proven lower bound between them and after them.
 
 // FirstBeamWidth is the width of the first beam search of the anytime
-// beam search (AlgAnytimeBeam); each next one is twice as wide.
+// beam search (AlgAnytimeBeamSearch); each next one is twice as wide.
 const FirstBeamWidth = 1000
 
 // beamBoundShare is the share of anytimeOptions.TimeLimit that the beam
