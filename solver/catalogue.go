@@ -22,7 +22,7 @@ import (
 // partition.
 //
 // A move of tile t changes the values of the parts holding t and so the
-// sums of the partitions holding those parts; IDA* (dfs, childCat) computes them
+// sums of the partitions holding those parts; IDA* (dfs) computes them
 // lazily, partition by partition, and stops as soon as one sum cuts the
 // child and no exact value could lower the next bound (catalogue.eval): the
 // decisions and the next bound are those of the exact maximum. Between
@@ -280,7 +280,11 @@ func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzl
 			t := r.part
 			tab := &cat.tabs[t]
 			c.part, c.p, c.from, c.to = t, r.idx&(puzzle.MaxCells-1), pc[t][to&(puzzle.MaxCells-1)], pc[t][blank&(puzzle.MaxCells-1)]
-			c.st, c.h = tab.step(&sd.st[t], &sd.cells[t], c.from, c.to, c.p)
+			if tab.dvals != nil {
+				c.st.d, c.h = tab.directStep(sd.st[t].d, c.from, c.to, c.p)
+			} else {
+				c.st, c.h = tab.movedValue(&sd.st[t], &sd.cells[t], c.from, c.to, c.p)
+			}
 			c.lazy = c.h&zaLazy != 0 && tab.za != nil
 			if c.lazy {
 				c.h &^= zaLazy
@@ -396,42 +400,4 @@ func (x *searcher) level(g int) *catLevel {
 		x.levels = append(x.levels, new(catLevel))
 	}
 	return x.levels[g]
-}
-
-// childCat is dfs's step for a catalogue (Solver.cat): the heuristic h of
-// the child where tile slides from cell to into the blank's cell blank,
-// at depth g+1, evaluated by catalogue.eval (the regular side, then the
-// reflected one only for children the regular side keeps, as for an
-// additive set). keep is false when the child is cut (x.next then takes
-// its f); when true the move's steps are made on both sides (unmakeCat
-// undoes them).
-func (x *searcher) childCat(lv *catLevel, g int, tile, blank, to uint8) (h int, keep bool) {
-	cat := x.s.cat
-	thr := x.bound - g - 1 // a child whose h exceeds thr is cut
-	h, _ = cat.eval(x.creg, &lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1)
-	if h > thr {
-		x.next = min(x.next, g+1+h)
-		return h, false
-	}
-	if x.reflect {
-		rtile := x.s.reflTile[tile]
-		hr, _ := cat.eval(x.crefl, &lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
-		if hr > thr {
-			x.next = min(x.next, g+1+hr)
-			return hr, false
-		}
-		h = max(h, hr)
-		cat.make(x.crefl, &lv.refl, len(cat.tile[rtile]))
-	}
-	cat.make(x.creg, &lv.reg, len(cat.tile[tile]))
-	return h, true
-}
-
-// unmakeCat undoes the steps childCat made for tile's move.
-func (x *searcher) unmakeCat(lv *catLevel, tile uint8) {
-	cat := x.s.cat
-	cat.unmake(x.creg, &lv.reg, len(cat.tile[tile]))
-	if x.reflect {
-		cat.unmake(x.crefl, &lv.refl, len(cat.tile[x.s.reflTile[tile]]))
-	}
 }

@@ -84,7 +84,7 @@ func transposed(tb testing.TB, w, h int, goal string, parts [][]uint8) [][]uint8
 }
 
 // newCatSolver is newSolver, searching a catalogue of one partition as a
-// catalogue (childCat) rather than as the additive set of its parts.
+// catalogue (catalogue.eval in dfs) rather than as the additive set of its parts.
 func newCatSolver(tb testing.TB, s *format.Set, opt Options) *Solver {
 	tb.Helper()
 	sv, err := newWith(context.Background(), s, opt, true)
@@ -301,7 +301,7 @@ func TestCatalogueIncremental(t *testing.T) {
 }
 
 // TestCatalogueOnePartition: a catalogue of one partition, searched as a
-// catalogue (childCat), generates the same nodes and moves as the additive
+// catalogue (catalogue.eval in dfs), generates the same nodes and moves as the additive
 // set of the same parts (dfs), with and without reflection, plain and
 // zero-aware, one and two threads; and New searches it as that set.
 func TestCatalogueOnePartition(t *testing.T) {

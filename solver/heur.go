@@ -67,7 +67,11 @@ func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells
 	}
 	tab := &s.tabs[t]
 	c.p, c.from, c.to = s.tileIdx[tile], pc[t][to], pc[t][blank]
-	c.st, c.h = tab.step(&sd.st[t], &sd.cells[t], c.from, c.to, c.p)
+	if tab.dvals != nil {
+		c.st.d, c.h = tab.directStep(sd.st[t].d, c.from, c.to, c.p)
+	} else {
+		c.st, c.h = tab.movedValue(&sd.st[t], &sd.cells[t], c.from, c.to, c.p)
+	}
 	if c.h&zaLazy != 0 && tab.za != nil {
 		c.h &^= zaLazy
 		c.lazy = true

@@ -68,23 +68,20 @@ func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
 	return st
 }
 
-// step returns the index state and the value (with its zaLazy bit) after
-// tile p of the table moved from cell from to the free cell to (the
-// table's cells), st and cells being the state before the move: with a
-// direct index the index changes by one multiply-add (only st.d is kept),
-// otherwise by the compact rank update (moved).
-func (ti *tableInfo) step(st *rankState, cells *[puzzle.MaxCells]uint8, from, to, p uint8) (next rankState, h uint8) {
-	if ti.dvals == nil {
-		return ti.movedValue(st, cells, from, to, p)
-	}
-	next.d = st.d + (uint64(to)-uint64(from))*ti.dpow[p&(puzzle.MaxCells-1)]
-	return next, ti.dvals[next.d]
-}
+// A move of tile p of a table from cell from to the free cell to (the
+// table's cells) gives the table's index state and value (with its zaLazy
+// bit) after it: through the direct index (ti.dvals not nil) by one
+// multiply-add of the index d (directStep), otherwise by the compact rank
+// update (movedValue). The searches branch on ti.dvals themselves, so
+// that the direct step is inlined into their inner loops (the compact one
+// costs a rank update and a lookup far from the last, beside which its
+// extra call is nothing).
 
-// movedValue is step through the compact index.
-func (ti *tableInfo) movedValue(st *rankState, cells *[puzzle.MaxCells]uint8, from, to, p uint8) (rankState, uint8) {
-	next := ti.moved(*st, cells, from, to, p)
-	return next, ti.values[ti.index(next)]
+// directStep is the move's step through the direct index: the index d
+// after it (d before it) and the value there.
+func (ti *tableInfo) directStep(d uint64, from, to, p uint8) (uint64, uint8) {
+	d += (uint64(to) - uint64(from)) * ti.dpow[p&(puzzle.MaxCells-1)]
+	return d, ti.dvals[d]
 }
 
 // index is the table index of st.
@@ -162,6 +159,14 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 		}
 	}
 	return rankState{mask: mask, m: m, ord: ord}
+}
+
+// movedValue is the move's step through the compact index (moved), st and
+// cells being the table's state before it: the index state after it and
+// the value there.
+func (ti *tableInfo) movedValue(st *rankState, cells *[puzzle.MaxCells]uint8, from, to, p uint8) (rankState, uint8) {
+	next := ti.moved(*st, cells, from, to, p)
+	return next, ti.values[ti.index(next)]
 }
 
 // noMove is the "previous move" of the root: it excludes no move.
@@ -251,7 +256,7 @@ type searcher struct {
 	stop     *atomic.Int64
 	item     int64
 
-	levels []*catLevel // a catalogue's steps per depth (dfs, childCat)
+	levels []*catLevel // a catalogue's steps per depth (dfs)
 }
 
 // newSearcher returns a searcher at the root b (in the tables'
@@ -350,10 +355,11 @@ func (x *searcher) isGoal() bool {
 // duplicate-path automaton (0 at the root). It returns true when the goal
 // was found (x.path then holds the solution) or the search must stop
 // (x.err set). It is IDA*'s one loop for every kind of heuristic: an
-// additive set's (plain or zero-aware tables: the steps childOf computes,
-// inline here, the hot path) and a catalogue's (Solver.cat: childCat, one
-// call per child). The kind is the Solver's, fixed at New; the branch on
-// it is taken the same way at every node.
+// additive set's (plain or zero-aware tables: the steps of childOf) and a
+// catalogue's (Solver.cat: the partitions' sums of catalogue.eval). The
+// kind is the Solver's, fixed at New; the branch on it is taken the same
+// way at every node, and each kind's steps are written out here, so that
+// a child costs the calls it cost in a loop of its own.
 func (x *searcher) dfs(g int, fs uint16) bool {
 	s := x.s
 	blank := x.blank
@@ -375,10 +381,25 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		x.nodes++
 		var h int
 		if lv != nil {
-			var keep bool
-			if h, keep = x.childCat(lv, g, tile, blank, to); !keep {
+			// As for an additive set: the reflected side only for the
+			// children the regular side keeps.
+			cat := s.cat
+			thr := x.bound - g - 1 // a child whose h exceeds thr is cut
+			if h, _ = cat.eval(x.creg, &lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1); h > thr {
+				x.next = min(x.next, g+1+h)
 				continue
 			}
+			if x.reflect {
+				rtile := s.reflTile[tile]
+				hr, _ := cat.eval(x.crefl, &lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
+				if hr > thr {
+					x.next = min(x.next, g+1+hr)
+					continue
+				}
+				h = max(h, hr)
+				cat.make(x.crefl, &lv.refl, len(cat.tile[rtile]))
+			}
+			cat.make(x.creg, &lv.reg, len(cat.tile[tile]))
 		} else {
 			// The tile moves from cell to to cell blank. The regular
 			// heuristic first; the reflected one only when the regular one
@@ -442,7 +463,11 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		x.blank = blank
 		x.board[blank], x.board[to] = 0, tile
 		if lv != nil {
-			x.unmakeCat(lv, tile)
+			cat := s.cat
+			cat.unmake(x.creg, &lv.reg, len(cat.tile[tile]))
+			if x.reflect {
+				cat.unmake(x.crefl, &lv.refl, len(cat.tile[s.reflTile[tile]]))
+			}
 			continue
 		}
 		x.reg.make(&back, &c)

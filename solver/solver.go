@@ -241,7 +241,7 @@ func NewContext(ctx context.Context, set *format.Set, opt Options) (*Solver, err
 }
 
 // newWith is NewContext; forceCat searches a catalogue of one partition
-// as a catalogue (childCat) instead of as the additive set of its parts
+// as a catalogue (catalogue.eval in dfs) instead of as the additive set of its parts
 // (tests only: both give the same search).
 func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (*Solver, error) {
 	if set == nil || len(set.Parts) == 0 {
