@@ -47,20 +47,28 @@
 // package fsm, strings of up to 12 moves, one table lookup per child), so
 // the first optimal solution in that order is still found.
 //
-// # The other searches
+// # The one entry point
 //
-// Besides IDA*, a Solver runs searches that store states (packed boards in
-// a hash table, bounded by Limits: states, bytes, time): weighted A* (a
-// solution at most w times the optimum), anytime search (a first solution
-// at once, then better ones with proven bounds: ARA*, restarting weighted
-// A*, or beams of growing width followed by IDA* for the lower bound), beam
-// search (the best W states of each level, no bound on the length) and
-// bidirectional breadth-first search (no table at all: an independent
-// check of the others; NewBoard makes a Solver without tables for it).
-// Solver.Search runs any of them, chosen by an Algorithm value
-// (ParseAlgorithm reads the names Algorithms lists), and answers with a
-// Bounded: the solution if any, the proven lower bound, the nodes, the
-// elapsed time and why it stopped (StopReason, StoppedError).
+// Solver.Search runs every search: an Algorithm of the one registry
+// (algorithm.go; ParseAlgorithm reads the names, Algorithms lists them,
+// Summary and About describe them), with the same SearchOptions (limits on
+// time, stored states and memory, the algorithm's own Params:
+// WeightParams, ScheduleParams or WidthParams, and a callback for the
+// improvements of the anytime ones) and a context, answered with the same
+// Bounded (solution, proven lower bound, nodes, elapsed time, stop reason:
+// StopReason, StoppedError; Bounded.Text and Bounded.JSON format it).
+// Besides optimal IDA* (AlgIDA) the registry holds searches that store
+// states (packed boards in a hash table, bounded by Limits): weighted A*
+// (AlgWeighted, a solution at most w times the optimum), ARA* (AlgAnytime:
+// a first solution at once, then better ones with proven bounds down to
+// the optimum), restarting weighted A* (AlgRestarts), the beam search
+// (AlgBeamSearch: the best W states of each level, no bound on the
+// length), the anytime beam search (AlgAnytimeBeamSearch: beam searches of
+// growing width, then IDA* for the bound) and breadth-first search from
+// both ends (AlgBidirectional, no table: an independent check of the
+// others; NewBoard makes a Solver without tables for it). "Beam" in this
+// package always means the beam search; the Apache Beam build driver is
+// the separate module beam/.
 //
 // Moves are reported as the direction in which the BLANK moves: 'u', 'd',
 // 'l', 'r'. Applying them in order to the input board gives the goal

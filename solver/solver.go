@@ -109,7 +109,7 @@ type Solver struct {
 	// cat is the search data of a catalogue of several partitions
 	// (catalogue.go), nil otherwise.
 	cat *catalogue
-	// nodeHook, when set (tests only), is called by dfsCat on every state
+	// nodeHook, when set (tests only), is called by dfs on every state
 	// it makes, with the board (the tile in each cell), the heuristic it
 	// evaluated for the move and the value of its incremental state.
 	nodeHook func(board []uint8, h, incremental int)
@@ -161,7 +161,7 @@ func NewContext(ctx context.Context, set *format.Set, opt Options) (*Solver, err
 }
 
 // newWith is NewContext; forceCat searches a catalogue of one partition
-// as a catalogue (dfsCat) instead of as the additive set of its parts
+// as a catalogue (catalogue.eval in dfs) instead of as the additive set of its parts
 // (tests only: both give the same search).
 func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (*Solver, error) {
 	if set == nil || len(set.Parts) == 0 {
@@ -172,17 +172,22 @@ func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (
 		return nil, err
 	}
 	s.set = set
-	if set.Exact() {
+	// The one dispatch on the set's kind: the walk down an exact table,
+	// or IDA*'s heuristic (dfs) kept per additive table (plain or
+	// zero-aware) or per catalogue part.
+	switch set.Kind() {
+	case format.KindExact:
 		s.exact = set.Parts[0].Table
-		return s, nil
-	}
-	if set.Catalogue() && (len(set.Partitions) > 1 || forceCat) {
-		if err := s.addCatalogue(ctx); err != nil {
-			return nil, err
+	case format.KindCatalogue:
+		if len(set.Partitions) > 1 || forceCat {
+			err = s.addCatalogue(ctx)
+			break
 		}
-		return s, nil
+		err = s.addParts(ctx) // one partition: the additive set of its parts
+	default: // format.KindAdditive, format.KindZeroAware
+		err = s.addParts(ctx)
 	}
-	if err := s.addParts(ctx); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -338,17 +343,17 @@ func (s *Solver) Heuristic(b puzzle.Board) int {
 	return h
 }
 
-// Solve returns an optimal solution of b; see SolveContext.
-func (s *Solver) Solve(b puzzle.Board) (Result, error) {
-	return s.SolveContext(context.Background(), b)
+// Solve returns an optimal solution of b; see solveContext.
+func (s *Solver) solve(b puzzle.Board) (Result, error) {
+	return s.solveContext(context.Background(), b)
 }
 
-// SolveContext returns an optimal solution of b, which must be a valid
+// solveContext returns an optimal solution of b, which must be a valid
 // board of the tables' size (in the blank-first convention when
 // Options.FromBlankFirst). An unsolvable board gives Result.Solvable false
 // without search. The search stops with ctx's error when ctx ends.
 // Errors about the board wrap puzzle.ErrBoard.
-func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (res Result, err error) {
+func (s *Solver) solveContext(ctx context.Context, b puzzle.Board) (res Result, err error) {
 	if err := b.Validate(s.n); err != nil {
 		return Result{}, err
 	}
