@@ -11,6 +11,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -494,17 +495,9 @@ func (d *decoder) frameStored(h *Header, i int) uint64 {
 	return d.c.storedLen(frameRaw(h, i))
 }
 
+// isLowerHex reports whether s is n lowercase hexadecimal digits.
 func isLowerHex(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+	return len(s) == n && strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // zstd frame header, RFC 8878 section 3.1.1.1.

@@ -274,17 +274,9 @@ func checkName(name string) string {
 	return ""
 }
 
+// isLowerHex reports whether s is n lowercase hexadecimal digits.
 func isLowerHex(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+	return len(s) == n && strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // clip shortens s for an error message.
