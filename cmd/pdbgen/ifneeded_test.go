@@ -214,7 +214,7 @@ func TestBuildIfNeededBadInput(t *testing.T) {
 		msg  string
 	}{
 		{"missing manifest", []string{"--manifest", filepath.Join(dir, "none.tsv")}, 2, "manifest: open " + filepath.Join(dir, "none.tsv") + ": "},
-		{"manifest is a folder", []string{"--manifest", dir}, 2, "manifest: " + dir + ": not a regular file (a directory)"}, // README: trouble, not bad data
+		{"manifest is a folder", []string{"--manifest", dir}, 2, "manifest: " + dir + ": not a regular file (a directory)"}, // docs/commands.md: trouble, not bad data
 		{"three columns", []string{"--manifest", write("m3.tsv", "# c\n3x3_1-2-3.pdb\t504\t11\n")}, 1, "manifest " + filepath.Join(dir, "m3.tsv") + ":2: want 4 columns"},
 		{"bad hash", []string{"--manifest", write("mh.tsv", "3x3_1-2-3.pdb 504 11 XYZ\n")}, 1, "mh.tsv:1: raw SHA-256 \"XYZ\": want 64 lowercase hex digits"},
 		{"bad number", []string{"--manifest", write("mn.tsv", "3x3_1-2-3.pdb many 11 "+sha+"\n")}, 1, "mn.tsv:1: entries \"many\""},

@@ -24,7 +24,7 @@ var verifyCmd = &command{name: "verify", usage: "[--deep] [--frames] [-j N] [--m
 (goal 0, Manhattan bound and parity, a closer neighbour for every entry,
 symmetry); --deep also rebuilds the table with a simple reference search
 and compares every entry. One report per file on stdout; --json prints one
-JSON object per file instead (README.md, "JSON reports"). A set file
+JSON object per file instead (docs/ci.md, "JSON reports"). A set file
 (format/SPEC.md section 10) is checked as a whole: its tables' board, goal,
 tiles and checksums, and that each part's symmetry maps its goal cells onto
 its table's (--deep: each symmetric part is rebuilt and compared).
@@ -73,7 +73,7 @@ func parseVerifyFlags(e *env, args []string) (*verifyConfig, []string, error) {
 	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "worker goroutines")
 	fs.IntVar(&cfg.maxFind, "max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
 	fs.StringVar(&cfg.maxMem, "max-memory", "", maxMemoryHelp)
-	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per file (schema in README.md, 'JSON reports') instead of the text report")
+	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per file (schema in docs/ci.md, 'JSON reports') instead of the text report")
 	fs.StringVar(&cfg.manifest, "manifest", "", "check the folder DIR against this manifest: every listed table present, with the listed identity, passing verify; unlisted tables reported")
 	files, err := parseFlags(fs, args)
 	if err != nil {
