@@ -206,9 +206,6 @@ func hugeSetFile(t *testing.T, dir, table string, k int) string {
 // a 1.4 MB file declaring 40.6 GiB the same way). --json says so in the
 // set's report.
 func TestVerifySetTooLargeRefusedAtOnce(t *testing.T) {
-	if strconv.IntSize == 32 {
-		t.Skip("a 32-bit build refuses these patterns itself (more than an int can index)")
-	}
 	dir := t.TempDir()
 	mid := hugeSetFile(t, dir, validFramesTable(t, dir, 6, format.MajorVersion1, format.MaxFrameSize), 6)
 	const hint = " to load its tables; pdbgen info "
@@ -222,6 +219,9 @@ func TestVerifySetTooLargeRefusedAtOnce(t *testing.T) {
 		{[]string{"verify", "--max-memory", "1G", "@huge"}, "GiB of memory, more than --max-memory 1.0 GiB" + hint},
 	} {
 		if c.args[len(c.args)-1] == "@huge" {
+			if strconv.IntSize == 32 {
+				continue // a 32-bit build refuses the 43.6 G-entry pattern itself
+			}
 			// Only once the smaller set is refused: unrefused, this one
 			// would allocate 40.6 GiB.
 			c.args[len(c.args)-1] = hugeSetFile(t, dir, validFramesTable(t, dir, 8, format.MajorVersion, format.MaxFrameSize), 8)
