@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -239,5 +240,33 @@ func TestVerifySetTooLargeRefusedAtOnce(t *testing.T) {
 		if i == 1 && !strings.Contains(r.stdout, `"set":true,"ok":false,"error":"`+mid+` needs `) {
 			t.Errorf("%v: stdout is not the set's report with the refusal\n%v", c.args, r)
 		}
+	}
+}
+
+// TestBuildIfNeededHugeExisting: build --if-needed refuses at once, exit 2,
+// to verify a file already there that declares a table too large for the
+// memory, whether its header reads strictly or only leniently (a broken
+// header checksum), reading each file's header once before refusing.
+func TestBuildIfNeededHugeExisting(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("a 32-bit build refuses the 43.6 G-entry pattern itself")
+	}
+	for _, broken := range []bool{false, true} {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "5x5_1-2-3-4-5-6-7-8.pdb")
+		if err := os.Rename(hugeDeclaredTable(t, dir), target); err != nil {
+			t.Fatal(err)
+		}
+		if broken {
+			b := readBytes(t, target)
+			n := int(binary.LittleEndian.Uint32(b[12:16]))
+			b[16+n+3] ^= 0x10 // a byte of the header SHA-256
+			if err := os.WriteFile(target, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := pdbgen(t, "", "build", "--if-needed", "--quiet", "--board", "5x5", "--tiles", "1-8", "-o", dir, "--max-memory", "1G")
+		wantCode(t, r, exitTrouble)
+		oneErrorLine(t, r, "build", target+" needs 41.2 GiB of memory, more than --max-memory 1.0 GiB")
 	}
 }
