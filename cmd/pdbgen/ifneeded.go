@@ -60,9 +60,6 @@ func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, major in
 		}
 		return existingTable{reason: "its header does not read: " + strings.TrimPrefix(oneLine(err), path+": ")}, nil
 	}
-	if err := verifyFits(b, path, h, opts); err != nil {
-		return existingTable{}, &exitError{code: exitTrouble, err: err}
-	}
 	ex := existingTable{header: h}
 	if d := patternDiff(h, p); d != "" {
 		ex.reason = "it holds " + d
@@ -77,6 +74,12 @@ func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, major in
 			ex.reason = fmt.Sprintf("its header differs from manifest %s: %s", where, d)
 			return ex, nil
 		}
+	}
+	// Only a table that is the one wanted is verified, so only its size
+	// is checked against the memory: a file that holds another table
+	// (however large it declares itself) is replaced without being read.
+	if err := verifyFits(b, path, h, opts); err != nil {
+		return existingTable{}, &exitError{code: exitTrouble, err: err}
 	}
 	rep, err := verify.File(ctx, path, opts)
 	if err != nil {

@@ -244,9 +244,9 @@ func TestVerifySetTooLargeRefusedAtOnce(t *testing.T) {
 }
 
 // TestBuildIfNeededHugeExisting: build --if-needed refuses at once, exit 2,
-// to verify a file already there that declares a table too large for the
-// memory, whether its header reads strictly or only leniently (a broken
-// header checksum), reading each file's header once before refusing.
+// a file already there that declares a table too large for the memory,
+// whether its header reads strictly or only leniently (a broken header
+// checksum): verifying it, or building the table that would replace it.
 func TestBuildIfNeededHugeExisting(t *testing.T) {
 	if strconv.IntSize == 32 {
 		t.Skip("a 32-bit build refuses the 43.6 G-entry pattern itself")
@@ -267,6 +267,36 @@ func TestBuildIfNeededHugeExisting(t *testing.T) {
 		}
 		r := pdbgen(t, "", "build", "--if-needed", "--quiet", "--board", "5x5", "--tiles", "1-8", "-o", dir, "--max-memory", "1G")
 		wantCode(t, r, exitTrouble)
-		oneErrorLine(t, r, "build", target+" needs 41.2 GiB of memory, more than --max-memory 1.0 GiB")
+		// Refused at once either way: the file's own verification (a
+		// header that does not read) or, for a file whose header reads
+		// but is not the wanted table's, the build that would replace it.
+		if !strings.Contains(r.stderr, " of memory, more than --max-memory 1.0 GiB") {
+			t.Errorf("broken=%v: want a memory refusal, got\n%v", broken, r)
+		}
+	}
+}
+
+// TestBuildIfNeededReplacesHugeOther: a file in the place of the wanted
+// table that holds another table, however large it declares itself, is
+// replaced without being verified (its header differs; a fresh user's
+// 8puzzle.pdb swapped for a header declaring 40.6 GiB stopped make data
+// with a memory refusal).
+func TestBuildIfNeededReplacesHugeOther(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("a 32-bit build refuses the 43.6 G-entry pattern itself")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "4x4_1-2-3.pdb")
+	if err := os.Rename(hugeDeclaredTable(t, dir), target); err != nil {
+		t.Fatal(err)
+	}
+	r := pdbgen(t, "", "build", "--if-needed", "--quiet", "--board", "4x4", "--tiles", "1-3", "-o", dir, "--max-memory", "1G")
+	wantCode(t, r, exitOK)
+	h, err := format.ReadHeaderFile(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Width != 4 || len(h.Tiles) != 3 {
+		t.Errorf("after --if-needed the file holds a %dx%d table of %d tiles, want the 4x4 table of tiles 1-3", h.Width, h.Height, len(h.Tiles))
 	}
 }
