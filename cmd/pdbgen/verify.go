@@ -190,7 +190,7 @@ func (v *tableVerifier) verify(f string) (*verify.Report, error) {
 	}
 	switch {
 	case v.cfg.frames && h == nil && memErr != nil:
-		return nil, memErr
+		return nil, v.framesTooLarge(f, memErr)
 	case v.cfg.frames && h == nil:
 		return nil, fmt.Errorf("%s: --frames verifies additive tables only, within the memory (not with --deep)", f)
 	case v.cfg.frames:
@@ -260,6 +260,22 @@ func (p *progressLines) report(pass string, done, total uint64) {
 	}
 	fmt.Fprintf(p.w, "verifying %s: %.1f%% (%d of %d entries, %.1f M entries/s, about %v left)\n",
 		what, 100*float64(done)/float64(total), done, total, rate/1e6, left)
+}
+
+// framesTooLarge is the refusal of --frames for an additive table whose
+// frame-by-frame check does not fit the budget either: it names the
+// memory --frames needs (memErr, the whole table's, otherwise).
+func (v *tableVerifier) framesTooLarge(f string, memErr error) error {
+	h, _, err := format.InspectHeaderFile(f)
+	if err != nil || h.Kind != format.KindAdditive || v.opts.Deep || !v.budget.Known {
+		return memErr
+	}
+	need := sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts))
+	limit := sysmem.FormatSize(v.budget.Limit) + " available (--max-memory overrides)"
+	if v.budget.FromFlag {
+		limit = "more than --max-memory " + sysmem.FormatSize(v.budget.Limit)
+	}
+	return fmt.Errorf("%s: --frames needs %s of memory, %s", f, sysmem.FormatSize(need), limit)
 }
 
 // framesHeader returns f's header when f is an additive table that

@@ -97,7 +97,7 @@ func TestVerifyTooLargeRefusedAtOnce(t *testing.T) {
 		{[]string{"verify", "--max-memory", "1G", "--json", mid}, mid + " needs 2.7 GiB of memory, more than --max-memory 1.0 GiB; --frames checks its 2422728000 entries frame by frame in "},
 		{[]string{"verify", "--max-memory", "1G", "--deep", huge1}, "TiB of memory, more than --max-memory 1.0 GiB with --deep"},
 		// With too little memory for the frames, --frames refuses too.
-		{[]string{"verify", "--max-memory", "100M", "--frames", "-j", "2", mid}, mid + " needs 2.7 GiB of memory, more than --max-memory 100.0 MiB"},
+		{[]string{"verify", "--max-memory", "100M", "--frames", "-j", "2", mid}, mid + ": --frames needs "},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		start := time.Now()
