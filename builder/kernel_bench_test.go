@@ -85,6 +85,8 @@ func BenchmarkLevel(b *testing.B) {
 // between levels.
 type searchSnapshot struct {
 	codes          stateCodes
+	stateBits      []uint64 // without them a push level finds every successor seen and marks nothing
+	bitsMode       int
 	values         []uint8
 	active, next   bitset
 	reached, front uint64
@@ -92,17 +94,21 @@ type searchSnapshot struct {
 
 func snapshot(s *additiveSearch) searchSnapshot {
 	return searchSnapshot{
-		codes:   slices.Clone(s.codes),
-		values:  slices.Clone(s.values),
-		active:  slices.Clone(s.active),
-		next:    slices.Clone(s.next),
-		reached: s.run.reached.Load(),
-		front:   s.frontier,
+		codes:     slices.Clone(s.codes),
+		stateBits: slices.Clone(s.stateBits),
+		bitsMode:  s.bitsMode,
+		values:    slices.Clone(s.values),
+		active:    slices.Clone(s.active),
+		next:      slices.Clone(s.next),
+		reached:   s.run.reached.Load(),
+		front:     s.frontier,
 	}
 }
 
 func (snap searchSnapshot) restore(s *additiveSearch) {
 	copy(s.codes, snap.codes)
+	copy(s.stateBits, snap.stateBits)
+	s.bitsMode = snap.bitsMode
 	copy(s.values, snap.values)
 	copy(s.active, snap.active)
 	copy(s.next, snap.next)
