@@ -11,39 +11,65 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// Algorithm is one of the searches a Solver runs (Solver.Search): AlgIDA,
-// AlgWeighted, AlgAnytime, AlgBidirectional or AlgBeam. Its String is the
-// name ParseAlgorithm reads ("ida", "wastar", "anytime", "bidirectional",
-// "beam").
+// Algorithm is one of the searches a Solver runs (Solver.Search), an
+// entry of the one registry of algorithms: AlgIDA, AlgWeighted,
+// AlgAnytime, AlgRestarts, AlgAnytimeBeamSearch, AlgBeamSearch or AlgBidirectional.
+// Its String is the name ParseAlgorithm reads (Algorithms lists them);
+// Summary and About describe it, Params says which parameters it takes.
 type Algorithm uint8
 
 const (
 	// AlgIDA is the optimal search: IDA* over the tables, or the walk down
-	// an exact table (Solver.SolveContext).
+	// an exact table. It takes no Params.
 	AlgIDA Algorithm = iota
-	// AlgWeighted is weighted A* (Solver.SolveWeighted) with
-	// SearchOptions.Weight.
+	// AlgWeighted is weighted A* (f = g + w*h; a solution at most w times
+	// the optimum), with WeightParams.
 	AlgWeighted
-	// AlgAnytime is ARA* (Solver.SolveAnytime) with SearchOptions.Schedule.
+	// AlgAnytime is ARA*, weighted A* over a schedule of weights reusing
+	// its search, with ScheduleParams.
 	AlgAnytime
+	// AlgRestarts is restarting weighted A*: a fresh weighted A* per
+	// weight of a schedule, with ScheduleParams.
+	AlgRestarts
+	// AlgAnytimeBeamSearch is the anytime beam search: beam searches of growing
+	// width, then IDA* for the lower bound, with WidthParams (the largest
+	// width).
+	AlgAnytimeBeamSearch
+	// AlgBeamSearch is one beam search, with WidthParams (its width).
+	AlgBeamSearch
 	// AlgBidirectional is breadth-first search from both ends, without the
-	// tables (Solver.SolveBidirectional).
+	// tables. It takes no Params.
 	AlgBidirectional
-	// AlgBeam is one beam search (Solver.SolveBeam) of width
-	// SearchOptions.Width.
-	AlgBeam
 )
 
-// algorithms is the registry of Algorithm: name and search, by value.
-var algorithms = [...]struct {
-	name   string
-	search func(s *Solver, ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error)
-}{
-	AlgIDA:           {"ida", (*Solver).searchIDA},
-	AlgWeighted:      {"wastar", (*Solver).searchWeighted},
-	AlgAnytime:       {"anytime", (*Solver).searchAnytime},
-	AlgBidirectional: {"bidirectional", (*Solver).searchBidirectional},
-	AlgBeam:          {"beam", (*Solver).searchBeam},
+// algorithmEntry is one algorithm of the registry.
+type algorithmEntry struct {
+	name    string
+	summary string // a few words (pdbgen's --algorithm help)
+	about   string // a sentence (pdbgen solve's help)
+	params  Params // the zero value of its parameters' type; nil: none
+	// weighted: reports Bounded.Weight; anytime: reports each improvement
+	// (SearchOptions.OnSolution); tables: looks the tables up.
+	weighted, anytime, tables bool
+	search                    func(s *Solver, ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error)
+}
+
+// algorithms is the registry of Algorithm, by value.
+var algorithms = [...]algorithmEntry{
+	AlgIDA: {name: "ida", summary: "optimal, default", tables: true, search: (*Solver).searchIDA,
+		about: "optimal: IDA* on additive tables or catalogues, a walk down an exact table"},
+	AlgWeighted: {name: "wastar", summary: "weighted A*", params: WeightParams{}, weighted: true, tables: true, search: (*Solver).searchWeighted,
+		about: "weighted A* (f = g + W*h): a solution at most W times the optimum"},
+	AlgAnytime: {name: "anytime", summary: "ARA*", params: ScheduleParams{}, weighted: true, anytime: true, tables: true, search: (*Solver).searchAnytime,
+		about: "ARA*: weighted A* over strictly decreasing weights, reusing its search; a first solution at once, then each improvement, down to a proven optimum (or the bound of a last weight above 1)"},
+	AlgRestarts: {name: "restarts", summary: "restarting weighted A*", params: ScheduleParams{}, weighted: true, anytime: true, tables: true, search: (*Solver).searchRestarts,
+		about: "restarting weighted A* (Richter, Thayer & Ruml 2010): a fresh weighted A* per weight of the schedule instead of ARA*'s reuse; first solutions sooner on big boards with weak tables"},
+	AlgAnytimeBeamSearch: {name: "anytime-beam", summary: "beam searches of growing width, then IDA* for the bound", params: WidthParams{}, weighted: true, anytime: true, tables: true, search: (*Solver).searchAnytimeBeam,
+		about: fmt.Sprintf("beam searches of widths %d, twice that, and so on up to the largest width, each started while one twice as long as the last leaves a quarter of the time limit, then IDA* up to the best length for the proven bound: the shortest solutions on big boards", FirstBeamWidth)},
+	AlgBeamSearch: {name: "beam", summary: "beam search: fast, no bound on the length", params: WidthParams{}, tables: true, search: (*Solver).searchBeam,
+		about: "one beam search, keeping per level the width states with the smallest heuristic; fast, with no bound on the length"},
+	AlgBidirectional: {name: "bidirectional", summary: "breadth-first from both ends, no table needed", search: (*Solver).searchBidirectional,
+		about: "breadth-first search from both ends: optimal, no table needed"},
 }
 
 // Algorithms lists the names of the algorithms, in the order of their
@@ -74,15 +100,40 @@ func (a Algorithm) String() string {
 	return "algorithm(" + strconv.Itoa(int(a)) + ")"
 }
 
-// Weighted reports whether the algorithm orders states by f = g + w*h and
-// so reports Bounded.Weight (AlgWeighted, AlgAnytime).
-func (a Algorithm) Weighted() bool { return a == AlgWeighted || a == AlgAnytime }
+func (a Algorithm) entry() algorithmEntry {
+	if int(a) < len(algorithms) {
+		return algorithms[a]
+	}
+	return algorithmEntry{}
+}
+
+// Summary describes the algorithm in a few words.
+func (a Algorithm) Summary() string { return a.entry().summary }
+
+// About describes the algorithm in a sentence.
+func (a Algorithm) About() string { return a.entry().about }
+
+// Params returns the zero value of the type of the algorithm's parameters
+// (SearchOptions.Params): WeightParams, ScheduleParams or WidthParams; nil
+// for an algorithm that takes none.
+func (a Algorithm) Params() Params { return a.entry().params }
+
+// Weighted reports whether the algorithm reports Bounded.Weight, the
+// weight of the search that found the solution: AlgWeighted, AlgAnytime,
+// AlgRestarts (f = g + w*h), and AlgAnytimeBeamSearch (1 when its IDA* found
+// the solution, 0 for a beam's).
+func (a Algorithm) Weighted() bool { return a.entry().weighted }
+
+// Anytime reports whether the algorithm reports each improvement of its
+// answer as it finds it (SearchOptions.OnSolution): AlgAnytime,
+// AlgRestarts, AlgAnytimeBeamSearch.
+func (a Algorithm) Anytime() bool { return a.entry().anytime }
 
 // UsesTables reports whether the algorithm looks the tables up
 // (everything but AlgBidirectional).
-func (a Algorithm) UsesTables() bool { return a != AlgBidirectional }
+func (a Algorithm) UsesTables() bool { return a.entry().tables }
 
-// DefaultWeight is the weight of AlgWeighted when SearchOptions.Weight is
+// DefaultWeight is the weight of AlgWeighted when WeightParams.Weight is
 // 0.
 const DefaultWeight = 1.5
 
@@ -110,8 +161,9 @@ func ParseWeight(s string) (float64, error) {
 	return w, nil
 }
 
-// SearchOptions are what every algorithm of Solver.Search takes: the
-// algorithm, its limits and its parameters.
+// SearchOptions are what Solver.Search takes: the algorithm, the limits
+// every algorithm takes, the algorithm's own parameters and, for the
+// anytime algorithms, a callback.
 type SearchOptions struct {
 	// Algorithm is the search to run (the zero value is AlgIDA).
 	Algorithm Algorithm
@@ -119,25 +171,63 @@ type SearchOptions struct {
 	// clock every few thousand moves), MaxNodes and MaxBytes the ones that
 	// store states (IDA* stores none and ignores them).
 	Limits
-	// Weight is AlgWeighted's w (f = g + w*h), 1 <= w <= MaxWeight; 0
-	// means DefaultWeight.
-	Weight float64
-	// Schedule is AlgAnytime's weights (see AnytimeOptions.Schedule); nil
-	// means DefaultSchedule.
-	Schedule []float64
-	// Restarts makes AlgAnytime restart weighted A* at each weight (see
-	// AnytimeOptions.Restarts).
-	Restarts bool
-	// Beam makes AlgAnytime run beam searches of growing width, then IDA*
-	// for the bound (see AnytimeOptions.Beam).
-	Beam bool
-	// Width is AlgBeam's width (0 means DefaultBeamWidth), or the largest
-	// width of AlgAnytime with Beam (0: no bound but memory and time); 1
-	// to MaxBeamWidth.
-	Width int
-	// OnSolution, when not nil, receives AlgAnytime's improvements as they
-	// are found (see AnytimeOptions.OnSolution).
+	// Params are the algorithm's own parameters, of the type of
+	// Algorithm.Params (WeightParams, ScheduleParams, WidthParams); nil
+	// means the algorithm's defaults. Parameters of another type are an
+	// error.
+	Params Params
+	// OnSolution, when not nil, receives an anytime algorithm's
+	// improvements as they are found (Algorithm.Anytime), in the search's
+	// goroutine: a shorter solution, or the same one with a higher proven
+	// lower bound; each Bounded is the one Search would return then.
 	OnSolution func(Bounded)
+}
+
+// Params are one algorithm's parameters (SearchOptions.Params):
+// WeightParams, ScheduleParams or WidthParams.
+type Params interface {
+	// params seals the interface to the types of this package.
+	params()
+}
+
+// WeightParams are the parameters of AlgWeighted.
+type WeightParams struct {
+	// Weight is w in f = g + w*h, 1 <= w <= MaxWeight; 0 means
+	// DefaultWeight.
+	Weight float64
+}
+
+// ScheduleParams are the parameters of AlgAnytime and AlgRestarts.
+type ScheduleParams struct {
+	// Schedule lists the weights, strictly decreasing, each in [1,
+	// MaxWeight]; nil means DefaultSchedule. Ending with 1 lets the search
+	// prove the optimum.
+	Schedule []float64
+}
+
+// WidthParams are the parameters of AlgBeamSearch (Width: the states kept per
+// level, 0 meaning DefaultBeamWidth) and AlgAnytimeBeamSearch (Width: the
+// largest width, 0 meaning MaxBeamWidth: no bound but memory and time);
+// 1 to MaxBeamWidth.
+type WidthParams struct {
+	Width int
+}
+
+func (WeightParams) params()   {}
+func (ScheduleParams) params() {}
+func (WidthParams) params()    {}
+
+// paramsOf returns opt's parameters for alg as P (the zero P when nil),
+// or an error when they are of another type.
+func paramsOf[P Params](alg Algorithm, opt SearchOptions) (P, error) {
+	var zero P
+	switch p := opt.Params.(type) {
+	case nil:
+		return zero, nil
+	case P:
+		return p, nil
+	}
+	return zero, fmt.Errorf("solver: %s takes %T, not %T", alg, zero, opt.Params)
 }
 
 // Stop reasons of Bounded.Stopped: why a search ended before its answer
@@ -147,7 +237,7 @@ const (
 	StopNodes       = "node-limit"
 	StopMemory      = "memory-limit"
 	StopInterrupted = "interrupted"
-	// StopExhausted: a beam search (AlgBeam) whose level had no new state
+	// StopExhausted: a beam search (AlgBeamSearch) whose level had no new state
 	// (ErrBeamExhausted); a wider beam may succeed.
 	StopExhausted = "beam-exhausted"
 )
@@ -193,6 +283,15 @@ func (s *Solver) Search(ctx context.Context, b puzzle.Board, opt SearchOptions) 
 	if s.set == nil && opt.Algorithm.UsesTables() {
 		return Bounded{}, fmt.Errorf("solver: %s needs tables", opt.Algorithm)
 	}
+	if opt.Params != nil && opt.Algorithm.Params() == nil {
+		return Bounded{}, fmt.Errorf("solver: %s takes no parameters, not %T", opt.Algorithm, opt.Params)
+	}
+	if on := opt.OnSolution; on != nil {
+		opt.OnSolution = func(a Bounded) {
+			a.Algorithm = opt.Algorithm
+			on(a)
+		}
+	}
 	out, err := algorithms[opt.Algorithm].search(s, ctx, b, opt)
 	out.Algorithm = opt.Algorithm
 	if out.Board != nil {
@@ -201,9 +300,9 @@ func (s *Solver) Search(ctx context.Context, b puzzle.Board, opt SearchOptions) 
 	return out, err
 }
 
-// searchIDA runs SolveContext within opt.TimeLimit.
+// searchIDA runs solveContext within opt.TimeLimit.
 func (s *Solver) searchIDA(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
-	if err := opt.Limits.validate(); err != nil {
+	if err := opt.validate(); err != nil {
 		return Bounded{}, err
 	}
 	sctx := ctx
@@ -212,7 +311,7 @@ func (s *Solver) searchIDA(ctx context.Context, b puzzle.Board, opt SearchOption
 		sctx, cancel = context.WithTimeout(ctx, opt.TimeLimit)
 		defer cancel()
 	}
-	res, err := s.SolveContext(sctx, b)
+	res, err := s.solveContext(sctx, b)
 	var se *StoppedError
 	switch {
 	case err == nil:
@@ -238,34 +337,54 @@ func (s *Solver) searchIDA(ctx context.Context, b puzzle.Board, opt SearchOption
 }
 
 func (s *Solver) searchWeighted(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
-	w := opt.Weight
+	p, err := paramsOf[WeightParams](opt.Algorithm, opt)
+	if err != nil {
+		return Bounded{}, err
+	}
+	w := p.Weight
 	if w == 0 {
 		w = DefaultWeight
 	}
-	return s.SolveWeighted(ctx, b, w, opt.Limits)
+	return s.solveWeighted(ctx, b, w, opt.Limits)
 }
 
 func (s *Solver) searchAnytime(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
-	on := opt.OnSolution
-	if on != nil {
-		on = func(a Bounded) {
-			a.Algorithm = AlgAnytime
-			opt.OnSolution(a)
-		}
+	p, err := paramsOf[ScheduleParams](opt.Algorithm, opt)
+	if err != nil {
+		return Bounded{}, err
 	}
-	return s.SolveAnytime(ctx, b, AnytimeOptions{Schedule: opt.Schedule, Restarts: opt.Restarts, Beam: opt.Beam, MaxWidth: opt.Width,
-		Limits: opt.Limits, OnSolution: on})
+	return s.solveAnytime(ctx, b, anytimeOptions{Schedule: p.Schedule, Limits: opt.Limits, OnSolution: opt.OnSolution})
+}
+
+func (s *Solver) searchRestarts(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
+	p, err := paramsOf[ScheduleParams](opt.Algorithm, opt)
+	if err != nil {
+		return Bounded{}, err
+	}
+	return s.solveAnytime(ctx, b, anytimeOptions{Schedule: p.Schedule, Restarts: true, Limits: opt.Limits, OnSolution: opt.OnSolution})
+}
+
+func (s *Solver) searchAnytimeBeam(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
+	p, err := paramsOf[WidthParams](opt.Algorithm, opt)
+	if err != nil {
+		return Bounded{}, err
+	}
+	return s.solveAnytime(ctx, b, anytimeOptions{Beam: true, MaxWidth: p.Width, Limits: opt.Limits, OnSolution: opt.OnSolution})
 }
 
 func (s *Solver) searchBeam(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
-	w := opt.Width
+	p, err := paramsOf[WidthParams](opt.Algorithm, opt)
+	if err != nil {
+		return Bounded{}, err
+	}
+	w := p.Width
 	if w == 0 {
 		w = DefaultBeamWidth
 	}
-	return s.SolveBeam(ctx, b, w, opt.Limits)
+	return s.solveBeam(ctx, b, w, opt.Limits)
 }
 
-// DefaultBeamWidth is AlgBeam's width when SearchOptions.Width is 0.
+// DefaultBeamWidth is AlgBeamSearch's width when its WidthParams.Width is 0.
 const DefaultBeamWidth = 10000
 
 func (s *Solver) searchBidirectional(ctx context.Context, b puzzle.Board, opt SearchOptions) (Bounded, error) {
@@ -286,7 +405,7 @@ func (s *Solver) searchBidirectional(ctx context.Context, b puzzle.Board, opt Se
 }
 
 // Result returns the answer of a complete AlgIDA search in the form of
-// Solver.SolveContext.
+// Solver.solveContext.
 func (b Bounded) Result() Result {
 	return Result{Board: b.Board, Solvable: b.Solvable, Length: b.Length, Moves: b.Moves, Nodes: b.Stats.Generated,
 		Elapsed: b.Stats.Elapsed, Converted: b.Converted, Searched: b.Searched}

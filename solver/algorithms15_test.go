@@ -42,7 +42,7 @@ func TestKorfEasyAlgorithms(t *testing.T) {
 	ctx := context.Background()
 	for _, k := range ks[:n] {
 		for _, w := range []float64{1.5, 2} {
-			res, err := sv.SolveWeighted(ctx, k.board, w, Limits{})
+			res, err := sv.solveWeighted(ctx, k.board, w, Limits{})
 			if err != nil {
 				t.Fatalf("%s instance %d w=%g: %v", name, k.id, w, err)
 			}
@@ -51,7 +51,7 @@ func TestKorfEasyAlgorithms(t *testing.T) {
 				k.id, w, res.Length, k.length, res.Lower, res.Stats.Expanded, res.Stats.Stored)
 		}
 		var reported []Bounded
-		res, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{OnSolution: func(r Bounded) { reported = append(reported, r) }})
+		res, err := sv.solveAnytime(ctx, k.board, anytimeOptions{OnSolution: func(r Bounded) { reported = append(reported, r) }})
 		if err != nil {
 			t.Fatalf("%s instance %d ARA*: %v", name, k.id, err)
 		}
@@ -92,19 +92,19 @@ func TestRandom15Algorithms(t *testing.T) {
 	goal := puzzle.BlankFirstGoal(g)
 	ctx := context.Background()
 	for _, b := range random15(31, count) {
-		opt, err := sv.Solve(b)
+		opt, err := sv.solve(b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range []float64{1.5, 2} {
-			res, err := sv.SolveWeighted(ctx, b, w, Limits{})
+			res, err := sv.solveWeighted(ctx, b, w, Limits{})
 			if err != nil {
 				t.Fatalf("%s %v w=%g: %v", name, b, w, err)
 			}
 			checkBounded(t, name+" weighted", g, b, goal, res, opt.Length, w)
 		}
 		var reported []Bounded
-		res, err := sv.SolveAnytime(ctx, b, AnytimeOptions{OnSolution: func(r Bounded) { reported = append(reported, r) }})
+		res, err := sv.solveAnytime(ctx, b, anytimeOptions{OnSolution: func(r Bounded) { reported = append(reported, r) }})
 		if err != nil {
 			t.Fatalf("%s %v ARA*: %v", name, b, err)
 		}
@@ -133,11 +133,11 @@ func TestBidirectional15(t *testing.T) {
 	ctx := context.Background()
 	for range count {
 		b := pdbtest.RandomWalk(rng, g, goal, steps)
-		opt, err := sv.Solve(b)
+		opt, err := sv.solve(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, st, err := sv.SolveBidirectional(ctx, b, Limits{})
+		res, st, err := sv.solveBidir(ctx, b, Limits{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,12 +8,12 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// DefaultSchedule returns the weights SolveAnytime uses when
-// AnytimeOptions.Schedule is nil: 2.5, 1.8, 1.3, 1.
+// DefaultSchedule returns the weights solveAnytime uses when
+// anytimeOptions.Schedule is nil: 2.5, 1.8, 1.3, 1.
 func DefaultSchedule() []float64 { return []float64{2.5, 1.8, 1.3, 1} }
 
-// AnytimeOptions configure SolveAnytime.
-type AnytimeOptions struct {
+// anytimeOptions configure solveAnytime.
+type anytimeOptions struct {
 	// Schedule lists the weights, strictly decreasing, each >= 1; nil
 	// means DefaultSchedule. Ending with 1 lets the search prove the
 	// optimum.
@@ -32,7 +32,7 @@ type AnytimeOptions struct {
 	Restarts bool
 	// Beam, when true, replaces the weighted searches by beam searches of
 	// growing width and then IDA* for the lower bound (solveBeamAnytime,
-	// beam.go); Schedule and Restarts must then be unset. On big boards
+	// beamsearch.go); Schedule and Restarts must then be unset. On big boards
 	// with weak heuristics it finds far shorter solutions than weighted A*
 	// in the same time.
 	Beam bool
@@ -42,11 +42,11 @@ type AnytimeOptions struct {
 	// OnSolution, when not nil, is called in the search's goroutine each
 	// time the answer improves, as soon as it does: a shorter solution, or
 	// the same one with a higher proven lower bound (Bounded.Lower). The
-	// Bounded passed is the one SolveAnytime would return at that moment.
+	// Bounded passed is the one solveAnytime would return at that moment.
 	OnSolution func(Bounded)
 }
 
-// SolveAnytime solves b with ARA* (Likhachev, Gordon & Thrun 2003,
+// solveAnytime solves b with ARA* (Likhachev, Gordon & Thrun 2003,
 // "ARA*: Anytime A* with provable bounds on sub-optimality", NIPS 16):
 // weighted A* with the first weight of the schedule, then again with each
 // smaller weight, reusing the open list and the g-values: states whose g
@@ -64,14 +64,14 @@ type AnytimeOptions struct {
 // when no solution was found yet).
 //
 // Boards, unsolvable boards and errors about the input are as for
-// SolveWeighted; a schedule that is empty, not strictly decreasing or has
+// solveWeighted; a schedule that is empty, not strictly decreasing or has
 // a weight below 1 is an error before any search.
-func (s *Solver) SolveAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOptions) (Bounded, error) {
+func (s *Solver) solveAnytime(ctx context.Context, b puzzle.Board, opt anytimeOptions) (Bounded, error) {
 	if opt.Beam {
 		if opt.Schedule != nil || opt.Restarts {
 			return Bounded{}, fmt.Errorf("solver: a beam search takes no weight schedule and no restarts")
 		}
-		if err := opt.Limits.validate(); err != nil {
+		if err := opt.validate(); err != nil {
 			return Bounded{}, err
 		}
 		return s.solveBeamAnytime(ctx, b, opt)
@@ -83,14 +83,19 @@ func (s *Solver) SolveAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOp
 	if err := checkSchedule(sched); err != nil {
 		return Bounded{}, err
 	}
-	if err := opt.Limits.validate(); err != nil {
+	if err := opt.validate(); err != nil {
 		return Bounded{}, err
 	}
 	if opt.Restarts {
 		return s.solveRestarts(ctx, b, sched, opt)
 	}
-	var best Bounded
-	work, ok, err := s.start(b, &best)
+	return s.solveARA(ctx, b, sched, opt)
+}
+
+// solveARA is solveAnytime without Beam and Restarts: ARA* over sched
+// (checked).
+func (s *Solver) solveARA(ctx context.Context, b puzzle.Board, sched []float64, opt anytimeOptions) (Bounded, error) {
+	best, work, ok, err := s.start(b, opt.Limits)
 	if err != nil || !ok {
 		return best, err
 	}
@@ -153,9 +158,9 @@ func (s *Solver) SolveAnytime(ctx context.Context, b puzzle.Board, opt AnytimeOp
 	return best, nil
 }
 
-// solveRestarts is SolveAnytime with opt.Restarts: one weighted A* per
+// solveRestarts is solveAnytime with opt.Restarts: one weighted A* per
 // weight of sched, each within the time the earlier ones left.
-func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []float64, opt AnytimeOptions) (Bounded, error) {
+func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []float64, opt anytimeOptions) (Bounded, error) {
 	start := time.Now()
 	best := Bounded{Length: -1, Lower: -1}
 	var err error
@@ -166,14 +171,14 @@ func (s *Solver) solveRestarts(ctx context.Context, b puzzle.Board, sched []floa
 			// stop by the limit still answers the board and its bound.
 			if lim.TimeLimit -= time.Since(start); lim.TimeLimit <= 0 {
 				if i > 0 {
-					err = fmt.Errorf("%w: %v", ErrTimeLimit, opt.Limits.TimeLimit)
+					err = fmt.Errorf("%w: %v", ErrTimeLimit, opt.TimeLimit)
 					break
 				}
 				lim.TimeLimit = 1
 			}
 		}
 		var out Bounded
-		out, err = s.SolveWeighted(ctx, b, w, lim)
+		out, err = s.solveWeighted(ctx, b, w, lim)
 		if out.Board == nil { // bad input: nothing searched
 			return out, err
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // Bounded is the answer of every search of Solver.Search (and of
-// SolveWeighted, SolveAnytime): a solution, when one was found, and what
+// solveWeighted, solveAnytime): a solution, when one was found, and what
 // is proven about the optimum.
 type Bounded struct {
 	// Board is the board as given; Searched the board searched against the
@@ -42,7 +42,7 @@ type Bounded struct {
 	// solution.
 	Weight float64
 	// Width is the width of the beam search that found the solution
-	// (SolveBeam, AnytimeOptions.Beam); 0 for the other searches.
+	// (AlgBeamSearch, AlgAnytimeBeamSearch); 0 for the other searches.
 	Width int
 	// Stats are the counts of the whole search up to this answer.
 	Stats Stats
@@ -421,24 +421,28 @@ func (a *astar) answer(out *Bounded, withPath bool) {
 	out.Stats = a.stats
 }
 
-// start validates b, converts it when Options.FromBlankFirst, and fills
-// the board fields of a Bounded. It returns the board to search, and false
-// when it is unsolvable (out is then complete).
-func (s *Solver) start(b puzzle.Board, out *Bounded) (puzzle.Board, bool, error) {
-	if err := b.Validate(s.n); err != nil {
-		return nil, false, err
+// start validates lim and b, converts b when Options.FromBlankFirst, and
+// fills the board fields of the answer out. It returns the board to
+// search, and false when it is unsolvable (out is then complete); out is
+// the zero Bounded with an error.
+func (s *Solver) start(b puzzle.Board, lim Limits) (out Bounded, work puzzle.Board, ok bool, err error) {
+	if err := lim.validate(); err != nil {
+		return out, nil, false, err
 	}
-	*out = Bounded{Board: append(puzzle.Board(nil), b...), Converted: s.opt.FromBlankFirst, Length: -1, Lower: -1}
-	work := out.Board
+	if err := b.Validate(s.n); err != nil {
+		return out, nil, false, err
+	}
+	out = Bounded{Board: append(puzzle.Board(nil), b...), Converted: s.opt.FromBlankFirst, Length: -1, Lower: -1}
+	work = out.Board
 	if s.opt.FromBlankFirst {
 		work = puzzle.BlankFirstToLast(b)
 	}
 	out.Searched = append(puzzle.Board(nil), work...)
 	if !puzzle.Solvable(s.geom, work, s.goal) {
-		return nil, false, nil
+		return out, nil, false, nil
 	}
 	out.Solvable = true
-	return work, true, nil
+	return out, work, true, nil
 }
 
 // moveString spells the blank moves of path as letters, translated back to

@@ -50,8 +50,8 @@ type bidir struct {
 // lim.MaxBytes; measured 22-25 bytes per state on the 15-puzzle) the search
 // refuses with an error wrapping ErrNodeLimit (ErrMemoryLimit) that says
 // which length it has ruled out. ctx and lim.TimeLimit stop it as for
-// SolveWeighted.
-func Bidirectional(ctx context.Context, g puzzle.Geometry, start, goal puzzle.Board, lim Limits) (Result, Stats, error) {
+// solveWeighted.
+func bidirectional(ctx context.Context, g puzzle.Geometry, start, goal puzzle.Board, lim Limits) (Result, Stats, error) {
 	s, err := NewBoard(g, goal)
 	if err != nil {
 		return Result{}, Stats{}, err
@@ -60,15 +60,15 @@ func Bidirectional(ctx context.Context, g puzzle.Geometry, start, goal puzzle.Bo
 	return res, st, err
 }
 
-// SolveBidirectional is Bidirectional on the solver's board and goal: b is
+// solveBidir is Bidirectional on the solver's board and goal: b is
 // converted first with Options.FromBlankFirst (and the moves translated
 // back), like Solve. The tables are not used.
-func (s *Solver) SolveBidirectional(ctx context.Context, b puzzle.Board, lim Limits) (Result, Stats, error) {
+func (s *Solver) solveBidir(ctx context.Context, b puzzle.Board, lim Limits) (Result, Stats, error) {
 	res, st, _, err := s.solveBidirectional(ctx, b, lim)
 	return res, st, err
 }
 
-// solveBidirectional is SolveBidirectional, also returning, when a limit
+// solveBidirectional is solveBidir, also returning, when a limit
 // or ctx stopped the search, the proven lower bound on the optimal length:
 // one more than the length ruled out, raised to the parity of every
 // solution (that of the blank's taxicab distance to its goal cell).

@@ -112,7 +112,7 @@ func TestBigBoards(t *testing.T) {
 			b := pdbtest.RandomWalk(rng, g, goal, c.steps)
 			opt := manhattanIDA(g, b, goal)
 			for name, sv := range solvers {
-				res, err := sv.Solve(b)
+				res, err := sv.solve(b)
 				if err != nil {
 					t.Fatalf("%s %s %v: %v", g, name, b, err)
 				}
@@ -122,17 +122,17 @@ func TestBigBoards(t *testing.T) {
 				checkReplay(t, g, b, goal, res.Moves, opt)
 			}
 			sv := solvers["ida"]
-			wa, err := sv.SolveWeighted(ctx, b, 1, Limits{})
+			wa, err := sv.solveWeighted(ctx, b, 1, Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkBounded(t, g.String()+" A*", g, b, goal, wa, opt, 1)
-			ara, err := sv.SolveAnytime(ctx, b, AnytimeOptions{})
+			ara, err := sv.solveAnytime(ctx, b, anytimeOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkBounded(t, g.String()+" ARA*", g, b, goal, ara, opt, 1)
-			bi, _, err := Bidirectional(ctx, g, b, goal, Limits{})
+			bi, _, err := bidirectional(ctx, g, b, goal, Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,10 +150,10 @@ func TestBigBoards(t *testing.T) {
 				j = 2
 			}
 			u[i], u[j] = u[j], u[i]
-			if res, err := sv.Solve(u); err != nil || res.Solvable {
+			if res, err := sv.solve(u); err != nil || res.Solvable {
 				t.Fatalf("%s %v: %+v, %v; want unsolvable", g, u, res, err)
 			}
-			if res, _, err := Bidirectional(ctx, g, u, goal, Limits{}); err != nil || res.Solvable {
+			if res, _, err := bidirectional(ctx, g, u, goal, Limits{}); err != nil || res.Solvable {
 				t.Fatalf("%s bidirectional %v: %+v, %v; want unsolvable", g, u, res, err)
 			}
 		}

@@ -22,7 +22,7 @@ import (
 // partition.
 //
 // A move of tile t changes the values of the parts holding t and so the
-// sums of the partitions holding those parts; IDA* (dfsCat) computes them
+// sums of the partitions holding those parts; IDA* (dfs) computes them
 // lazily, partition by partition, and stops as soon as one sum cuts the
 // child and no exact value could lower the next bound (catalogue.eval): the
 // decisions and the next bound are those of the exact maximum. Between
@@ -281,11 +281,9 @@ func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzl
 			tab := &cat.tabs[t]
 			c.part, c.p, c.from, c.to = t, r.idx&(puzzle.MaxCells-1), pc[t][to&(puzzle.MaxCells-1)], pc[t][blank&(puzzle.MaxCells-1)]
 			if tab.dvals != nil {
-				c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
-				c.h = tab.dvals[c.st.d]
+				c.st.d, c.h = tab.directStep(sd.st[t].d, c.from, c.to, c.p)
 			} else {
-				c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
-				c.h = tab.values[tab.index(c.st)]
+				c.st, c.h = tab.movedValue(&sd.st[t], &sd.cells[t], c.from, c.to, c.p)
 			}
 			c.lazy = c.h&zaLazy != 0 && tab.za != nil
 			if c.lazy {
@@ -402,73 +400,4 @@ func (x *searcher) level(g int) *catLevel {
 		x.levels = append(x.levels, new(catLevel))
 	}
 	return x.levels[g]
-}
-
-// dfsCat is dfs for a catalogue (Solver.cat): the same search, the
-// heuristic of each child evaluated by catalogue.eval.
-func (x *searcher) dfsCat(g int, fs uint16) bool {
-	s := x.s
-	cat := s.cat
-	blank := x.blank
-	m := &s.nbr[blank]
-	row := s.dup[int(fs)<<2 : int(fs)<<2+4 : int(fs)<<2+4]
-	lv := x.level(g)
-	thr := x.bound - g - 1 // a child whose h exceeds thr is cut
-	for i := uint8(0); i < m.n; i++ {
-		dir := m.dir[i]
-		nfs := row[dir&3]
-		if nfs == dupDead {
-			continue // a duplicate path (fsm.Dead)
-		}
-		to := m.to[i]
-		tile := x.board[to]
-		x.nodes++
-		h, _ := cat.eval(x.creg, &lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1)
-		if h > thr {
-			x.next = min(x.next, g+1+h)
-			continue
-		}
-		var rtile uint8
-		if x.reflect {
-			// As in dfs: only for children the regular side keeps.
-			rtile = s.reflTile[tile]
-			hr, _ := cat.eval(x.crefl, &lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
-			if hr > thr {
-				x.next = min(x.next, g+1+hr)
-				continue
-			}
-			h = max(h, hr)
-			cat.make(x.crefl, &lv.refl, len(cat.tile[rtile]))
-		}
-		// Make the move.
-		cat.make(x.creg, &lv.reg, len(cat.tile[tile]))
-		x.board[blank], x.board[to] = tile, 0
-		x.blank = to
-		x.path = append(x.path, dir)
-		if s.nodeHook != nil {
-			s.nodeHook(x.board[:x.n], h, x.valueCat())
-		}
-
-		if h == 0 && x.isGoal() {
-			return true
-		}
-		if x.ctxLeft--; x.ctxLeft <= 0 && x.interrupted() {
-			return true
-		}
-		if g+1 == x.cut {
-			x.frontier = append(x.frontier, frontierNode{path: append([]uint8(nil), x.path...), nodes: x.nodes})
-		} else if x.dfsCat(g+1, nfs) {
-			return true
-		}
-
-		// Undo it.
-		x.path = x.path[:len(x.path)-1]
-		x.blank = blank
-		x.board[blank], x.board[to] = 0, tile
-		cat.unmake(x.creg, &lv.reg, len(cat.tile[tile]))
-		if x.reflect {
-			cat.unmake(x.crefl, &lv.refl, len(cat.tile[rtile]))
-		}
-	}
-	return false
 }

@@ -84,7 +84,7 @@ func TestCatalogueKorfHelps(t *testing.T) {
 		}
 		var nodes [3]uint64
 		for i, sv := range []*Solver{c, a, b} {
-			res, err := sv.Solve(k.board)
+			res, err := sv.solve(k.board)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func BenchmarkKorf100Catalogue(b *testing.B) {
 			c0 := cpuTime()
 			for b.Loop() {
 				for _, k := range ks {
-					res, err := sv.Solve(k.board)
+					res, err := sv.solve(k.board)
 					if err != nil {
 						b.Fatal(err)
 					}

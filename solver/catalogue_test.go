@@ -84,7 +84,7 @@ func transposed(tb testing.TB, w, h int, goal string, parts [][]uint8) [][]uint8
 }
 
 // newCatSolver is newSolver, searching a catalogue of one partition as a
-// catalogue (dfsCat) rather than as the additive set of its parts.
+// catalogue (catalogue.eval in dfs) rather than as the additive set of its parts.
 func newCatSolver(tb testing.TB, s *format.Set, opt Options) *Solver {
 	tb.Helper()
 	sv, err := newWith(context.Background(), s, opt, true)
@@ -183,7 +183,7 @@ func TestCatalogueVsBFS(t *testing.T) {
 				if h > want || h < best {
 					t.Fatalf("%s %+v: %v: heuristic %d, distance %d, best partition %d", c.name, opt, b, h, want, best)
 				}
-				res, err := sv.Solve(b)
+				res, err := sv.solve(b)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -195,14 +195,14 @@ func TestCatalogueVsBFS(t *testing.T) {
 					continue
 				}
 				for _, w := range []float64{1, 2} {
-					r, err := sv.SolveWeighted(ctx, b, w, Limits{})
+					r, err := sv.solveWeighted(ctx, b, w, Limits{})
 					if err != nil {
 						t.Fatal(err)
 					}
 					checkBounded(t, c.name+" weighted", s.Geom, b, s.Goal, r, want, w)
 				}
 				for _, restarts := range []bool{false, true} {
-					r, err := sv.SolveAnytime(ctx, b, AnytimeOptions{Restarts: restarts})
+					r, err := sv.solveAnytime(ctx, b, anytimeOptions{Restarts: restarts})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -272,7 +272,7 @@ func TestCatalogueIncremental(t *testing.T) {
 				} else {
 					b = pdbtest.RandomWalk(rng, s.Geom, s.Goal, c.walk)
 				}
-				if _, err := sv.Solve(b); err != nil {
+				if _, err := sv.solve(b); err != nil {
 					t.Fatal(err)
 				}
 				var arr [puzzle.MaxCells]uint8
@@ -301,7 +301,7 @@ func TestCatalogueIncremental(t *testing.T) {
 }
 
 // TestCatalogueOnePartition: a catalogue of one partition, searched as a
-// catalogue (dfsCat), generates the same nodes and moves as the additive
+// catalogue (catalogue.eval in dfs), generates the same nodes and moves as the additive
 // set of the same parts (dfs), with and without reflection, plain and
 // zero-aware, one and two threads; and New searches it as that set.
 func TestCatalogueOnePartition(t *testing.T) {
@@ -321,11 +321,11 @@ func TestCatalogueOnePartition(t *testing.T) {
 				a, b := newSolver(t, plain, opt), newCatSolver(t, cat, opt)
 				for range 8 {
 					board := pdbtest.RandomWalk(rng, cat.Geom, cat.Goal, 50)
-					ra, err := a.Solve(board)
+					ra, err := a.solve(board)
 					if err != nil {
 						t.Fatal(err)
 					}
-					rb, err := b.Solve(board)
+					rb, err := b.solve(board)
 					if err != nil {
 						t.Fatal(err)
 					}

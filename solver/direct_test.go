@@ -111,12 +111,12 @@ func TestDirectMatchesCompactSearch(t *testing.T) {
 		mixed := newSolver(t, s, opt)
 		mixed.tabs[1].dvals = nil
 		for _, b := range boards {
-			want, err := cs.Solve(b)
+			want, err := cs.solve(b)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for name, sv := range map[string]*Solver{"direct": ds, "mixed": mixed} {
-				got, err := sv.Solve(b)
+				got, err := sv.solve(b)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -231,7 +231,7 @@ func TestMaxDirectBytes(t *testing.T) {
 		t.Fatalf("DirectIndexBytes = %d, want %d", all, want)
 	}
 	b := puzzle.BlankFirstToLast(korf100(t)[11].board)
-	want, err := newSolver(t, s, Options{Reflect: true, Compact: true}).Solve(b)
+	want, err := newSolver(t, s, Options{Reflect: true, Compact: true}).solve(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestMaxDirectBytes(t *testing.T) {
 		if got := sv.DirectBytes(); got != c.built {
 			t.Errorf("MaxDirectBytes %d: built %d bytes, want %d", c.limit, got, c.built)
 		}
-		got, err := sv.Solve(b)
+		got, err := sv.solve(b)
 		if err != nil {
 			t.Fatal(err)
 		}

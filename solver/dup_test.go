@@ -85,7 +85,7 @@ func TestSmallestOptimal8(t *testing.T) {
 	for _, opt := range []Options{{}, {Reflect: true}, {Threads: 2}} {
 		sv := newSolver(t, s, opt)
 		for _, b := range boards {
-			res, err := sv.Solve(b)
+			res, err := sv.solve(b)
 			if err != nil {
 				t.Fatal(err)
 			}

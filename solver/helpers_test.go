@@ -155,3 +155,10 @@ func checkReplay(tb testing.TB, g puzzle.Geometry, b, goal puzzle.Board, moves s
 		tb.Fatalf("%v: moves %q end at %v, not the goal %v", b, moves, end, goal)
 	}
 }
+
+// improves reports whether the anytime report r improves on the earlier
+// report p: a shorter solution, or the same length with a higher proven
+// lower bound.
+func improves(r, p Bounded) bool {
+	return r.Length < p.Length || r.Length == p.Length && r.Lower > p.Lower
+}

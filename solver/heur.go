@@ -68,11 +68,9 @@ func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells
 	tab := &s.tabs[t]
 	c.p, c.from, c.to = s.tileIdx[tile], pc[t][to], pc[t][blank]
 	if tab.dvals != nil {
-		c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p]
-		c.h = tab.dvals[c.st.d]
+		c.st.d, c.h = tab.directStep(sd.st[t].d, c.from, c.to, c.p)
 	} else {
-		c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
-		c.h = tab.values[tab.index(c.st)]
+		c.st, c.h = tab.movedValue(&sd.st[t], &sd.cells[t], c.from, c.to, c.p)
 	}
 	if c.h&zaLazy != 0 && tab.za != nil {
 		c.h &^= zaLazy

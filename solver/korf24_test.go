@@ -86,7 +86,7 @@ func TestKorf24Long(t *testing.T) {
 	for _, id := range []int{38, 40} {
 		k := ks[id]
 		t0, c0 := time.Now(), cpuTime()
-		res, err := sv.Solve(k.board)
+		res, err := sv.solve(k.board)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func BenchmarkKorf24(b *testing.B) {
 	sv := newSolver(b, s, Options{Reflect: true, FromBlankFirst: true})
 	var nodes uint64
 	for b.Loop() {
-		res, err := sv.Solve(k.board)
+		res, err := sv.solve(k.board)
 		if err != nil {
 			b.Fatal(err)
 		}

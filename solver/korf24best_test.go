@@ -84,7 +84,7 @@ func TestKorf24BestLong(t *testing.T) {
 	for _, id := range []int{40, 38, 25} {
 		k := ks[id]
 		t0, c0 := time.Now(), cpuTime()
-		res, err := svBest.Solve(k.board)
+		res, err := svBest.solve(k.board)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestKorf24BestLong(t *testing.T) {
 			t.Errorf("#%d: length %d, published %d", id, res.Length, k.length)
 		}
 		checkReplay(t, best.Geom, k.board, goal, res.Moves, res.Length)
-		ref, err := svKF.Solve(k.board)
+		ref, err := svKF.solve(k.board)
 		if err != nil {
 			t.Fatal(err)
 		}

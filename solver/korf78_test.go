@@ -102,7 +102,7 @@ func TestKorf100Long78(t *testing.T) {
 	sum := 0
 	t0, c0 := time.Now(), cpuTime()
 	for i, k := range ks {
-		res, err := sv.Solve(k.board)
+		res, err := sv.solve(k.board)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestKorf100Long78(t *testing.T) {
 		excess := 0
 		t0 := time.Now()
 		for i, k := range ks {
-			res, err := sv.SolveWeighted(ctx, k.board, w, Limits{})
+			res, err := sv.solveWeighted(ctx, k.board, w, Limits{})
 			if err != nil {
 				t.Fatalf("w=%g instance %d: %v", w, k.id, err)
 			}
@@ -155,7 +155,7 @@ func TestKorf100Long78(t *testing.T) {
 	t0 = time.Now()
 	for i, k := range ks {
 		var reported []Bounded
-		res, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{OnSolution: func(r Bounded) { reported = append(reported, r) }})
+		res, err := sv.solveAnytime(ctx, k.board, anytimeOptions{OnSolution: func(r Bounded) { reported = append(reported, r) }})
 		if err != nil {
 			t.Fatalf("ARA* instance %d: %v", k.id, err)
 		}
@@ -177,7 +177,7 @@ func TestKorf100Long78(t *testing.T) {
 	found := 0
 	for found < 3 {
 		b := pdbtest.RandomWalk(rng, g, goal, 200)
-		o, err := sv.Solve(b)
+		o, err := sv.solve(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,7 +185,7 @@ func TestKorf100Long78(t *testing.T) {
 			continue
 		}
 		found++
-		res, st, err := sv.SolveBidirectional(ctx, b, Limits{MaxBytes: 4 << 30})
+		res, st, err := sv.solveBidir(ctx, b, Limits{MaxBytes: 4 << 30})
 		if err != nil {
 			t.Fatalf("bidirectional %v (%d moves): %v", b, o.Length, err)
 		}
@@ -209,7 +209,7 @@ func BenchmarkKorf100x78(b *testing.B) {
 	c0 := cpuTime()
 	for b.Loop() {
 		for _, k := range ks {
-			res, err := sv.Solve(k.board)
+			res, err := sv.solve(k.board)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -257,11 +257,11 @@ func BenchmarkKorf100Algorithms(b *testing.B) {
 						var err error
 						switch alg {
 						case "w=1.5":
-							res, err = sv.SolveWeighted(context.Background(), k.board, 1.5, Limits{})
+							res, err = sv.solveWeighted(context.Background(), k.board, 1.5, Limits{})
 						case "w=2":
-							res, err = sv.SolveWeighted(context.Background(), k.board, 2, Limits{})
+							res, err = sv.solveWeighted(context.Background(), k.board, 2, Limits{})
 						default:
-							res, err = sv.SolveAnytime(context.Background(), k.board, AnytimeOptions{})
+							res, err = sv.solveAnytime(context.Background(), k.board, anytimeOptions{})
 						}
 						if err != nil {
 							b.Fatal(err)
@@ -288,7 +288,7 @@ func BenchmarkBidirectional15(b *testing.B) {
 	g := puzzle.Geometry{W: 4, H: 4}
 	goal := puzzle.BlankLastGoal(g)
 	dist := func(p puzzle.Board) int {
-		res, _, err := Bidirectional(context.Background(), g, p, goal, Limits{})
+		res, _, err := bidirectional(context.Background(), g, p, goal, Limits{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -308,7 +308,7 @@ func BenchmarkBidirectional15(b *testing.B) {
 	c0 := cpuTime()
 	for b.Loop() {
 		for _, p := range boards {
-			_, st, err := Bidirectional(context.Background(), g, p, goal, Limits{})
+			_, st, err := bidirectional(context.Background(), g, p, goal, Limits{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -56,7 +56,6 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board, upper int, onB
 	if root.isGoal() {
 		return nil, 0, nil
 	}
-	threads := s.opt.Threads
 	bound := root.value()
 	cut := minCut
 	var total uint64
@@ -67,93 +66,24 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board, upper int, onB
 		if bound >= upper {
 			return nil, total, &StoppedError{Lower: bound, Nodes: total, Err: errUpper}
 		}
-		// The frontier of this iteration, one single-threaded pass. The cut
-		// adapts between iterations (the tree grows with the bound): one
-		// level deeper (2 moves, the parity of the puzzle) when the
-		// frontier was small, one shallower when it was large. Redoing a
-		// pass within an iteration would cost a whole small tree per try.
-		fx := s.newSearcher(ctx, b)
-		fx.bound, fx.next = bound, inf
-		// Every solution found in this iteration is bound moves long, so
-		// below a cut < bound none is found above the cut. With cut >=
-		// bound the pass is the whole iteration, unsplit (a frontier at or
-		// below the solutions' depth would leave nodes the single-threaded
-		// search expands uncounted).
-		if cut < bound {
-			fx.cut = cut
-		}
-		found := fx.run(0, 0)
-		s.explored.Add(fx.nodes)
+		fx, found := s.frontierPass(ctx, b, bound, cut)
 		if found {
 			if fx.err != nil {
 				return nil, total + fx.nodes, stopped(fx.err, bound, total+fx.nodes)
 			}
 			return fx.path, total + fx.nodes, nil // a solution above the cut
 		}
-		switch n := len(fx.frontier); {
-		case n < frontierPerThread*threads:
-			cut += 2
-		case n > maxFrontierPerThread*threads && cut > minCut:
-			cut -= 2
-		}
-		items := fx.frontier
-		results := make([]subResult, len(items))
-		var best atomic.Int64 // index of the first subtree known to hold a solution
-		best.Store(int64(len(items)))
-		var counter atomic.Int64
-		var wg sync.WaitGroup
-		for range min(threads, len(items)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				x := &searcher{s: s, tableState: tableState{reflect: s.opt.Reflect}, n: s.n}
-				for {
-					i := counter.Add(1) - 1
-					if i >= int64(len(items)) || i > best.Load() {
-						return
-					}
-					r := s.searchSubtree(ctx, x, b, items[i].path, bound, &best, i)
-					results[i] = r
-					if r.found {
-						for {
-							old := best.Load()
-							if i >= old || best.CompareAndSwap(old, i) {
-								break
-							}
-						}
-					}
-					if r.err != nil && !errors.Is(r.err, errAbandoned) {
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		w := best.Load()
-		done := total + fx.nodes // the nodes generated so far, for a stop
-		for i := range results {
-			done += results[i].nodes
-		}
-		for i := int64(0); i < int64(len(items)) && i <= w; i++ {
-			if err := results[i].err; err != nil && !errors.Is(err, errAbandoned) {
-				return nil, total, stopped(err, bound, done)
-			}
-		}
-		if err := ctx.Err(); err != nil {
-			return nil, total, stopped(err, bound, done)
-		}
-		if w < int64(len(items)) {
-			nodes := total + items[w].nodes
-			for i := int64(0); i <= w; i++ {
-				nodes += results[i].nodes
-			}
-			return results[w].path, nodes, nil
+		cut = adaptCut(cut, len(fx.frontier), s.opt.Threads)
+		it := splitIteration{fx: fx}
+		it.results, it.first = s.searchFrontier(ctx, b, fx.frontier, bound)
+		if path, nodes, done, err := it.outcome(ctx, total, bound); done {
+			return path, nodes, err
 		}
 		next := fx.next
 		total += fx.nodes
-		for i := range results {
-			total += results[i].nodes
-			next = min(next, results[i].next)
+		for i := range it.results {
+			total += it.results[i].nodes
+			next = min(next, it.results[i].next)
 		}
 		if next == inf {
 			return nil, total, fmt.Errorf("solver: search space exhausted without reaching the goal from %q", b)
@@ -163,6 +93,121 @@ func (s *Solver) idaParallel(ctx context.Context, b puzzle.Board, upper int, onB
 			onBound(bound, total)
 		}
 	}
+}
+
+// frontierPass is the single-threaded pass of one iteration (bound) that
+// lists the subtree roots at depth cut in the searcher's frontier; found
+// is true when it found a solution above the cut (or was stopped: the
+// searcher's err). Every solution found in an iteration is bound moves
+// long, so below a cut < bound none is found above the cut; with cut >=
+// bound the pass is the whole iteration, unsplit (a frontier at or below
+// the solutions' depth would leave nodes the single-threaded search
+// expands uncounted).
+func (s *Solver) frontierPass(ctx context.Context, b puzzle.Board, bound, cut int) (fx *searcher, found bool) {
+	fx = s.newSearcher(ctx, b)
+	fx.bound, fx.next = bound, inf
+	if cut < bound {
+		fx.cut = cut
+	}
+	found = fx.dfs(0, 0)
+	s.explored.Add(fx.nodes)
+	return fx, found
+}
+
+// adaptCut is the cut of the next iteration after a frontier of n nodes
+// at cut (the tree grows with the bound): one level deeper (2 moves, the
+// parity of the puzzle) when the frontier was small, one shallower when
+// it was large. Redoing a pass within an iteration would cost a whole
+// small tree per try.
+func adaptCut(cut, n, threads int) int {
+	switch {
+	case n < frontierPerThread*threads:
+		return cut + 2
+	case n > maxFrontierPerThread*threads && cut > minCut:
+		return cut - 2
+	}
+	return cut
+}
+
+// searchFrontier searches the subtrees of the frontier items with
+// Options.Threads goroutines taking them in order, and returns their
+// results and the index of the first one holding a solution (len(items)
+// when none does); the subtrees after that one are abandoned.
+func (s *Solver) searchFrontier(ctx context.Context, b puzzle.Board, items []frontierNode, bound int) ([]subResult, int64) {
+	results := make([]subResult, len(items))
+	var first atomic.Int64 // index of the first subtree known to hold a solution
+	first.Store(int64(len(items)))
+	var counter atomic.Int64
+	var wg sync.WaitGroup
+	for range min(s.opt.Threads, len(items)) {
+		wg.Go(func() { s.subtreeWorker(ctx, b, items, bound, results, &counter, &first) })
+	}
+	wg.Wait()
+	return results, first.Load()
+}
+
+// subtreeWorker is one goroutine of searchFrontier: it takes the next
+// subtree from counter until none is left or the ones left come after a
+// solution's (first), and stops at an error other than errAbandoned.
+func (s *Solver) subtreeWorker(ctx context.Context, b puzzle.Board, items []frontierNode, bound int, results []subResult, counter, first *atomic.Int64) {
+	x := &searcher{s: s, tableState: tableState{reflect: s.opt.Reflect}, n: s.n}
+	for {
+		i := counter.Add(1) - 1
+		if i >= int64(len(items)) || i > first.Load() {
+			return
+		}
+		r := s.searchSubtree(ctx, x, b, items[i].path, bound, first, i)
+		results[i] = r
+		if r.found {
+			for {
+				old := first.Load()
+				if i >= old || first.CompareAndSwap(old, i) {
+					break
+				}
+			}
+		}
+		if r.err != nil && !errors.Is(r.err, errAbandoned) {
+			return
+		}
+	}
+}
+
+// splitIteration is the outcome of one split iteration: the frontier
+// pass fx, the results of its subtrees, and the first subtree holding a
+// solution (len of the frontier when none).
+type splitIteration struct {
+	fx      *searcher
+	results []subResult
+	first   int64
+}
+
+// outcome says whether the iteration ends the search (done): stopped by
+// an error or the context (with the nodes generated until then), or with
+// the solution of the first subtree holding one, with the node count of
+// the single-threaded search (total: the nodes of the earlier
+// iterations).
+func (it *splitIteration) outcome(ctx context.Context, total uint64, bound int) (path []uint8, nodes uint64, done bool, err error) {
+	items := it.fx.frontier
+	spent := total + it.fx.nodes // the nodes generated so far, for a stop
+	for i := range it.results {
+		spent += it.results[i].nodes
+	}
+	for i := int64(0); i < int64(len(items)) && i <= it.first; i++ {
+		if err := it.results[i].err; err != nil && !errors.Is(err, errAbandoned) {
+			return nil, total, true, stopped(err, bound, spent)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, total, true, stopped(err, bound, spent)
+	}
+	if it.first == int64(len(items)) {
+		return nil, 0, false, nil
+	}
+	nodes = total + items[it.first].nodes
+	for i := int64(0); i <= it.first; i++ {
+		nodes += it.results[i].nodes
+	}
+	return it.results[it.first].path, nodes, true, nil
 }
 
 // searchSubtree runs one IDA* iteration (bound) below the frontier node
@@ -189,7 +234,7 @@ func (s *Solver) searchSubtree(ctx context.Context, x *searcher, b puzzle.Board,
 	for _, d := range path {
 		fs = s.dup[int(fs)<<2|int(d)]
 	}
-	found := x.run(len(path), fs)
+	found := x.dfs(len(path), fs)
 	s.explored.Add(x.nodes)
 	if x.err != nil {
 		return subResult{nodes: x.nodes, err: x.err}

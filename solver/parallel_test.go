@@ -31,13 +31,13 @@ func TestParallelMatchesSequential(t *testing.T) {
 	for _, reflect := range []bool{false, true} {
 		seq := newSolver(t, s, Options{Reflect: reflect})
 		for _, b := range boards {
-			want, err := seq.Solve(b)
+			want, err := seq.solve(b)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, threads := range []int{2, 3} {
 				par := newSolver(t, s, Options{Reflect: reflect, Threads: threads})
-				got, err := par.Solve(b)
+				got, err := par.solve(b)
 				// The work thrown away (abandoned subtrees) must stay small.
 				if ex := par.explored.Load(); float64(ex) > 1.25*float64(got.Nodes)+50000 {
 					t.Errorf("%s threads=%d: explored %d nodes to count %d", b, threads, ex, got.Nodes)
@@ -60,9 +60,9 @@ func TestParallelMatchesSequential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := newSolver(t, partial, Options{}).Solve(b)
+	want, _ := newSolver(t, partial, Options{}).solve(b)
 	for _, threads := range []int{2, 3} {
-		got, _ := newSolver(t, partial, Options{Threads: threads}).Solve(b)
+		got, _ := newSolver(t, partial, Options{Threads: threads}).solve(b)
 		if got.Nodes != want.Nodes || got.Moves != want.Moves {
 			t.Errorf("partial set, threads %d: nodes %d moves %s; single-threaded %d %s", threads, got.Nodes, got.Moves, want.Nodes, want.Moves)
 		}
@@ -79,7 +79,7 @@ func TestStoppedError(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		sv := newSolver(t, s, Options{Threads: threads})
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-		_, err := sv.SolveContext(ctx, b)
+		_, err := sv.solveContext(ctx, b)
 		cancel()
 		var se *StoppedError
 		if !errors.As(err, &se) || !errors.Is(err, context.DeadlineExceeded) {

@@ -15,7 +15,7 @@ func solveOne(t *testing.T, sv *Solver, text string) Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sv.Solve(b)
+	res, err := sv.solve(b)
 	if err != nil {
 		t.Fatal(err)
 	}

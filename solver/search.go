@@ -68,6 +68,22 @@ func (ti *tableInfo) rank(cells *[puzzle.MaxCells]uint8) rankState {
 	return st
 }
 
+// A move of tile p of a table from cell from to the free cell to (the
+// table's cells) gives the table's index state and value (with its zaLazy
+// bit) after it: through the direct index (ti.dvals not nil) by one
+// multiply-add of the index d (directStep), otherwise by the compact rank
+// update (movedValue). The searches branch on ti.dvals themselves, so
+// that the direct step is inlined into their inner loops (the compact one
+// costs a rank update and a lookup far from the last, beside which its
+// extra call is nothing).
+
+// directStep is the move's step through the direct index: the index d
+// after it (d before it) and the value there.
+func (ti *tableInfo) directStep(d uint64, from, to, p uint8) (uint64, uint8) {
+	d += (uint64(to) - uint64(from)) * ti.dpow[p&(puzzle.MaxCells-1)]
+	return d, ti.dvals[d]
+}
+
 // index is the table index of st.
 func (ti *tableInfo) index(st rankState) uint64 { return st.ord*ti.comb + st.m }
 
@@ -143,6 +159,14 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 		}
 	}
 	return rankState{mask: mask, m: m, ord: ord}
+}
+
+// movedValue is the move's step through the compact index (moved), st and
+// cells being the table's state before it: the index state after it and
+// the value there.
+func (ti *tableInfo) movedValue(st *rankState, cells *[puzzle.MaxCells]uint8, from, to, p uint8) (rankState, uint8) {
+	next := ti.moved(*st, cells, from, to, p)
+	return next, ti.values[ti.index(next)]
 }
 
 // noMove is the "previous move" of the root: it excludes no move.
@@ -232,7 +256,7 @@ type searcher struct {
 	stop     *atomic.Int64
 	item     int64
 
-	levels []*catLevel // a catalogue's steps per depth (dfsCat)
+	levels []*catLevel // a catalogue's steps per depth (dfs)
 }
 
 // newSearcher returns a searcher at the root b (in the tables'
@@ -301,7 +325,7 @@ func (s *Solver) idaUpTo(ctx context.Context, b puzzle.Board, upper int, onBound
 		}
 		x.next = inf
 		x.path = x.path[:0]
-		if x.run(0, 0) {
+		if x.dfs(0, 0) {
 			if x.err != nil {
 				return nil, x.nodes, stopped(x.err, x.bound, x.nodes)
 			}
@@ -317,14 +341,6 @@ func (s *Solver) idaUpTo(ctx context.Context, b puzzle.Board, upper int, onBound
 	}
 }
 
-// run is dfs, or dfsCat for a catalogue.
-func (x *searcher) run(g int, fs uint16) bool {
-	if x.s.cat != nil {
-		return x.dfsCat(g, fs)
-	}
-	return x.dfs(g, fs)
-}
-
 func (x *searcher) isGoal() bool {
 	goal := x.s.goal
 	for c := 0; c < x.n; c++ {
@@ -338,13 +354,22 @@ func (x *searcher) isGoal() bool {
 // dfs expands the current state at depth g, in state fs of the
 // duplicate-path automaton (0 at the root). It returns true when the goal
 // was found (x.path then holds the solution) or the search must stop
-// (x.err set).
+// (x.err set). It is IDA*'s one loop for every kind of heuristic: an
+// additive set's (plain or zero-aware tables: the steps of childOf) and a
+// catalogue's (Solver.cat: the partitions' sums of catalogue.eval). The
+// kind is the Solver's, fixed at New; the branch on it is taken the same
+// way at every node, and each kind's steps are written out here, so that
+// a child costs the calls it cost in a loop of its own.
 func (x *searcher) dfs(g int, fs uint16) bool {
 	s := x.s
 	blank := x.blank
 	m := &s.nbr[blank]
 	row := s.dup[int(fs)<<2 : int(fs)<<2+4 : int(fs)<<2+4]
-	var c, cR, back, backR childStep // a child's steps, and their undoing
+	var c, cR, back, backR childStep // an additive child's steps, and their undoing
+	var lv *catLevel                 // a catalogue child's steps
+	if s.cat != nil {
+		lv = x.level(g)
+	}
 	for i := uint8(0); i < m.n; i++ {
 		dir := m.dir[i]
 		nfs := row[dir&3]
@@ -354,44 +379,70 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		to := m.to[i]
 		tile := x.board[to]
 		x.nodes++
-		// The tile moves from cell to to cell blank. The regular heuristic
-		// first; the reflected one only when the regular one does not
-		// already cut (Korf's program does the same): a pruned child costs
-		// one table lookup. (Same decisions; x.next may come out lower,
-		// which can only cost an extra iteration, rare since every f has
-		// the parity of the solution.)
-		s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
-		h := c.sum
-		if c.lazy && g+1+h <= x.bound {
-			// A zero-aware part gave a lower bound that does not cut:
-			// its exact value. (A cut by the lower bound is a cut by the
-			// exact value, so the decisions and node counts are the same;
-			// see solver/zeroaware.go on the next bound.)
-			s.resolve(&c, &x.reg)
+		var h int
+		if lv != nil {
+			// As for an additive set: the reflected side only for the
+			// children the regular side keeps.
+			cat := s.cat
+			thr := x.bound - g - 1 // a child whose h exceeds thr is cut
+			if h, _ = cat.eval(x.creg, &lv.reg, cat.cell, tile, blank, to, thr, x.next-g-1); h > thr {
+				x.next = min(x.next, g+1+h)
+				continue
+			}
+			if x.reflect {
+				rtile := s.reflTile[tile]
+				hr, _ := cat.eval(x.crefl, &lv.refl, cat.cellR, rtile, blank, to, thr, x.next-g-1)
+				if hr > thr {
+					x.next = min(x.next, g+1+hr)
+					continue
+				}
+				h = max(h, hr)
+				cat.make(x.crefl, &lv.refl, len(cat.tile[rtile]))
+			}
+			cat.make(x.creg, &lv.reg, len(cat.tile[tile]))
+		} else {
+			// The tile moves from cell to to cell blank. The regular
+			// heuristic first; the reflected one only when the regular one
+			// does not already cut (Korf's program does the same): a pruned
+			// child costs one table lookup. (Same decisions; x.next may come
+			// out lower, which can only cost an extra iteration, rare since
+			// every f has the parity of the solution.)
+			s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
 			h = c.sum
-		}
-		if f := g + 1 + h; f > x.bound {
-			x.next = min(x.next, f)
-			continue
-		}
-		if x.reflect {
-			s.childOf(&cR, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
-			h = max(h, cR.sum)
-			if cR.lazy && g+1+h <= x.bound {
-				s.resolve(&cR, &x.refl)
-				h = max(h, cR.sum)
+			if c.lazy && g+1+h <= x.bound {
+				// A zero-aware part gave a lower bound that does not cut:
+				// its exact value. (A cut by the lower bound is a cut by
+				// the exact value, so the decisions and node counts are
+				// the same; see solver/zeroaware.go on the next bound.)
+				s.resolve(&c, &x.reg)
+				h = c.sum
 			}
 			if f := g + 1 + h; f > x.bound {
 				x.next = min(x.next, f)
 				continue
 			}
-			x.refl.make(&cR, &backR)
+			if x.reflect {
+				s.childOf(&cR, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
+				h = max(h, cR.sum)
+				if cR.lazy && g+1+h <= x.bound {
+					s.resolve(&cR, &x.refl)
+					h = max(h, cR.sum)
+				}
+				if f := g + 1 + h; f > x.bound {
+					x.next = min(x.next, f)
+					continue
+				}
+				x.refl.make(&cR, &backR)
+			}
+			x.reg.make(&c, &back)
 		}
 		// Make the move.
-		x.reg.make(&c, &back)
 		x.board[blank], x.board[to] = tile, 0
 		x.blank = to
 		x.path = append(x.path, dir)
+		if s.nodeHook != nil {
+			s.nodeHook(x.board[:x.n], h, x.value())
+		}
 
 		if h == 0 && x.isGoal() {
 			return true
@@ -411,6 +462,14 @@ func (x *searcher) dfs(g int, fs uint16) bool {
 		x.path = x.path[:len(x.path)-1]
 		x.blank = blank
 		x.board[blank], x.board[to] = 0, tile
+		if lv != nil {
+			cat := s.cat
+			cat.unmake(x.creg, &lv.reg, len(cat.tile[tile]))
+			if x.reflect {
+				cat.unmake(x.crefl, &lv.refl, len(cat.tile[s.reflTile[tile]]))
+			}
+			continue
+		}
 		x.reg.make(&back, &c)
 		if x.reflect {
 			x.refl.make(&backR, &cR)

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,12 +20,23 @@ var hardest8 = puzzle.Board{8, 6, 7, 2, 5, 4, 3, 0, 1}
 func TestSearchSameAnswer(t *testing.T) {
 	sv := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{})
 	ctx := context.Background()
-	for _, alg := range []Algorithm{AlgIDA, AlgWeighted, AlgAnytime, AlgBidirectional} {
+	params := map[Algorithm]Params{AlgWeighted: WeightParams{Weight: 1}}
+	for _, alg := range []Algorithm{AlgIDA, AlgWeighted, AlgAnytime, AlgRestarts, AlgAnytimeBeamSearch, AlgBidirectional} {
 		got, err := ParseAlgorithm(alg.String())
 		if err != nil || got != alg {
 			t.Errorf("ParseAlgorithm(%q) = %v, %v", alg, got, err)
 		}
-		opt := SearchOptions{Algorithm: alg, Weight: 1}
+		if alg.Summary() == "" || alg.About() == "" {
+			t.Errorf("%s: no summary or description in the registry", alg)
+		}
+		opt := SearchOptions{Algorithm: alg, Params: params[alg]}
+		if alg.Anytime() {
+			opt.OnSolution = func(b Bounded) {
+				if b.Algorithm != alg {
+					t.Errorf("%s: an improvement reported as %s", alg, b.Algorithm)
+				}
+			}
+		}
 		out, err := sv.Search(ctx, hardest8, opt)
 		if err != nil || out.Algorithm != alg || out.Stopped != "" || !out.Solvable || out.Length != 31 || !out.Optimal || out.Lower != 31 || out.Stats.Generated == 0 {
 			t.Errorf("%s: %+v, error %v", alg, out, err)
@@ -40,6 +52,22 @@ func TestSearchSameAnswer(t *testing.T) {
 	}
 	if _, err := ParseAlgorithm("dfs"); err == nil {
 		t.Error("ParseAlgorithm accepted dfs")
+	}
+	// Each algorithm takes its own parameters only.
+	for _, tc := range []struct {
+		alg Algorithm
+		p   Params
+	}{
+		{AlgIDA, WeightParams{Weight: 2}},
+		{AlgBidirectional, WidthParams{Width: 3}},
+		{AlgWeighted, ScheduleParams{Schedule: []float64{2, 1}}},
+		{AlgAnytime, WeightParams{Weight: 2}},
+		{AlgBeamSearch, WeightParams{Weight: 2}},
+		{AlgAnytimeBeamSearch, ScheduleParams{}},
+	} {
+		if _, err := sv.Search(ctx, hardest8, SearchOptions{Algorithm: tc.alg, Params: tc.p}); err == nil || !strings.Contains(err.Error(), tc.alg.String()) {
+			t.Errorf("%s with %T: error %v, want a refusal naming the algorithm", tc.alg, tc.p, err)
+		}
 	}
 	nb, err := NewBoard(puzzle.Geometry{W: 3, H: 3}, puzzle.BlankLastGoal(puzzle.Geometry{W: 3, H: 3}))
 	if err != nil {

@@ -48,18 +48,24 @@
 // one keeps, as for an additive set (catalogue.go). A catalogue of one
 // partition is searched as the additive set of its parts.
 //
-// Besides the optimal Solve, a Solver offers searches that store states
-// (packed boards in a hash table, bounded by Limits): SolveWeighted
-// (weighted A*, a solution at most w times the optimum), SolveAnytime (ARA*:
-// a first solution at once, then better ones with proven bounds down to the
-// optimum) and SolveBidirectional (breadth-first from both ends, no table:
-// also the package-level Bidirectional), an independent check of the others.
-// Solver.Search runs any of the four (an Algorithm value: AlgIDA,
-// AlgWeighted, AlgAnytime, AlgBidirectional; ParseAlgorithm reads their
-// names) with the same SearchOptions (limits on time, stored states and
-// memory, and a context) and answers with the same Bounded (solution,
-// proven lower bound, nodes, elapsed time, stop reason). NewBoard makes a
-// Solver without tables, for the bidirectional search alone.
+// Solver.Search is the one entry point of every search: an Algorithm of
+// the one registry (algorithm.go; ParseAlgorithm reads their names,
+// Algorithms lists them, Summary and About describe them), with the same
+// SearchOptions (limits on time, stored states and memory, the
+// algorithm's own Params, a callback for the improvements of the anytime
+// ones) and a context, answered with the same Bounded (solution, proven
+// lower bound, nodes, elapsed time, stop reason; Bounded.Text and
+// Bounded.JSON format it). Besides optimal IDA* (AlgIDA) the registry holds
+// searches that store states (packed boards in a hash table, bounded by
+// Limits): weighted A* (AlgWeighted, a solution at most w times the
+// optimum), ARA* (AlgAnytime: a first solution at once, then better ones
+// with proven bounds down to the optimum), restarting weighted A*
+// (AlgRestarts), the beam search (AlgBeamSearch: breadth-first, keeping a fixed
+// width of states per level), the anytime beam search (AlgAnytimeBeamSearch:
+// beam searches of growing width, then IDA* for the bound) and
+// breadth-first search from both ends (AlgBidirectional, no table), an
+// independent check of the others. NewBoard makes a Solver without
+// tables, for the bidirectional search alone.
 //
 // Moves are reported as the direction in which the BLANK moves: 'u', 'd',
 // 'l', 'r'. Applying them in order to the input board gives the goal.
@@ -183,7 +189,7 @@ type Solver struct {
 	// cat is the search data of a catalogue of several partitions
 	// (catalogue.go), nil otherwise.
 	cat *catalogue
-	// nodeHook, when set (tests only), is called by dfsCat on every state
+	// nodeHook, when set (tests only), is called by dfs on every state
 	// it makes, with the board (the tile in each cell), the heuristic it
 	// evaluated for the move and the value of its incremental state.
 	nodeHook func(board []uint8, h, incremental int)
@@ -235,7 +241,7 @@ func NewContext(ctx context.Context, set *format.Set, opt Options) (*Solver, err
 }
 
 // newWith is NewContext; forceCat searches a catalogue of one partition
-// as a catalogue (dfsCat) instead of as the additive set of its parts
+// as a catalogue (catalogue.eval in dfs) instead of as the additive set of its parts
 // (tests only: both give the same search).
 func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (*Solver, error) {
 	if set == nil || len(set.Parts) == 0 {
@@ -246,17 +252,22 @@ func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (
 		return nil, err
 	}
 	s.set = set
-	if set.Exact() {
+	// The one dispatch on the set's kind: the walk down an exact table,
+	// or IDA*'s heuristic (dfs) kept per additive table (plain or
+	// zero-aware) or per catalogue part.
+	switch set.Kind() {
+	case format.KindExact:
 		s.exact = set.Parts[0].Table
-		return s, nil
-	}
-	if set.Catalogue() && (len(set.Partitions) > 1 || forceCat) {
-		if err := s.addCatalogue(ctx); err != nil {
-			return nil, err
+	case format.KindCatalogue:
+		if len(set.Partitions) > 1 || forceCat {
+			err = s.addCatalogue(ctx)
+			break
 		}
-		return s, nil
+		err = s.addParts(ctx) // one partition: the additive set of its parts
+	default: // format.KindAdditive, format.KindZeroAware
+		err = s.addParts(ctx)
 	}
-	if err := s.addParts(ctx); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -412,17 +423,17 @@ func (s *Solver) Heuristic(b puzzle.Board) int {
 	return h
 }
 
-// Solve returns an optimal solution of b; see SolveContext.
-func (s *Solver) Solve(b puzzle.Board) (Result, error) {
-	return s.SolveContext(context.Background(), b)
+// Solve returns an optimal solution of b; see solveContext.
+func (s *Solver) solve(b puzzle.Board) (Result, error) {
+	return s.solveContext(context.Background(), b)
 }
 
-// SolveContext returns an optimal solution of b, which must be a valid
+// solveContext returns an optimal solution of b, which must be a valid
 // board of the tables' size (in the blank-first convention when
 // Options.FromBlankFirst). An unsolvable board gives Result.Solvable false
 // without search. The search stops with ctx's error when ctx ends.
 // Errors about the board wrap puzzle.ErrBoard.
-func (s *Solver) SolveContext(ctx context.Context, b puzzle.Board) (res Result, err error) {
+func (s *Solver) solveContext(ctx context.Context, b puzzle.Board) (res Result, err error) {
 	if err := b.Validate(s.n); err != nil {
 		return Result{}, err
 	}

@@ -87,7 +87,7 @@ func TestExact8AllStates(t *testing.T) {
 	for idx := uint64(0); idx < tab.Pattern.Size(); idx += step {
 		tab.Pattern.Unrank(idx, pos)
 		b := puzzle.BoardFromPositions(pos)
-		res, err := sv.Solve(b)
+		res, err := sv.solve(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +117,7 @@ func TestExact8AllStates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := sv.Solve(b)
+		res, err := sv.solve(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func TestAdditive8VsBFS(t *testing.T) {
 		for _, refl := range []bool{false, true} {
 			sv := newSolver(t, s, Options{Reflect: refl})
 			for _, b := range boards {
-				res, err := sv.Solve(b)
+				res, err := sv.solve(b)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -191,8 +191,8 @@ func TestReflectionHelps(t *testing.T) {
 		if h1 > h0 {
 			higher++
 		}
-		r0, _ := plain.Solve(b)
-		r1, _ := refl.Solve(b)
+		r0, _ := plain.solve(b)
+		r1, _ := refl.solve(b)
 		if r0.Length != r1.Length {
 			t.Fatalf("%v: lengths %d and %d", b, r0.Length, r1.Length)
 		}
@@ -237,7 +237,7 @@ func TestNonSquare(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 100 {
 		b := pdbtest.RandomWalk(rng, g, s.Goal, rng.IntN(40))
-		res, err := sv.Solve(b)
+		res, err := sv.solve(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +255,7 @@ func TestUnsolvable(t *testing.T) {
 	for _, s := range []*format.Set{set(t, 3, 3, "blank-last"), set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8})} {
 		for _, conv := range []bool{false, true} {
 			sv := newSolver(t, s, Options{FromBlankFirst: conv})
-			res, err := sv.Solve(b)
+			res, err := sv.solve(b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -273,7 +273,7 @@ func TestUnsolvable(t *testing.T) {
 func TestSolveErrors(t *testing.T) {
 	sv := newSolver(t, set(t, 3, 3, "blank-last"), Options{})
 	for _, b := range []puzzle.Board{nil, {1, 2, 3, 0}, {1, 1, 2, 3, 4, 5, 6, 7, 0}, {1, 2, 3, 4, 5, 6, 7, 8, 9}} {
-		if _, err := sv.Solve(b); err == nil {
+		if _, err := sv.solve(b); err == nil {
 			t.Errorf("%v: no error", b)
 		}
 	}
@@ -283,7 +283,7 @@ func TestSolveErrors(t *testing.T) {
 func TestGoalState(t *testing.T) {
 	for _, s := range []*format.Set{set(t, 3, 3, "blank-last"), set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8})} {
 		sv := newSolver(t, s, Options{})
-		res, err := sv.Solve(s.Goal)
+		res, err := sv.solve(s.Goal)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -316,7 +316,7 @@ func TestBlankFirstConversion(t *testing.T) {
 	for range 200 {
 		b := pdbtest.RandomWalk(rng, g, first, rng.IntN(80))
 		for _, s := range []*Solver{sv, svA} {
-			res, err := s.Solve(b)
+			res, err := s.solve(b)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -348,7 +348,7 @@ func TestKorfEasy(t *testing.T) {
 	for _, refl := range []bool{false, true} {
 		sv := newSolver(t, s, Options{Reflect: refl, FromBlankFirst: true})
 		for _, k := range ks[:n] {
-			res, err := sv.Solve(k.board)
+			res, err := sv.solve(k.board)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -58,11 +58,11 @@ func TestSharedTablesSolveAlike(t *testing.T) {
 			if ha, hb := a.Heuristic(board), b.Heuristic(board); ha != hb {
 				t.Fatalf("%s reflect=%v: heuristic %d with separate tables, %d shared", board, reflect, ha, hb)
 			}
-			ra, err := a.Solve(board)
+			ra, err := a.solve(board)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rb, err := b.Solve(board)
+			rb, err := b.solve(board)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,11 +71,11 @@ func TestSharedTablesSolveAlike(t *testing.T) {
 			}
 			checkReplay(t, plain.Geom, board, plain.Goal, rb.Moves, rb.Length)
 			// Weighted A* evaluates children through hcalc: same answer.
-			wa, err := a.SolveWeighted(context.Background(), board, 1.5, Limits{})
+			wa, err := a.solveWeighted(context.Background(), board, 1.5, Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			wb, err := b.SolveWeighted(context.Background(), board, 1.5, Limits{})
+			wb, err := b.solveWeighted(context.Background(), board, 1.5, Limits{})
 			if err != nil {
 				t.Fatal(err)
 			}

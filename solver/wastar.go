@@ -8,7 +8,7 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// SolveWeighted solves b by weighted A* (Pohl 1970, "Heuristic search viewed
+// solveWeighted solves b by weighted A* (Pohl 1970, "Heuristic search viewed
 // as path finding in a graph", Artificial Intelligence 1): best-first
 // search on f = g + w*h with h the solver's heuristic (see Heuristic),
 // w >= 1, duplicate detection over states (each stored once, packed into
@@ -29,15 +29,11 @@ import (
 // wrapping ErrNodeLimit, ErrMemoryLimit, ErrTimeLimit or ctx's error. Errors
 // about the board wrap puzzle.ErrBoard; w < 1 (or not a number) and negative
 // limits are errors before any search.
-func (s *Solver) SolveWeighted(ctx context.Context, b puzzle.Board, w float64, lim Limits) (Bounded, error) {
+func (s *Solver) solveWeighted(ctx context.Context, b puzzle.Board, w float64, lim Limits) (Bounded, error) {
 	if err := checkWeight(w); err != nil {
 		return Bounded{}, err
 	}
-	if err := lim.validate(); err != nil {
-		return Bounded{}, err
-	}
-	var out Bounded
-	work, ok, err := s.start(b, &out)
+	out, work, ok, err := s.start(b, lim)
 	if err != nil || !ok {
 		return out, err
 	}

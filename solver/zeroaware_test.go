@@ -158,11 +158,11 @@ func TestZeroAwareSolvesAlike(t *testing.T) {
 					board = pdbtest.RandomWalk(rng, za.Geom, za.Goal, c.walk)
 				}
 				ha, hb := a.Heuristic(board), b.Heuristic(board)
-				ra, err := a.Solve(board)
+				ra, err := a.solve(board)
 				if err != nil {
 					t.Fatal(err)
 				}
-				rb, err := b.Solve(board)
+				rb, err := b.solve(board)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -2,13 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
+	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,16 +35,48 @@ type solveFlags struct {
 	alg, weight, schedule, maxNodes, timeLimit, width string
 }
 
-// solveImplied lists the flags that choose an algorithm by themselves.
-var solveImplied = []struct {
+// solveAlias is a flag that chooses an algorithm by itself (today's
+// spellings, kept as aliases of --algorithm): alone it chooses alg; with
+// an algorithm of with (chosen by --algorithm or an earlier alias) it
+// turns it into to[i]; with any other algorithm it is a usage error.
+type solveAlias struct {
 	flag string
 	alg  solver.Algorithm
-}{
-	{"weight", solver.AlgWeighted},
-	{"anytime", solver.AlgAnytime},
-	{"schedule", solver.AlgAnytime},
-	{"restarts", solver.AlgAnytime},
-	{"beam", solver.AlgAnytime},
+	with []solver.Algorithm
+	to   []solver.Algorithm
+}
+
+// solveAliases are the alias flags, in the order they are applied:
+// --weight W is --algorithm wastar, --anytime and --schedule are
+// --algorithm anytime, --restarts (or --anytime --restarts) is
+// --algorithm restarts, --beam (or --anytime --beam) is --algorithm
+// anytime-beam.
+var solveAliases = []solveAlias{
+	{"weight", solver.AlgWeighted, []solver.Algorithm{solver.AlgWeighted}, []solver.Algorithm{solver.AlgWeighted}},
+	{"anytime", solver.AlgAnytime, anytimeAlgs, anytimeAlgs},
+	{"schedule", solver.AlgAnytime, anytimeAlgs, anytimeAlgs},
+	{"restarts", solver.AlgRestarts, anytimeAlgs, []solver.Algorithm{solver.AlgRestarts, solver.AlgRestarts, solver.AlgAnytimeBeamSearch}},
+	{"beam", solver.AlgAnytimeBeamSearch, anytimeAlgs, []solver.Algorithm{solver.AlgAnytimeBeamSearch, solver.AlgAnytimeBeamSearch, solver.AlgAnytimeBeamSearch}},
+}
+
+// anytimeAlgs are the algorithms --anytime names: ARA* and its two
+// variants.
+var anytimeAlgs = []solver.Algorithm{solver.AlgAnytime, solver.AlgRestarts, solver.AlgAnytimeBeamSearch}
+
+// aliasesOf lists the alias spellings of alg for the help: "--weight W"
+// and the like.
+func aliasesOf(alg solver.Algorithm) []string {
+	switch alg {
+	case solver.AlgWeighted:
+		return []string{"--weight W"}
+	case solver.AlgAnytime:
+		return []string{"--anytime", "--schedule W,W,..."}
+	case solver.AlgRestarts:
+		return []string{"--restarts", "--anytime --restarts"}
+	case solver.AlgAnytimeBeamSearch:
+		return []string{"--beam", "--anytime --beam"}
+	}
+	return nil
 }
 
 // parseSolveConfig checks the algorithm and limit flags (all usage errors,
@@ -55,30 +88,8 @@ func parseSolveConfig(f solveFlags) (solveConfig, error) {
 		return c, err
 	}
 	c.opt.Algorithm = alg
-	if f.set["weight"] {
-		if c.opt.Weight, err = solver.ParseWeight(f.weight); err != nil {
-			return c, usageErr("--weight %q: %v", f.weight, err)
-		}
-	}
-	if f.set["schedule"] {
-		if c.opt.Schedule, err = parseSchedule(f.schedule); err != nil {
-			return c, err
-		}
-	}
-	c.opt.Restarts = f.set["restarts"]
-	c.opt.Beam = f.set["beam"]
-	if c.opt.Beam && (f.set["schedule"] || c.opt.Restarts) {
-		return c, usageErr("--beam replaces the weights of --anytime: it takes no --schedule and no --restarts")
-	}
-	if f.set["width"] {
-		if alg != solver.AlgBeam && !c.opt.Beam {
-			return c, usageErr("--width goes with --algorithm beam or --anytime --beam")
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(f.width))
-		if err != nil || n < 1 || n > solver.MaxBeamWidth {
-			return c, usageErr("--width %q: want a whole number of states from 1 to %d", f.width, solver.MaxBeamWidth)
-		}
-		c.opt.Width = n
+	if c.opt.Params, err = solveParams(f, alg); err != nil {
+		return c, err
 	}
 	if f.set["max-nodes"] {
 		n, err := strconv.ParseUint(strings.TrimSpace(f.maxNodes), 10, 64)
@@ -100,9 +111,55 @@ func parseSolveConfig(f solveFlags) (solveConfig, error) {
 	return c, nil
 }
 
-// chooseAlgorithm returns the algorithm of --algorithm name, or the one
-// implied by the flags given (solveImplied), IDA* when none; flags that
-// imply another algorithm than the one chosen are a usage error.
+// solveParams parses the parameter flags of alg (--weight, --schedule,
+// --width) into its solver.Params; a parameter of another algorithm is a
+// usage error.
+func solveParams(f solveFlags, alg solver.Algorithm) (solver.Params, error) {
+	if alg == solver.AlgAnytimeBeamSearch && (f.set["schedule"] || f.set["restarts"]) {
+		if f.set["beam"] {
+			return nil, usageErr("--beam replaces the weights of --anytime: it takes no --schedule and no --restarts")
+		}
+		return nil, usageErr("--algorithm anytime-beam takes no --schedule and no --restarts")
+	}
+	if f.set["width"] && alg != solver.AlgBeamSearch && alg != solver.AlgAnytimeBeamSearch {
+		return nil, usageErr("--width goes with --algorithm beam or --anytime --beam")
+	}
+	switch alg.Params().(type) {
+	case solver.WeightParams:
+		if !f.set["weight"] {
+			return nil, nil
+		}
+		w, err := solver.ParseWeight(f.weight)
+		if err != nil {
+			return nil, usageErr("--weight %q: %v", f.weight, err)
+		}
+		return solver.WeightParams{Weight: w}, nil
+	case solver.ScheduleParams:
+		if !f.set["schedule"] {
+			return nil, nil
+		}
+		ws, err := parseSchedule(f.schedule)
+		if err != nil {
+			return nil, err
+		}
+		return solver.ScheduleParams{Schedule: ws}, nil
+	case solver.WidthParams:
+		if !f.set["width"] {
+			return nil, nil
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(f.width))
+		if err != nil || n < 1 || n > solver.MaxBeamWidth {
+			return nil, usageErr("--width %q: want a whole number of states from 1 to %d", f.width, solver.MaxBeamWidth)
+		}
+		return solver.WidthParams{Width: n}, nil
+	}
+	return nil, nil
+}
+
+// chooseAlgorithm returns the algorithm of --algorithm name, turned by
+// the alias flags given (solveAliases), or the one the aliases choose,
+// IDA* when none; an alias of another algorithm than the one chosen is a
+// usage error.
 func chooseAlgorithm(set map[string]bool, name string) (solver.Algorithm, error) {
 	alg, chosen := solver.AlgIDA, name != ""
 	if chosen {
@@ -111,14 +168,19 @@ func chooseAlgorithm(set map[string]bool, name string) (solver.Algorithm, error)
 			return alg, usageErr("--algorithm %q: %v", name, err)
 		}
 	}
-	for _, im := range solveImplied {
-		if !set[im.flag] {
+	for _, a := range solveAliases {
+		if !set[a.flag] {
 			continue
 		}
-		if chosen && alg != im.alg {
-			return alg, usageErr("--%s goes with --algorithm %s, not %s", im.flag, im.alg, alg)
+		if !chosen {
+			alg, chosen = a.alg, true
+			continue
 		}
-		alg, chosen = im.alg, true
+		i := slices.Index(a.with, alg)
+		if i < 0 {
+			return alg, usageErr("--%s goes with --algorithm %s, not %s", a.flag, a.alg, alg)
+		}
+		alg = a.to[i]
 	}
 	return alg, nil
 }
@@ -140,33 +202,54 @@ func parseSchedule(schedule string) ([]float64, error) {
 	return ws, nil
 }
 
-// searchBytes is the byte budget of one search (solver.Limits.MaxBytes)
-// when workers searches run at once beside tables needing tableNeed bytes
-// (loadMemoryNeed): --max-memory (or the memory available) covers the
-// tables and every search, so each search gets an equal share of what the
-// tables leave; without --max-memory a share is at most
-// solver.DefaultMaxBytes. Less than 1 MiB per search is refused.
-func searchBytes(b sysmem.Budget, tableNeed uint64, workers int) (int64, error) {
-	if !b.Known {
-		return solver.DefaultMaxBytes, nil
+// The memory of a solve whose algorithm stores states (everything but
+// IDA*) is bounded as a whole process: the tables, the runtime and the
+// searches' arrays, and the garbage of their growth steps, which the
+// collector is made to free in time by the Go runtime's memory limit
+// (debug.SetMemoryLimit). Counting only the arrays let a bidirectional
+// search under a 256 MiB budget (-j 1) peak at 306 MiB resident, and one
+// under the default 1 GiB at 1.27 GiB.
+//
+// nonGoBytes is the part of the resident set the Go runtime's memory limit
+// does not see (the binary's pages), at most an eighth of the budget.
+const nonGoBytes = 8 << 20
+
+// searchMemory is the memory plan of one solve command whose algorithm
+// stores states.
+type searchMemory struct {
+	perSearch int64 // solver.Limits.MaxBytes of each search
+	limit     int64 // the Go runtime's memory limit (debug.SetMemoryLimit)
+}
+
+// planSearchMemory is the memory plan when workers searches run at once
+// beside tables needing tableNeed bytes (loadMemoryNeed, runtimeBase
+// included). The process is bounded by --max-memory, or without it by
+// the tables plus solver.DefaultMaxBytes per search (within the memory
+// available, when known). Of what the tables leave, each search gets an
+// equal share of 7/8 for its arrays (the rest is room for the runtime and
+// the garbage of growth steps); the memory limit is the process bound
+// less the pages the Go runtime does not see. Less than 1 MiB per search
+// is refused.
+func planSearchMemory(b sysmem.Budget, tableNeed uint64, workers int) (searchMemory, error) {
+	process := sysmem.SatAdd(tableNeed, sysmem.SatMul(uint64(workers), solver.DefaultMaxBytes))
+	if b.Known && (b.FromFlag || b.Limit < process) {
+		process = b.Limit
 	}
 	var room uint64
-	if b.Limit > tableNeed {
-		room = b.Limit - tableNeed
+	if process > tableNeed {
+		room = process - tableNeed
 	}
-	share := room / uint64(workers)
-	if !b.FromFlag {
-		share = min(share, solver.DefaultMaxBytes)
-	}
+	share := room / 8 * 7 / uint64(workers)
 	if share < sysmem.MinSize {
 		src := "the memory available"
 		if b.FromFlag {
 			src = "--max-memory"
 		}
-		return 0, usageErr("%s %s leaves %s for the search after %s for the tables: less than 1 MiB for each of the %d searches (-j)",
-			src, sysmem.FormatSize(b.Limit), sysmem.FormatSize(room), sysmem.FormatSize(tableNeed), workers)
+		return searchMemory{}, usageErr("%s %s leaves %s for the search after %s for the tables: less than 1 MiB for each of the %d searches (-j)",
+			src, sysmem.FormatSize(process), sysmem.FormatSize(room), sysmem.FormatSize(tableNeed), workers)
 	}
-	return int64(min(share, math.MaxInt64)), nil
+	limit := process - min(process/8, nonGoBytes)
+	return searchMemory{perSearch: int64(min(share, math.MaxInt64)), limit: int64(min(limit, math.MaxInt64))}, nil
 }
 
 // runSolve solves each board on stdin with the algorithm chosen (package
@@ -181,13 +264,13 @@ func runSolve(e *env, args []string) error {
 	asJSON := fs.Bool("json", false, "one JSON object per line: board, length, moves, nodes, solvable (and bounds and statistics for the other algorithms)")
 	from := fs.String("from", "", "convention of the input boards when it differs from the tables' goal: blank-first")
 	maxMem := fs.String("max-memory", "", maxMemoryHelp+"; covers the tables, for IDA* their direct index copies (those that do not fit are left out), and for wastar, anytime and bidirectional the searches (an equal share each with -j; at most 1 GiB each without this flag)")
-	alg := fs.String("algorithm", "", "ida (optimal, default), wastar (weighted A*), anytime (ARA*), bidirectional (breadth-first from both ends, no table needed) or beam (beam search: fast, no bound on the length)")
+	alg := fs.String("algorithm", "", algorithmFlagHelp())
 	weight := fs.String("weight", "", fmt.Sprintf("weighted A* with f = g + W*h, 1 <= W <= %d: a solution at most W times the optimum (implies --algorithm wastar; default %g)", solver.MaxWeight, solver.DefaultWeight))
-	anytime := fs.Bool("anytime", false, "ARA*: print a first solution at once, then each better one, down to a proven optimum (same as --algorithm anytime)")
+	anytime := fs.Bool("anytime", false, "ARA*: print a first solution at once, then each better one, down to a proven optimum (same as --algorithm anytime; with --restarts or --beam, their algorithm)")
 	schedule := fs.String("schedule", "", fmt.Sprintf("the weights of --anytime, strictly decreasing, each in [1, %d] (default 2.5,1.8,1.3,1; a last weight above 1 stops there with its proven bound)", solver.MaxWeight))
-	restarts := fs.Bool("restarts", false, "--anytime with a fresh weighted A* per weight of the schedule instead of ARA* (restarting weighted A*, Richter, Thayer & Ruml 2010): better first solutions on big boards")
-	beam := fs.Bool("beam", false, fmt.Sprintf("--anytime with beam searches instead of weighted A*: widths %d, twice that, and so on while the time allows (a quarter of --time-limit is kept), then IDA* for the lower bound; far shorter solutions than weighted A* on big boards", solver.FirstBeamWidth))
-	width := fs.String("width", "", fmt.Sprintf("states kept per level by --algorithm beam (default %d), or the largest width of --anytime --beam; 1 to %d", solver.DefaultBeamWidth, solver.MaxBeamWidth))
+	restarts := fs.Bool("restarts", false, "same as --algorithm restarts: a fresh weighted A* per weight of the schedule instead of ARA* (restarting weighted A*, Richter, Thayer & Ruml 2010): better first solutions on big boards")
+	anytimeBeam := fs.Bool("beam", false, fmt.Sprintf("same as --algorithm anytime-beam: beam searches of widths %d, twice that, and so on while the time allows (a quarter of --time-limit is kept), then IDA* for the lower bound; far shorter solutions than weighted A* on big boards", solver.FirstBeamWidth))
+	width := fs.String("width", "", fmt.Sprintf("states kept per level by --algorithm beam (default %d), or the largest width of --algorithm anytime-beam; 1 to %d", solver.DefaultBeamWidth, solver.MaxBeamWidth))
 	maxNodes := fs.String("max-nodes", "", "stop a search that would store more than N states (wastar, anytime, beam, bidirectional)")
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
@@ -205,7 +288,7 @@ func runSolve(e *env, args []string) error {
 	if !*restarts {
 		delete(set, "restarts")
 	}
-	if !*beam {
+	if !*anytimeBeam {
 		delete(set, "beam")
 	}
 	cfg, err := parseSolveConfig(solveFlags{set: set, alg: *alg, weight: *weight, schedule: *schedule, maxNodes: *maxNodes, timeLimit: *timeLimit, width: *width})
@@ -236,9 +319,12 @@ func runSolve(e *env, args []string) error {
 		if len(files) > 0 {
 			need = loadMemoryNeed(files)
 		}
-		if cfg.opt.MaxBytes, err = searchBytes(budget, need, *workers); err != nil {
+		mem, err := planSearchMemory(budget, need, *workers)
+		if err != nil {
 			return err
 		}
+		cfg.opt.MaxBytes = mem.perSearch
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(mem.limit))
 	}
 	return solveBoards(e, &solveRun{opt: cfg.opt, s: s, json: *asJSON,
 		hint: newConventionHint(e.stderr, "solve", s.Geometry(), s.Goal(), *from != "")}, *workers)
@@ -354,7 +440,7 @@ func solveBoards(e *env, r *solveRun, workers int) error {
 	if status != nil {
 		stdout, stderr = clearingWriter{e.stdout, status}, clearingWriter{e.stderr, status}
 	}
-	err := answerBoardsStream(e.context(), e.stdin, stdout, stderr, r.s.Geometry().N(), workers, r.opt.Algorithm == solver.AlgAnytime, func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
+	err := answerBoardsStream(e.context(), e.stdin, stdout, stderr, r.s.Geometry().N(), workers, r.opt.Algorithm.Anytime(), func(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
 		if !r.enter() { // every search says what it proved when interrupted
 			return "", ctx.Err()
 		}
@@ -465,7 +551,7 @@ func (r *solveRun) close() {
 // answer solves one board with the configured algorithm.
 func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)) (string, error) {
 	opt := r.opt
-	if opt.Algorithm == solver.AlgAnytime {
+	if opt.Algorithm.Anytime() {
 		opt.OnSolution = func(a solver.Bounded) { emit(r.format(a, false)) }
 	}
 	out, err := r.s.Search(ctx, b, opt)
@@ -479,7 +565,7 @@ func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)
 		return "", err // bad input: the line's problem
 	case out.Stopped == solver.StopInterrupted:
 		r.mu.Lock()
-		r.interrupted = append(r.interrupted, proven(out))
+		r.interrupted = append(r.interrupted, out.Proven())
 		r.mu.Unlock()
 		return "", err
 	}
@@ -494,174 +580,85 @@ func (r *solveRun) answer(ctx context.Context, b puzzle.Board, emit func(string)
 	return r.format(out, true), nil
 }
 
-// proven describes what an interrupted search had proven.
-func proven(b solver.Bounded) string {
-	var sb strings.Builder
-	sb.WriteString(b.Board.String())
-	switch {
-	case b.Length >= 0:
-		fmt.Fprintf(&sb, ": best solution %d moves %s, proven optimum >= %d (bound %s)", b.Length, movesOrDash(b.Moves), b.Lower, boundText(b))
-	case b.Lower >= 0:
-		fmt.Fprintf(&sb, ": no solution yet, proven optimum >= %d", b.Lower)
-	default:
-		sb.WriteString(": no solution yet, nothing proven")
-	}
-	return sb.String()
-}
-
-func movesOrDash(m string) string {
-	if m == "" {
-		return "-"
-	}
-	return m
-}
-
-// boundText is Length/Lower rounded UP to 3 decimals (never claiming a
-// tighter factor than proven), computed in integers.
-func boundText(b solver.Bounded) string {
-	if b.Lower <= 0 {
-		return "1.000"
-	}
-	v := (int64(b.Length)*1000 + int64(b.Lower) - 1) / int64(b.Lower)
-	return fmt.Sprintf("%d.%03d", v/1000, v%1000)
-}
-
-// format writes an answer as one line: a complete IDA* answer as
-// solver.Result writes it, the others as solveText or solveJSON. final is
-// false for the improvements --anytime prints before its answer.
+// format writes an answer as one line of text or JSON (solver.Bounded's
+// Text and JSON: a complete IDA* answer in solver.Result's form). final is
+// false for the improvements an anytime algorithm prints before its
+// answer.
 func (r *solveRun) format(b solver.Bounded, final bool) string {
-	switch {
-	case b.Algorithm == solver.AlgIDA && b.Stopped == "" && r.json:
-		j, err := b.Result().MarshalJSON()
-		if err != nil { // only plain values: cannot happen
-			return fmt.Sprintf(`{"error":%q}`, err)
-		}
-		return string(j)
-	case b.Algorithm == solver.AlgIDA && b.Stopped == "":
-		return b.Result().String()
-	case r.json:
-		return solveJSON(b, final)
+	if r.json {
+		return b.JSON(final)
 	}
-	return solveText(b, final)
+	return b.Text(final)
 }
 
-// solveText is the text line of wastar, anytime and bidirectional:
-//
-//	<board> : [improved ]length L moves M nodes K [weight W ]lower LB bound B[ optimal][ stopped REASON][ converted-from blank-first]
-//	<board> : stopped REASON[ lower LB][ nodes K][ converted-from blank-first]
-//	<board> : unsolvable[ converted-from blank-first]
-//
-// "improved" marks an --anytime improvement printed before the final line;
-// W is the weight that found the solution (wastar, anytime); LB a proven
-// lower bound on the optimal length; B = L/LB rounded up to 3 decimals, the
-// proven factor over the optimum (at most W); "optimal" when L = LB;
-// REASON is time-limit, node-limit, memory-limit or beam-exhausted.
-func solveText(b solver.Bounded, final bool) string {
-	var sb strings.Builder
-	sb.WriteString(b.Board.String())
-	sb.WriteString(" : ")
-	switch {
-	case !b.Solvable:
-		sb.WriteString("unsolvable")
-	case b.Length < 0:
-		sb.WriteString("stopped " + b.Stopped)
-		if b.Lower >= 0 {
-			fmt.Fprintf(&sb, " lower %d", b.Lower)
-		}
-		fmt.Fprintf(&sb, " nodes %d", b.Stats.Generated)
-	default:
-		if !final {
-			sb.WriteString("improved ")
-		}
-		fmt.Fprintf(&sb, "length %d moves %s nodes %d", b.Length, movesOrDash(b.Moves), b.Stats.Generated)
-		switch {
-		case b.Width > 0:
-			fmt.Fprintf(&sb, " width %d", b.Width)
-		case b.Algorithm.Weighted():
-			fmt.Fprintf(&sb, " weight %s", strconv.FormatFloat(b.Weight, 'g', -1, 64))
-		}
-		fmt.Fprintf(&sb, " lower %d bound %s", b.Lower, boundText(b))
-		if b.Optimal {
-			sb.WriteString(" optimal")
-		}
-		if b.Stopped != "" {
-			sb.WriteString(" stopped " + b.Stopped)
-		}
+// algorithmFlagHelp is the help of --algorithm, from the registry.
+func algorithmFlagHelp() string {
+	var parts []string
+	for _, name := range solver.Algorithms() {
+		alg, _ := solver.ParseAlgorithm(name)
+		parts = append(parts, fmt.Sprintf("%s (%s)", name, alg.Summary()))
 	}
-	if b.Converted {
-		sb.WriteString(" converted-from " + solver.ConvertedFrom)
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// algorithmsHelp is the paragraph of solve's help on the algorithms,
+// from the registry: each one's description, its parameter flag and its
+// alias spellings.
+func algorithmsHelp() string {
+	var sb strings.Builder
+	sb.WriteString("Algorithms (--algorithm NAME; the spellings in brackets are aliases):\n")
+	for _, name := range solver.Algorithms() {
+		alg, _ := solver.ParseAlgorithm(name)
+		line := name + ": " + alg.About()
+		if p := paramHelp(alg); p != "" {
+			line += "; " + p
+		}
+		if a := aliasesOf(alg); len(a) > 0 {
+			line += " [" + strings.Join(a, ", ") + "]"
+		}
+		wrapHelp(&sb, line+".", "  ", "    ", 76)
 	}
 	return sb.String()
 }
 
-// jsonAnswer is the JSON line of wastar, anytime and bidirectional.
-type jsonAnswer struct {
-	Board         []int    `json:"board"`
-	Algorithm     string   `json:"algorithm"`
-	Weight        *float64 `json:"weight"`
-	Width         *int     `json:"width,omitempty"`
-	Solvable      bool     `json:"solvable"`
-	Length        *int     `json:"length"`
-	Moves         *string  `json:"moves"`
-	Lower         *int     `json:"lower"`
-	Bound         *float64 `json:"bound"`
-	Optimal       bool     `json:"optimal"`
-	Nodes         uint64   `json:"nodes"`
-	Expanded      uint64   `json:"expanded"`
-	Stored        uint64   `json:"stored"`
-	PeakBytes     int64    `json:"peak_bytes"`
-	ElapsedMS     float64  `json:"elapsed_ms"`
-	Final         bool     `json:"final"`
-	Stopped       *string  `json:"stopped"`
-	ConvertedFrom string   `json:"converted_from,omitempty"`
-	SolvedAs      []int    `json:"solved_as,omitempty"`
+// wrapHelp writes text's words in lines of at most width columns (a
+// longer word stands alone), the first indented by first, the others by
+// rest.
+func wrapHelp(sb *strings.Builder, text, first, rest string, width int) {
+	col := 0
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+			sb.WriteString(first)
+			col = len(first)
+		case col+1+len(w) > width:
+			sb.WriteString("\n" + rest)
+			col = len(rest)
+		default:
+			sb.WriteByte(' ')
+			col++
+		}
+		sb.WriteString(w)
+		col += len(w)
+	}
+	sb.WriteByte('\n')
 }
 
-// solveJSON is the JSON line of wastar, anytime and bidirectional: the keys
-// of IDA*'s (board, solvable, length, moves, nodes = states generated,
-// converted_from, solved_as) and algorithm, weight (null for
-// bidirectional), lower and bound (null when unknown), optimal, expanded,
-// stored, peak_bytes (the search's arrays), elapsed_ms, final (false for
-// an --anytime improvement) and stopped (null, or the limit's name).
-func solveJSON(b solver.Bounded, final bool) string {
-	j := jsonAnswer{Board: intsOf(b.Board), Algorithm: b.Algorithm.String(), Solvable: b.Solvable, Optimal: b.Optimal,
-		Nodes: b.Stats.Generated, Expanded: b.Stats.Expanded, Stored: b.Stats.Stored, PeakBytes: b.Stats.PeakBytes,
-		ElapsedMS: float64(b.Stats.Elapsed.Microseconds()) / 1000, Final: final}
-	if b.Algorithm.Weighted() && b.Weight > 0 {
-		w := b.Weight
-		j.Weight = &w
+// paramHelp says which flag gives alg's parameters (solver.Params).
+func paramHelp(alg solver.Algorithm) string {
+	switch alg.Params().(type) {
+	case solver.WeightParams:
+		return fmt.Sprintf("--weight W, 1 <= W <= %d (default %g)", solver.MaxWeight, solver.DefaultWeight)
+	case solver.ScheduleParams:
+		return fmt.Sprintf("--schedule W,W,...: strictly decreasing weights in [1, %d] (default 2.5,1.8,1.3,1)", solver.MaxWeight)
+	case solver.WidthParams:
+		if alg == solver.AlgBeamSearch {
+			return fmt.Sprintf("--width W (default %d)", solver.DefaultBeamWidth)
+		}
+		return "--width W, the largest width (default: no bound but memory and time)"
 	}
-	if b.Width > 0 {
-		w := b.Width
-		j.Width = &w
+	if alg == solver.AlgBidirectional {
+		return `"pdbgen solve --algorithm bidirectional --board 4x4 [--goal G]" (files given: their board and goal are used; --reflect does not apply)`
 	}
-	if b.Solvable && b.Length >= 0 {
-		l, m, bd := b.Length, b.Moves, b.Bound
-		j.Length, j.Moves, j.Bound = &l, &m, &bd
-	}
-	if b.Solvable && b.Lower >= 0 {
-		lb := b.Lower
-		j.Lower = &lb
-	}
-	if b.Stopped != "" {
-		stopped := b.Stopped
-		j.Stopped = &stopped
-	}
-	if b.Converted {
-		j.ConvertedFrom = solver.ConvertedFrom
-		j.SolvedAs = intsOf(b.Searched)
-	}
-	out, err := json.Marshal(j)
-	if err != nil { // only plain values: cannot happen
-		return fmt.Sprintf(`{"error":%q}`, err)
-	}
-	return string(out)
-}
-
-func intsOf(b puzzle.Board) []int {
-	out := make([]int, len(b))
-	for i, t := range b {
-		out[i] = int(t)
-	}
-	return out
+	return ""
 }

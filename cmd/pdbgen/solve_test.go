@@ -3,11 +3,16 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tilepdb/tilepdb/puzzle"
 	"github.com/tilepdb/tilepdb/solver"
@@ -220,5 +225,75 @@ func TestSolveCompactIndex(t *testing.T) {
 		if got.code != want.code || got.stdout != want.stdout || got.stderr != want.stderr {
 			t.Errorf("%v: --compact-index gives\n%v\nthe default\n%v", extra, got, want)
 		}
+	}
+}
+
+// korf1 is the first of Korf's 100 15-puzzle instances (blank-first), 57
+// moves: far beyond what a bidirectional search stores in a few MiB.
+const korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"
+
+// memTestEnv set says that TestSolveMemoryBoundsProcess runs in its
+// fresh process.
+const memTestEnv = "PDBGEN_TEST_MEMORY_CHILD"
+
+// TestSolveMemoryBoundsProcess: under --max-memory a search that stores
+// states keeps the whole process within the budget, not only its counted
+// arrays: the Go runtime's memory (mapped and not returned to the system,
+// sampled through runtime/metrics while the search runs) stays below
+// --max-memory when the bidirectional search stops at its memory limit.
+// Counting only the arrays (all of the budget after the tables, and no
+// collection before a growth step) went past it by the garbage of the
+// earlier growth steps. It runs in a fresh process (this test binary run
+// again for this test alone), whose memory is pdbgen's own.
+func TestSolveMemoryBoundsProcess(t *testing.T) {
+	const budget = 48 << 20
+	if os.Getenv(memTestEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSolveMemoryBoundsProcess$", "-test.v")
+		cmd.Env = append(os.Environ(), memTestEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		t.Logf("in a fresh process:\n%s", out)
+		if err != nil {
+			t.Errorf("the fresh process failed: %v", err)
+		}
+		return
+	}
+	debug.FreeOSMemory()
+	samples := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	resident := func() uint64 {
+		metrics.Read(samples)
+		return samples[0].Value.Uint64() - samples[1].Value.Uint64()
+	}
+	before := resident()
+	stop, done := make(chan struct{}), make(chan uint64)
+	go func() {
+		peak := uint64(0)
+		tick := time.NewTicker(200 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			peak = max(peak, resident())
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	r := pdbgen(t, korf1+"\n", "solve", "-j", "1", "--algorithm", "bidirectional", "--board", "4x4", "--goal", "blank-first",
+		"--max-memory", strconv.Itoa(budget>>20)+"M", "--json")
+	close(stop)
+	peak := <-done
+	wantCode(t, r, 1)
+	var a struct {
+		Stopped   string `json:"stopped"`
+		PeakBytes int64  `json:"peak_bytes"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &a); err != nil || a.Stopped != solver.StopMemory {
+		t.Fatalf("want a stop at the memory limit, got %q (%v)", r.stdout, err)
+	}
+	t.Logf("arrays %.1f MiB, Go runtime memory %.1f MiB at the start, peak %.1f MiB, budget %d MiB",
+		float64(a.PeakBytes)/(1<<20), float64(before)/(1<<20), float64(peak)/(1<<20), budget>>20)
+	if peak > budget {
+		t.Errorf("the process's Go memory peaked at %.1f MiB, above --max-memory %d MiB", float64(peak)/(1<<20), budget>>20)
 	}
 }

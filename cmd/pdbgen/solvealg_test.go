@@ -837,3 +837,78 @@ func TestSolveBeamExhausted(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveAlgorithmAliases: each algorithm of the registry is chosen by
+// one --algorithm value, and today's spellings are aliases of it: the
+// same lines (text output: no times; for anytime-beam, whose IDA* slices
+// are timed, the final lines without the node counts), the JSON naming
+// the algorithm;
+// aliases of another algorithm than the one chosen are refused; the help
+// lists every algorithm of the registry.
+func TestSolveAlgorithmAliases(t *testing.T) {
+	p123, p456 := fixture(t, fx123), fixture(t, fx456)
+	in := hardest8 + "\n" + twoMoves8 + "\n"
+	tests := []struct {
+		alg     string
+		aliases [][]string
+	}{
+		{"wastar", [][]string{{"--weight", "1.5"}, {"--algorithm", "wastar", "--weight", "1.5"}}},
+		{"anytime", [][]string{{"--anytime"}, {"--schedule", "2.5,1.8,1.3,1"}}},
+		{"restarts", [][]string{{"--restarts"}, {"--anytime", "--restarts"}, {"--algorithm", "anytime", "--restarts"}, {"--algorithm", "restarts", "--anytime"}}},
+		{"anytime-beam", [][]string{{"--beam"}, {"--anytime", "--beam"}, {"--algorithm", "anytime", "--beam"}, {"--algorithm", "anytime-beam", "--anytime"}}},
+	}
+	nodesRE := regexp.MustCompile(` nodes \d+`)
+	for _, tt := range tests {
+		timed := tt.alg == "anytime-beam"
+		answer := func(out string) string {
+			if !timed {
+				return out
+			}
+			var final []string
+			for _, l := range lines(out) {
+				if !strings.Contains(l, " : improved ") {
+					final = append(final, nodesRE.ReplaceAllString(l, ""))
+				}
+			}
+			return strings.Join(final, "\n")
+		}
+		want := pdbgen(t, in, "solve", "--algorithm", tt.alg, p123, p456)
+		wantCode(t, want, 0)
+		if n := len(lines(want.stdout)); n < 2 {
+			t.Fatalf("--algorithm %s: %d lines\n%v", tt.alg, n, want)
+		}
+		for _, a := range tt.aliases {
+			got := pdbgen(t, in, append(append([]string{"solve"}, a...), p123, p456)...)
+			if got.code != 0 || answer(got.stdout) != answer(want.stdout) {
+				t.Errorf("%v: not the answer of --algorithm %s:\n%v\nwant\n%v", a, tt.alg, got, want)
+			}
+		}
+		j := pdbgen(t, hardest8+"\n", "solve", "--algorithm", tt.alg, "--json", p123, p456)
+		ls := lines(j.stdout)
+		var last struct{ Algorithm string }
+		if len(ls) == 0 || json.Unmarshal([]byte(ls[len(ls)-1]), &last) != nil || last.Algorithm != tt.alg {
+			t.Errorf("--algorithm %s --json: %q, want \"algorithm\":%q", tt.alg, j.stdout, tt.alg)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--algorithm", "beam", "--beam"}, "--beam goes with --algorithm anytime-beam, not beam"},
+		{[]string{"--algorithm", "wastar", "--restarts"}, "--restarts goes with --algorithm restarts, not wastar"},
+		{[]string{"--algorithm", "anytime-beam", "--schedule", "2,1"}, "--algorithm anytime-beam takes no --schedule and no --restarts"},
+		{[]string{"--algorithm", "restarts", "--width", "5"}, "--width goes with --algorithm beam or --anytime --beam"},
+		{[]string{"--algorithm", "dfs"}, "want one of " + strings.Join(solver.Algorithms(), ", ")},
+	} {
+		r := pdbgen(t, in, append(append([]string{"solve"}, tc.args...), p123, p456)...)
+		wantCode(t, r, 2)
+		oneErrorLine(t, r, "solve", tc.want)
+	}
+	help := pdbgen(t, "", "solve", "-h")
+	for _, name := range solver.Algorithms() {
+		alg, _ := solver.ParseAlgorithm(name)
+		if !strings.Contains(help.stdout+help.stderr, "  "+name+": ") || !strings.Contains(help.stdout+help.stderr, name+" ("+alg.Summary()+")") {
+			t.Errorf("solve -h does not describe %s", name)
+		}
+	}
+}

@@ -44,7 +44,7 @@ func Test8Beam(t *testing.T) {
 		opt := int(tab.Values[idx])
 		for name, sv := range solvers {
 			for _, w := range []int{1, 3, 30, 30000} {
-				res, err := sv.SolveBeam(ctx, b, w, Limits{})
+				res, err := sv.solveBeam(ctx, b, w, Limits{})
 				if errors.Is(err, ErrBeamExhausted) && w < 30000 {
 					continue // a narrow beam may run out of new states
 				}
@@ -61,10 +61,10 @@ func Test8Beam(t *testing.T) {
 				if w == 30000 && opt > 0 {
 					// Pruning by a known length: a breadth-first beam still
 					// finds the optimum below opt+2, and nothing below opt.
-					if r, err := sv.beam(ctx, b, w, Limits{}, opt+2); err != nil || r.Length != opt {
+					if r, err := sv.runBeamSearch(ctx, b, w, Limits{}, opt+2); err != nil || r.Length != opt {
 						t.Fatalf("%s %v: beam below %d: %d, %v", name, b, opt+2, r.Length, err)
 					}
-					if r, err := sv.beam(ctx, b, w, Limits{}, opt); !errors.Is(err, ErrBeamExhausted) {
+					if r, err := sv.runBeamSearch(ctx, b, w, Limits{}, opt); !errors.Is(err, ErrBeamExhausted) {
 						t.Fatalf("%s %v: beam below the optimum %d: %+v, %v", name, b, opt, r, err)
 					}
 				}
@@ -73,7 +73,7 @@ func Test8Beam(t *testing.T) {
 				}
 			}
 			var reported []Bounded
-			res, err := sv.SolveAnytime(ctx, b, AnytimeOptions{Beam: true, MaxWidth: 4, OnSolution: func(r Bounded) { reported = append(reported, r) }})
+			res, err := sv.solveAnytime(ctx, b, anytimeOptions{Beam: true, MaxWidth: 4, OnSolution: func(r Bounded) { reported = append(reported, r) }})
 			if err != nil {
 				t.Fatalf("%s anytime beam %v: %v", name, b, err)
 			}
@@ -83,7 +83,7 @@ func Test8Beam(t *testing.T) {
 			}
 			for j, r := range reported {
 				checkBounded(t, name+" anytime beam report", g, b, goal, r, opt, 1e9)
-				if p := reported[max(j-1, 0)]; j > 0 && !(r.Length < p.Length || r.Length == p.Length && r.Lower > p.Lower) {
+				if p := reported[max(j-1, 0)]; j > 0 && !improves(r, p) {
 					t.Fatalf("%s anytime beam %v: report %d (%d, lower %d) does not improve on (%d, lower %d)", name, b, j, r.Length, r.Lower, p.Length, p.Lower)
 				}
 			}
@@ -140,55 +140,55 @@ func TestBeamLimits(t *testing.T) {
 		{"memory", Limits{MaxBytes: 1 << 20}, ErrMemoryLimit},
 		{"nodes", Limits{MaxNodes: 5000}, ErrNodeLimit},
 	} {
-		res, err := sv.SolveBeam(ctx, k.board, 100000, tc.lim)
+		res, err := sv.solveBeam(ctx, k.board, 100000, tc.lim)
 		if !errors.Is(err, tc.want) || res.Length != -1 || res.Lower < 0 || res.Lower > k.length {
 			t.Fatalf("%s: %+v, %v; want %v", tc.name, res, err, tc.want)
 		}
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := sv.SolveBeam(cctx, k.board, 1000, Limits{}); !errors.Is(err, context.Canceled) {
+	if _, err := sv.solveBeam(cctx, k.board, 1000, Limits{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
 	for _, w := range []int{0, -1, MaxBeamWidth + 1} {
-		if _, err := sv.SolveBeam(ctx, k.board, w, Limits{}); err == nil {
+		if _, err := sv.solveBeam(ctx, k.board, w, Limits{}); err == nil {
 			t.Fatalf("width %d accepted", w)
 		}
-		if _, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, MaxWidth: w}); err == nil && w != 0 {
+		if _, err := sv.solveAnytime(ctx, k.board, anytimeOptions{Beam: true, MaxWidth: w}); err == nil && w != 0 {
 			t.Fatalf("anytime max width %d accepted", w)
 		}
 	}
 	// --max-nodes ends the whole anytime beam search (no IDA* after it).
-	if res, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Limits: Limits{MaxNodes: 100}}); !errors.Is(err, ErrNodeLimit) || res.Length != -1 {
+	if res, err := sv.solveAnytime(ctx, k.board, anytimeOptions{Beam: true, Limits: Limits{MaxNodes: 100}}); !errors.Is(err, ErrNodeLimit) || res.Length != -1 {
 		t.Fatalf("anytime beam, 100 nodes: %+v, %v", res, err)
 	}
 	// The widest beam allowed stops at the memory limit or answers; it
 	// never allocates past the budget (its hash window is capped).
 	small := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{})
 	b8 := puzzle.Board{2, 3, 6, 0, 8, 1, 5, 4, 7}
-	if res, err := small.SolveBeam(ctx, b8, MaxBeamWidth, Limits{MaxBytes: 64 << 20}); !errors.Is(err, ErrMemoryLimit) || res.Lower < 0 || res.Lower > 21 {
+	if res, err := small.solveBeam(ctx, b8, MaxBeamWidth, Limits{MaxBytes: 64 << 20}); !errors.Is(err, ErrMemoryLimit) || res.Lower < 0 || res.Lower > 21 {
 		t.Fatalf("width %d within 64 MiB: %+v, %v", MaxBeamWidth, res, err)
 	}
-	if res, err := small.SolveBeam(ctx, b8, MaxBeamWidth, Limits{}); err != nil || res.Length != 21 {
+	if res, err := small.solveBeam(ctx, b8, MaxBeamWidth, Limits{}); err != nil || res.Length != 21 {
 		t.Fatalf("width %d: %+v, %v", MaxBeamWidth, res, err)
 	}
 	// A beam that runs out of states names it as its stop reason.
-	if _, err := sv.SolveBeam(ctx, k.board, 1, Limits{}); !errors.Is(err, ErrBeamExhausted) || StopReason(err) != StopExhausted {
+	if _, err := sv.solveBeam(ctx, k.board, 1, Limits{}); !errors.Is(err, ErrBeamExhausted) || StopReason(err) != StopExhausted {
 		t.Fatalf("width 1 on Korf #%d: %v (this greedy beam ran out of states when the test was written)", k.id, err)
 	}
 	// An exact table: the bound's search is the walk down the table, even
 	// after a beam stopped by a limit.
 	exact := newSolver(t, set(t, 3, 3, "blank-last"), Options{})
 	for _, lim := range []Limits{{MaxBytes: 1}, {TimeLimit: time.Nanosecond}} {
-		res, err := exact.SolveAnytime(ctx, b8, AnytimeOptions{Beam: true, Limits: lim})
+		res, err := exact.solveAnytime(ctx, b8, anytimeOptions{Beam: true, Limits: lim})
 		if res.Length >= 0 && res.Length != 21 || res.Lower > 21 || res.Length < 0 && err == nil {
 			t.Fatalf("exact table, limits %+v: %+v, %v", lim, res, err)
 		}
 	}
-	if _, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Restarts: true}); err == nil {
+	if _, err := sv.solveAnytime(ctx, k.board, anytimeOptions{Beam: true, Restarts: true}); err == nil {
 		t.Fatal("beam with restarts accepted")
 	}
-	if _, err := sv.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Schedule: []float64{2, 1}}); err == nil {
+	if _, err := sv.solveAnytime(ctx, k.board, anytimeOptions{Beam: true, Schedule: []float64{2, 1}}); err == nil {
 		t.Fatal("beam with a schedule accepted")
 	}
 	// A weak heuristic (tiles 1 to 8 only) with which IDA* cannot finish a
@@ -198,7 +198,7 @@ func TestBeamLimits(t *testing.T) {
 	if raceEnabled {
 		limit = 10 * time.Second
 	}
-	res, err := weak.SolveAnytime(ctx, k.board, AnytimeOptions{Beam: true, Limits: Limits{TimeLimit: limit}})
+	res, err := weak.solveAnytime(ctx, k.board, anytimeOptions{Beam: true, Limits: Limits{TimeLimit: limit}})
 	if !errors.Is(err, ErrTimeLimit) || res.Length < k.length || res.Lower > k.length || res.Width == 0 {
 		t.Fatalf("time limit: %+v, %v", res, err)
 	}

@@ -1,0 +1,483 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"slices"
+	"time"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// Beam search (breadth-first beam search: Bisiani 1987, "Beam search", in
+// Shapiro (ed.), Encyclopedia of Artificial Intelligence; on sliding-tile
+// puzzles with admissible heuristics see Wilt, Thayer & Ruml 2010, "A
+// comparison of greedy search algorithms", SoCS): the search goes down
+// one level at a time, and of the children of a level it keeps only the
+// width with the smallest heuristic (ties in the order they were
+// generated: parents in the order kept, moves in the solver's order), so
+// a level holds at most width states and the search costs time and
+// memory proportional to width times the solution's length. It finds a
+// solution or none (every state of a level may be a duplicate), with no
+// guarantee on its length; on DeepCubeA's 35-puzzle states it gives far
+// shorter solutions than weighted A* in the same time (README, "35-puzzle
+// and 48-puzzle").
+//
+// Duplicate detection is by 64-bit key hashes, in two steps. A child whose
+// hash was generated in a window of recent levels is dropped before its
+// heuristic is computed: a state of the sliding-tile graph can come back
+// only after a cycle of at least 12 moves (the blank around a 2x2 block
+// three times) besides the move undoing the last one, which is never
+// generated, and the window (two tables, each dropped in turn once half
+// full: 8*width to 16*width hashes, several levels) catches the short
+// cycles, which are the common ones. Then a child about to be kept is
+// dropped when a state with its hash was kept at any earlier level (one
+// set of the hashes of every state kept): without it a narrow beam can
+// go round a long cycle for ever (width 1000 on one of DeepCubeA's
+// 35-puzzle states went 134,000 levels deep). A beam also gives up
+// (ErrBeamExhausted) past beamMaxLevels levels. A hash collision can only
+// drop a child, never make a wrong path: every solution is the chain of
+// moves that reached the goal.
+
+// beamLink is how a state of a level was reached: the index of its parent
+// in the level above, and the blank's move.
+type beamLink struct {
+	parent uint32
+	move   uint8
+}
+
+const beamLinkBytes = 8
+
+// beamMaxLevels is the deepest level a beam search from a state of
+// heuristic h goes to before giving up: 4h + 200 moves, far beyond the
+// optimum on every board measured (DeepCubeA's 48-puzzle lengths are
+// about 1.3 times our h).
+func beamMaxLevels(h int) int { return 4*h + 200 }
+
+// hashSet is a growing set of 64-bit hashes (open addressing, linear
+// probing, 0 = empty), at most half full.
+type hashSet struct {
+	t     []uint64
+	n     int
+	shift uint
+}
+
+// addNew adds h and reports whether it was new; it grows the table within
+// b (false and the budget's error when it may not).
+func (hs *hashSet) addNew(h uint64, b *budget) (bool, error) {
+	h |= 1
+	if 2*(hs.n+1) > len(hs.t) {
+		size := max(2*len(hs.t), 1<<16)
+		if !b.take(int64(size)*8, int64(len(hs.t))*8) {
+			return false, b.err()
+		}
+		old := hs.t
+		hs.t = make([]uint64, size)
+		hs.shift = 64 - uint(bits.TrailingZeros(uint(size)))
+		for _, v := range old {
+			if v != 0 {
+				hs.insert(v)
+			}
+		}
+	}
+	mask := uint64(len(hs.t) - 1)
+	i := h >> hs.shift
+	for ; hs.t[i] != 0; i = (i + 1) & mask {
+		if hs.t[i] == h {
+			return false, nil
+		}
+	}
+	hs.t[i] = h
+	hs.n++
+	return true, nil
+}
+
+func (hs *hashSet) insert(h uint64) {
+	mask := uint64(len(hs.t) - 1)
+	i := h >> hs.shift
+	for hs.t[i] != 0 {
+		i = (i + 1) & mask
+	}
+	hs.t[i] = h
+	hs.n++
+}
+
+// hashWindow is a set of 64-bit hashes over recent levels: two
+// open-addressing tables (linear probing, 0 = empty), the older dropped
+// when the newer is half full.
+type hashWindow struct {
+	cur, old []uint64
+	n        int // hashes in cur
+	shift    uint
+}
+
+// maxWindowSlots caps each table of a hash window (128 MiB): past a width
+// of 2^20 the window covers fewer levels instead of growing.
+const maxWindowSlots = 1 << 24
+
+// windowSlots is the size of each table of the window of a beam of the
+// given width: 16*width rounded up to a power of two, within [1024,
+// maxWindowSlots].
+func windowSlots(width int) int {
+	return min(1<<bits.Len(uint(max(16*width, 1024)-1)), maxWindowSlots)
+}
+
+// newHashWindow allocates a window of two tables of slots each (a power
+// of two), within b.
+func newHashWindow(slots int, b *budget) (hashWindow, error) {
+	if !b.take(2*int64(slots)*8, 0) {
+		return hashWindow{}, b.err()
+	}
+	return hashWindow{cur: make([]uint64, slots), old: make([]uint64, slots), shift: 64 - uint(bits.TrailingZeros(uint(slots)))}, nil
+}
+
+// has reports whether h is in t.
+func (w *hashWindow) has(t []uint64, h uint64) bool {
+	mask := uint64(len(t) - 1)
+	for i := h >> w.shift; ; i = (i + 1) & mask {
+		switch t[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// addNew adds h (a key's hash) and reports whether it was new in the
+// window.
+func (w *hashWindow) addNew(h uint64) bool {
+	h |= 1 // 0 marks an empty slot
+	if w.has(w.old, h) {
+		return false
+	}
+	mask := uint64(len(w.cur) - 1)
+	i := h >> w.shift
+	for ; w.cur[i] != 0; i = (i + 1) & mask {
+		if w.cur[i] == h {
+			return false
+		}
+	}
+	w.cur[i] = h
+	if w.n++; 2*w.n >= len(w.cur) {
+		w.cur, w.old = w.old, w.cur
+		clear(w.cur)
+		w.n = 0
+	}
+	return true
+}
+
+// solveBeam solves b by beam search (above) keeping width states per
+// level, 1 <= width <= MaxBeamWidth. The answer's Lower is the start's
+// heuristic (raised to the solution's parity): a beam search proves
+// nothing more; Width is width. Stats.Stored counts the states kept over all levels,
+// Generated the children made.
+//
+// Memory is bounded by lim.MaxBytes (DefaultMaxBytes when 0): about
+// 3*width*(8*words+18) bytes for a level's children (words: 2 on the
+// 24-puzzle, 4 on 6x6, 5 on 7x7, 7 on 8x8), 256*width (at most 256 MiB)
+// for the hash window, and 8 bytes of link plus 16 of hash set per state
+// kept over all levels; lim.MaxNodes bounds the states
+// kept, lim.TimeLimit the time. A search that reaches a limit, or finds
+// every child of a level a duplicate, returns the Bounded without a
+// solution (Length -1) and an error (ErrMemoryLimit, ErrNodeLimit,
+// ErrTimeLimit, ctx's error, or ErrBeamExhausted). Bad boards are errors
+// as for solveWeighted; an unsolvable board gives Solvable false.
+func (s *Solver) solveBeam(ctx context.Context, b puzzle.Board, width int, lim Limits) (Bounded, error) {
+	return s.runBeamSearch(ctx, b, width, lim, 0)
+}
+
+// runBeamSearch is solveBeam; upper > 0 drops every child whose g + h is at least
+// upper (no solution through it is shorter than upper, h being
+// admissible), so that a beam looking for a solution shorter than a known
+// one spends its width on the states that may lead to one; it then fails
+// with ErrBeamExhausted when none does.
+func (s *Solver) runBeamSearch(ctx context.Context, b puzzle.Board, width int, lim Limits, upper int) (Bounded, error) {
+	if width < 1 || width > MaxBeamWidth {
+		return Bounded{}, fmt.Errorf("solver: beam width %d: want 1 to %d", width, MaxBeamWidth)
+	}
+	out, work, ok, err := s.start(b, lim)
+	if err != nil || !ok {
+		return out, err
+	}
+	bs := beamSearch{s: s, pk: newPacker(s.n), hc: newHcalc(s), guard: newGuard(ctx, lim), upper: upper}
+	err = bs.run(work, width)
+	out.Stats = bs.stats
+	out.Stats.Stored++ // the start
+	out.Stats.PeakBytes = bs.guard.bud.peak
+	out.Stats.Elapsed = time.Since(bs.guard.start)
+	out.Lower = bs.startH
+	if (out.Lower-bs.parity)%2 != 0 {
+		out.Lower++
+	}
+	if err != nil {
+		return out, fmt.Errorf("beam search (width %d): %w", width, err)
+	}
+	out.Length = len(bs.path)
+	out.Moves = s.moveString(bs.path)
+	out.Width = width
+	out.Lower = min(out.Lower, out.Length)
+	out.Optimal = out.Length == out.Lower
+	out.Bound = 1
+	if out.Lower > 0 {
+		out.Bound = float64(out.Length) / float64(out.Lower)
+	}
+	return out, nil
+}
+
+// MaxBeamWidth is the largest width of a beam search (WidthParams): level indices are
+// 32-bit, with room for the children of a full level.
+const MaxBeamWidth = 1 << 28
+
+// ErrBeamExhausted is the error of a beam search whose level had no new
+// child: every child was a duplicate (or the level was empty). A wider
+// beam may still succeed.
+var ErrBeamExhausted = errors.New("no new state at a level (or past the deepest level)")
+
+// beamSearch is one beam search in progress. The level being expanded is
+// cur (its keys, words each) with its links in links[len(links)-1]; its
+// children go to the child arrays (ckeys, ch, chash, clink), and the ones
+// kept become the next level.
+type beamSearch struct {
+	s      *Solver
+	pk     packer
+	hc     *hcalc
+	guard  guard
+	stats  Stats
+	startH int
+	parity int
+	path   []uint8
+	upper  int // > 0: drop the children whose g + h is at least upper
+
+	width   int
+	words   int
+	goalKey key
+	win     hashWindow // hashes of the children of recent levels
+	kept    hashSet    // hashes of every state kept
+	cur     []uint64
+	links   [][]beamLink
+
+	ckeys []uint64   // children's keys, words each
+	ch    []uint16   // children's heuristic values
+	chash []uint64   // children's key hashes
+	clink []beamLink // how each child was reached
+	count []int      // per heuristic value, the children with it (keep)
+}
+
+// run searches from work (in the tables' convention, solvable), keeping
+// width states per level, and leaves the solution in bs.path.
+func (bs *beamSearch) run(work puzzle.Board, width int) error {
+	done, err := bs.begin(work, width)
+	if err != nil || done {
+		return err
+	}
+	maxLevels := beamMaxLevels(bs.startH)
+	for {
+		if len(bs.links) > maxLevels {
+			return ErrBeamExhausted
+		}
+		found, err := bs.expand()
+		if err != nil || found {
+			return err
+		}
+		if len(bs.ch) == 0 {
+			return ErrBeamExhausted
+		}
+		if err := bs.nextLevel(); err != nil {
+			return err
+		}
+	}
+}
+
+// begin sets up the search at the start work: its heuristic and parity,
+// the duplicate tables and the first level. done is true when work is the
+// goal.
+func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error) {
+	s, pk := bs.s, &bs.pk
+	bs.width, bs.words = width, pk.words
+	var board, gb [puzzle.MaxCells]uint8
+	copy(gb[:], s.goal)
+	bs.goalKey = pk.pack(&gb)
+	copy(board[:], work)
+	bs.startH = bs.hc.load(&board)
+	bs.parity = s.geom.Manhattan(slices.Index(work, 0), int(s.goalPos[0])) % 2
+	k0 := pk.pack(&board)
+	if bs.win, err = newHashWindow(windowSlots(width), &bs.guard.bud); err != nil {
+		return false, err
+	}
+	if k0 == bs.goalKey {
+		return true, nil
+	}
+	bs.cur = append(make([]uint64, 0, bs.words), k0[:bs.words]...)
+	bs.win.addNew(hashKey(k0))
+	if _, err := bs.kept.addNew(hashKey(k0), &bs.guard.bud); err != nil {
+		return false, err
+	}
+	bs.links = append(bs.links, []beamLink{{move: noMove}})
+	return false, nil
+}
+
+// expand generates the children of every state of the level into the
+// child arrays, dropping those seen in the window and (upper) those that
+// cannot lead to a shorter solution. found is true when a child is the
+// goal (bs.path then holds the solution).
+func (bs *beamSearch) expand() (found bool, err error) {
+	s, pk, words := bs.s, &bs.pk, bs.words
+	last := bs.links[len(bs.links)-1]
+	bs.ckeys, bs.ch, bs.chash, bs.clink = bs.ckeys[:0], bs.ch[:0], bs.chash[:0], bs.clink[:0]
+	var board [puzzle.MaxCells]uint8
+	for i := 0; i < len(bs.cur)/words; i++ {
+		if err := bs.guard.tick(); err != nil {
+			return false, err
+		}
+		bs.stats.Expanded++
+		var k key
+		copy(k[:], bs.cur[i*words:(i+1)*words])
+		blank := pk.unpack(k, &board)
+		bs.hc.load(&board)
+		m := &s.nbr[blank]
+		skip := undo[last[i].move]
+		for j := uint8(0); j < m.n; j++ {
+			if dir := m.dir[j]; dir != skip {
+				if found, err := bs.child(&k, &board, blank, m.to[j], beamLink{parent: uint32(i), move: dir}); err != nil || found {
+					return found, err
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// child makes the child of the state k (board, blank) whose blank moves
+// to cell to (link: its parent and move) and keeps it among the children
+// unless it is a recent duplicate or (upper) cannot lead to a shorter
+// solution. found is true when it is the goal.
+func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, blank, to uint8, link beamLink) (found bool, err error) {
+	tile := board[to]
+	ck := bs.pk.slide(*k, blank, to, tile)
+	bs.stats.Generated++
+	hv := hashKey(ck)
+	if !bs.win.addNew(hv) {
+		return false, nil
+	}
+	h := bs.hc.child(tile, blank, to)
+	if bs.upper > 0 && len(bs.links)+h >= bs.upper {
+		return false, nil // no solution through it is shorter than upper
+	}
+	if ck == bs.goalKey {
+		bs.trace(link)
+		return true, nil
+	}
+	if len(bs.ch) == cap(bs.ch) {
+		if err := bs.growChildren(); err != nil {
+			return false, err
+		}
+	}
+	bs.ckeys = append(bs.ckeys, ck[:bs.words]...)
+	bs.ch = append(bs.ch, uint16(h))
+	bs.chash = append(bs.chash, hv)
+	bs.clink = append(bs.clink, link)
+	return false, nil
+}
+
+// trace sets bs.path to the moves from the start to the goal, the child
+// of the current level reached by link.
+func (bs *beamSearch) trace(link beamLink) {
+	bs.path = append(bs.path, link.move)
+	for d, p := len(bs.links)-1, link.parent; d > 0; d-- {
+		l := bs.links[d][p]
+		bs.path = append(bs.path, l.move)
+		p = l.parent
+	}
+	slices.Reverse(bs.path)
+}
+
+// growChildren grows the child arrays together, within the budget: twice
+// as large, at least 1024 and at most the 3*width children of a level.
+func (bs *beamSearch) growChildren() error {
+	bud, words := &bs.guard.bud, bs.words
+	c := min(max(2*cap(bs.ch), 1024), 3*bs.width)
+	if c <= len(bs.ch) {
+		c = len(bs.ch) + 1
+	}
+	var err error
+	if bs.ckeys, err = growFor(bud, bs.ckeys, c*words-len(bs.ckeys), 8); err != nil {
+		return err
+	}
+	if bs.ch, err = growFor(bud, bs.ch, c-len(bs.ch), 2); err != nil {
+		return err
+	}
+	if bs.chash, err = growFor(bud, bs.chash, c-len(bs.chash), 8); err != nil {
+		return err
+	}
+	bs.clink, err = growFor(bud, bs.clink, c-len(bs.clink), beamLinkBytes)
+	return err
+}
+
+// keep returns which children the next level keeps: the width with the
+// smallest h, that is all with h below cut and the first room ones at cut
+// (all of them, cut 1<<16, when there are at most width), keep in all.
+func (bs *beamSearch) keep() (cut, room, keep int) {
+	keep, cut = len(bs.ch), 1<<16
+	if keep <= bs.width {
+		return cut, 0, keep
+	}
+	maxH := 0
+	for _, h := range bs.ch {
+		maxH = max(maxH, int(h))
+	}
+	bs.count = append(bs.count[:0], make([]int, maxH+1)...)
+	for _, h := range bs.ch {
+		bs.count[h]++
+	}
+	below := 0
+	for cut = 0; below+bs.count[cut] < bs.width; cut++ {
+		below += bs.count[cut]
+	}
+	return cut, bs.width - below, bs.width
+}
+
+// nextLevel makes the children kept (keep) the next level, less those
+// kept at an earlier level, within the node limit and the budget.
+func (bs *beamSearch) nextLevel() error {
+	bud, words := &bs.guard.bud, bs.words
+	cut, room, keep := bs.keep()
+	if bs.stats.Stored+uint64(keep) > bs.guard.maxNodes {
+		return fmt.Errorf("%w: %d states kept, and a level of %d more would pass the limit of %d", ErrNodeLimit, bs.stats.Stored+1, keep, bs.guard.maxNodes)
+	}
+	next, err := growFor(bud, []beamLink(nil), keep, beamLinkBytes)
+	if err != nil {
+		return err
+	}
+	nkeys := bs.cur[:0]
+	if cap(bs.cur) < keep*words {
+		if nkeys, err = growFor(bud, []uint64(nil), keep*words, 8); err != nil {
+			return err
+		}
+		bud.take(0, int64(cap(bs.cur))*8)
+	}
+	for c, h := range bs.ch {
+		if int(h) > cut || int(h) == cut && room == 0 {
+			continue
+		}
+		if isNew, err := bs.kept.addNew(bs.chash[c], bud); err != nil {
+			return err
+		} else if !isNew {
+			continue // kept at an earlier level
+		}
+		if int(h) == cut {
+			room--
+		}
+		nkeys = append(nkeys, bs.ckeys[c*words:(c+1)*words]...)
+		next = append(next, bs.clink[c])
+	}
+	if len(next) == 0 {
+		return ErrBeamExhausted
+	}
+	bs.cur = nkeys
+	bs.links = append(bs.links, next)
+	bs.stats.Stored += uint64(len(next))
+	return nil
+}
