@@ -66,6 +66,10 @@ type Table struct {
 	p       *puzzle.Pattern
 	entries uint64
 	nb      [][]uint8
+	slots   uint64   // S
+	start   []uint32 // slotStart[M]
+	region  []uint8  // region[M·N + c]
+	n       uint64
 	colour  uint64 // bit c set: cell c has colour 1
 	goalPar uint8  // colour parity of the goal placement
 	header  format.Header
@@ -106,7 +110,9 @@ func newTable(t *format.Table) (*Table, error) {
 		return nil, fmt.Errorf("compact: %s: %d values, want %d", p, len(t.Values), n)
 	}
 	g := p.Geom
-	c := &Table{r: t.Regions, p: p, entries: t.Regions.Size(), nb: g.Neighbors(), header: t.Header}
+	r := t.Regions
+	c := &Table{r: r, p: p, entries: r.Size(), nb: g.Neighbors(), header: t.Header,
+		slots: r.Slots(), start: r.SlotStarts(), region: r.RegionMap(), n: uint64(g.N())}
 	for cell := range g.N() {
 		if (g.Row(cell)+g.Col(cell))&1 != 0 {
 			c.colour |= 1 << cell
@@ -155,6 +161,14 @@ func Child(old, bit uint8) uint8 {
 // value old.
 func (c *Table) Next(old uint8, idx uint64) uint8 {
 	return Child(old, c.Bit(idx))
+}
+
+// At is the zero-aware index of the state of order rank ord and cell set
+// m (the P and M of puzzle.RankingCellsetOrder) with the blank on the
+// free cell blank: ord·S + slotStart[m] + region of blank. It does not
+// check its arguments.
+func (c *Table) At(ord, m uint64, blank uint8) uint64 {
+	return ord*c.slots + uint64(c.start[m]) + uint64(c.region[m*c.n+uint64(blank)])
 }
 
 // Index is the zero-aware index of the state whose pattern tiles (tiles

@@ -162,6 +162,10 @@ func TestRandomWalks(t *testing.T) {
 				}
 				for step := range 500 {
 					idx := c.Index(cells, pos[0])
+					mask := maskOf(cells)
+					if at := c.At(puzzle.OrderRank(mask, cells), puzzle.CombinationRank(mask), pos[0]); at != idx {
+						t.Fatalf("At = %d, Index = %d", at, idx)
+					}
 					if want := zt.Values[idx]; h != want {
 						t.Fatalf("board %v, step %d: carried value %d, table holds %d", b, step, h, want)
 					}
