@@ -56,7 +56,7 @@ func TestZeroAwareBits(t *testing.T) {
 			made := 0
 			bitsSv.nodeHook = func(board []uint8, h, incremental int) {
 				made++
-				if want := bitsSv.Heuristic(board); h != want || incremental != want {
+				if want := bytesSv.Heuristic(board); h != want || incremental != want {
 					t.Fatalf("%s %+v: %v: evaluated %d, incremental %d, Heuristic %d", c.name, bopt, board, h, incremental, want)
 				}
 			}
@@ -81,7 +81,7 @@ func TestZeroAwareBits(t *testing.T) {
 				}
 				var arr [puzzle.MaxCells]uint8
 				copy(arr[:], b)
-				if got, want := hc.load(&arr), bitsSv.Heuristic(b); got != want {
+				if got, want := hc.load(&arr), bytesSv.Heuristic(b); got != want {
 					t.Fatalf("%s %+v: %v: load %d, Heuristic %d", c.name, bopt, b, got, want)
 				}
 			}

@@ -421,10 +421,16 @@ func (s *Solver) Options() Options { return s.opt }
 // the tables' convention, not converted): the sum of the table values, or
 // with Reflect the maximum of that sum and the sum for the reflected board.
 // b must be valid and solvable. It is 0 for a Solver without tables
-// (NewBoard).
+// (NewBoard). With tables held at 1 bit (Options.ZeroAwareBits) it is the
+// search's own evaluation (hcalc.load), which needs no byte table.
 func (s *Solver) Heuristic(b puzzle.Board) int {
 	if s.set == nil {
 		return 0 // NewBoard: no tables
+	}
+	if s.compactBytes > 0 {
+		var board [puzzle.MaxCells]uint8
+		copy(board[:], b)
+		return newHcalc(s).load(&board)
 	}
 	pos := b.Positions()
 	h := s.set.Heuristic(pos)

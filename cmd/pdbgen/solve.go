@@ -275,6 +275,7 @@ func runSolve(e *env, args []string) error {
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
 	goal := fs.String("goal", "", "goal of --board: blank-last (default), blank-first or a board")
+	zaBytes := fs.Bool("zero-aware-bytes", false, zeroAwareBitsHelp)
 	compact := fs.Bool("compact-index", false, "IDA*: look the tables up through their compact index only, without the direct copy (N^k bytes per table of k tiles on N cells) that IDA* otherwise makes when it fits in memory: less memory and set-up time, a slower search")
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -309,7 +310,7 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	src := solveSource{files: files, board: *board, goal: *goal, from: *from, budget: budget,
-		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact}}
+		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact, ZeroAwareBits: !*zaBytes}}
 	s, err := src.open(e, cfg.opt.Algorithm)
 	if err != nil {
 		return err
@@ -397,6 +398,11 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	opt.Reflect = opt.Reflect && alg.UsesTables()
 	opt.FromBlankFirst = src.from != ""
 	opt.Compact = opt.Compact || alg != solver.AlgIDA
+	// IDA* carries each zero-aware part's value along its path; the other
+	// searches would walk to the goal at every state they load.
+	if opt.ZeroAwareBits = opt.ZeroAwareBits && alg == solver.AlgIDA; opt.ZeroAwareBits {
+		opt.Packed = packZeroAware(e.stderr, tset)
+	}
 	if need := loadMemoryNeed(src.files); !opt.Compact && src.budget.Known {
 		// The direct copies that fit beside the tables; the other
 		// tables are searched through their compact index.
@@ -409,6 +415,7 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
+	releasePacked(opt.Packed)
 	if want := solver.DirectIndexBytes(tset); !opt.Compact && s.DirectBytes() < want {
 		fmt.Fprintf(e.stderr, "pdbgen solve: the direct index copies of the tables (%s) do not all fit in the memory budget (%s); the search uses %s of them and the compact index for the rest (slower; --compact-index silences this)\n",
 			sysmem.FormatSize(want), sysmem.FormatSize(src.budget.Limit), sysmem.FormatSize(s.DirectBytes()))
