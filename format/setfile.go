@@ -319,7 +319,15 @@ func IsSetFile(path string) (bool, error) {
 // first problem, in the reading order of SPEC.md sections 10.3 and 12
 // (CheckSetFile finds them all).
 func OpenSet(paths ...string) (*Set, error) {
-	read := tableCache(ReadFile)
+	return OpenSetWith(ReadFile, paths...)
+}
+
+// OpenSetWith is OpenSet reading each table file with read (ReadFile, or
+// a caller's function that calls it and may keep the values elsewhere,
+// Table.ReleaseValues: a front end that packs zero-aware tables at one
+// bit per entry as they are read never holds them all in bytes).
+func OpenSetWith(read func(path string) (*Table, error), paths ...string) (*Set, error) {
+	read = tableCache(read)
 	var names []string
 	var parts []Part
 	used := map[string]bool{} // tables used by a set file

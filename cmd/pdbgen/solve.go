@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tilepdb/tilepdb/compact"
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -381,13 +382,27 @@ func (src solveSource) open(e *env, alg solver.Algorithm) (*solver.Solver, error
 // index, bidirectional without reflection; IDA*'s direct index copies are
 // made while they fit in the budget (a warning says when not all do).
 func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver, error) {
-	if err := checkLoadMemory(src.budget, src.files); err != nil {
+	// IDA* carries each zero-aware part's value along its path; the other
+	// searches would walk to the goal at every state they load.
+	bits := src.opt.ZeroAwareBits && alg == solver.AlgIDA && catalogueFiles(src.files)
+	need := loadMemoryNeed(src.files)
+	if bits {
+		need = packedLoadMemoryNeed(src.files)
+	}
+	if err := checkLoadMemoryNeed(src.budget, src.files, need); err != nil {
 		return nil, err
 	}
 	if err := e.context().Err(); err != nil {
 		return nil, err
 	}
-	tset, err := openTables(e, src.files) // Ctrl-C ends the wait at once
+	var tset *format.Set
+	var err error
+	packed := map[*format.Table]*compact.Table{}
+	if bits {
+		tset, err = openTablesPacked(e, src.files, packed)
+	} else {
+		tset, err = openTables(e, src.files) // Ctrl-C ends the wait at once
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -398,12 +413,8 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	opt.Reflect = opt.Reflect && alg.UsesTables()
 	opt.FromBlankFirst = src.from != ""
 	opt.Compact = opt.Compact || alg != solver.AlgIDA
-	// IDA* carries each zero-aware part's value along its path; the other
-	// searches would walk to the goal at every state they load.
-	if opt.ZeroAwareBits = opt.ZeroAwareBits && alg == solver.AlgIDA; opt.ZeroAwareBits {
-		opt.Packed = packZeroAware(e.stderr, tset)
-	}
-	if need := loadMemoryNeed(src.files); !opt.Compact && src.budget.Known {
+	opt.ZeroAwareBits, opt.Packed = bits, packed
+	if !opt.Compact && src.budget.Known {
 		// The direct copies that fit beside the tables; the other
 		// tables are searched through their compact index.
 		opt.MaxDirectBytes = 1 // none
@@ -415,7 +426,6 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
-	releasePacked(opt.Packed)
 	if want := solver.DirectIndexBytes(tset); !opt.Compact && s.DirectBytes() < want {
 		fmt.Fprintf(e.stderr, "pdbgen solve: the direct index copies of the tables (%s) do not all fit in the memory budget (%s); the search uses %s of them and the compact index for the rest (slower; --compact-index silences this)\n",
 			sysmem.FormatSize(want), sysmem.FormatSize(src.budget.Limit), sysmem.FormatSize(s.DirectBytes()))

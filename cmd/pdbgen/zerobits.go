@@ -2,48 +2,80 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"runtime/debug"
 
 	"github.com/tilepdb/tilepdb/compact"
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
+	"github.com/tilepdb/tilepdb/puzzle"
 )
 
 // zeroAwareBitsHelp is the help of solve's --zero-aware-bytes.
 const zeroAwareBitsHelp = "IDA* with a catalogue of several partitions: keep its zero-aware tables at a byte per entry (plus a placement table) instead of 1 bit per entry (the default: the same nodes and moves in a seventh of the memory)"
 
-// packZeroAware packs the zero-aware tables of the catalogue set (of
-// several partitions) at one bit per entry (package compact), for
-// solver.Options.Packed; any other set gives nil. A table that fails
-// compact's check is left in bytes, with a line on stderr saying why.
-func packZeroAware(stderr io.Writer, set *format.Set) map[*format.Table]*compact.Table {
-	if !set.Catalogue() || len(set.Partitions) < 2 {
-		return nil
-	}
-	packed := map[*format.Table]*compact.Table{}
-	for _, p := range set.Parts {
-		t := p.Table
-		if !t.ZeroAware() || packed[t] != nil {
+// catalogueFiles reports whether files name a catalogue of several
+// partitions (a set file of format.CatalogueVersion), whose zero-aware
+// tables IDA* holds at one bit per entry (solver.Options.ZeroAwareBits).
+// A file that cannot be read counts as none: OpenSet reports it.
+func catalogueFiles(files []string) bool {
+	for _, f := range files {
+		if isSet, err := format.IsSetFile(f); err != nil || !isSet {
 			continue
+		}
+		if sf, err := format.ReadSetFile(f); err == nil && sf.Version == format.CatalogueVersion && len(sf.Partitions) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// openTablesPacked is openTables packing each zero-aware table at one bit
+// per entry (package compact) as soon as it is read, its bytes released
+// (format.Table.ReleaseValues) before the next is read, so that the load
+// never holds more than one table in bytes. The packed tables are added to
+// packed, for solver.Options.Packed. A table that fails compact's check
+// keeps its bytes, with a line on stderr saying why.
+func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.Table) (*format.Set, error) {
+	stderr := e.stderr
+	read := func(path string) (*format.Table, error) {
+		t, err := format.ReadFile(path)
+		if err != nil || !t.ZeroAware() {
+			return t, err
 		}
 		c, err := compact.Pack(t, compact.Options{})
 		if err != nil {
-			fmt.Fprintf(stderr, "pdbgen solve: %v; that table is kept at a byte per entry\n", err)
-			continue
+			fmt.Fprintf(stderr, "pdbgen solve: %s: %v; that table is kept at a byte per entry\n", path, err)
+			return t, nil
 		}
 		packed[t] = c
+		t.ReleaseValues()
+		debug.FreeOSMemory() // the next table reuses the pages
+		return t, nil
 	}
-	return packed
+	return untilDone(e.context(), func() (*format.Set, error) { return format.OpenSetWith(read, files...) })
 }
 
-// releasePacked drops the byte values of the tables packed (the Solver
-// no longer reads them) and returns their memory to the system.
-func releasePacked(packed map[*format.Table]*compact.Table) {
-	if len(packed) == 0 {
-		return
+// packedLoadMemoryNeed is loadMemoryNeed for openTablesPacked: each
+// zero-aware table counts its bits (⌈entries/64⌉·8 bytes) and region maps
+// (C(N,k)·(N+4) bytes), and the largest table's decode memory is added
+// once, for the table being read.
+func packedLoadMemoryNeed(files []string) uint64 {
+	need := uint64(runtimeBase)
+	var largest uint64
+	for _, f := range withSetTables(files) {
+		h, err := format.ReadHeaderFile(f)
+		if err != nil {
+			continue
+		}
+		dec := h.DecodeMemory()
+		largest = max(largest, dec)
+		if h.Kind != format.KindZeroAware {
+			need = sysmem.SatAdd(need, dec)
+			continue
+		}
+		n := h.Width * h.Height
+		regions := sysmem.SatMul(puzzle.Binomial(n, len(h.Tiles)), uint64(n+4))
+		need = sysmem.SatAdd(need, sysmem.SatAdd((h.Entries+63)/64*8, regions))
 	}
-	for t := range packed {
-		t.Values = nil
-	}
-	debug.FreeOSMemory()
+	return sysmem.SatAdd(need, largest)
 }
