@@ -57,25 +57,27 @@ func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.
 
 // packedLoadMemoryNeed is loadMemoryNeed for openTablesPacked: each
 // zero-aware table counts its bits (⌈entries/64⌉·8 bytes) and region maps
-// (C(N,k)·(N+4) bytes), and the largest table's decode memory is added
-// once, for the table being read.
+// (C(N,k)·(N+4) bytes), plus, once, the largest excess of a zero-aware
+// table's decode memory over that (the table being read); other tables
+// count their decode memory. It is at most loadMemoryNeed.
 func packedLoadMemoryNeed(files []string) uint64 {
 	need := uint64(runtimeBase)
-	var largest uint64
+	var excess uint64
 	for _, f := range withSetTables(files) {
 		h, err := format.ReadHeaderFile(f)
 		if err != nil {
 			continue
 		}
 		dec := h.DecodeMemory()
-		largest = max(largest, dec)
 		if h.Kind != format.KindZeroAware {
 			need = sysmem.SatAdd(need, dec)
 			continue
 		}
 		n := h.Width * h.Height
 		regions := sysmem.SatMul(puzzle.Binomial(n, len(h.Tiles)), uint64(n+4))
-		need = sysmem.SatAdd(need, sysmem.SatAdd((h.Entries+63)/64*8, regions))
+		held := min(dec, sysmem.SatAdd((h.Entries+63)/64*8, regions))
+		need = sysmem.SatAdd(need, held)
+		excess = max(excess, dec-held)
 	}
-	return sysmem.SatAdd(need, largest)
+	return sysmem.SatAdd(need, excess)
 }
