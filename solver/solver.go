@@ -137,7 +137,11 @@ type Options struct {
 	// table (compact.go; package compact): 22.6 MB instead of 309 MB per
 	// 6-tile table of the 24-puzzle, the same values and nodes. A table
 	// that fails compact's checks is kept in bytes (CompactErrors). Other
-	// zero-aware tables (an additive set's) keep their byte form.
+	// zero-aware tables (an additive set's) keep their byte form. It is
+	// made for IDA*, which carries the values along its path: every other
+	// load of a state (the roots, idaParallel's subtree roots, and each
+	// state the other searches expand) walks each part to the goal
+	// (compact.Table.Value, 4·k·h lookups), which is correct but slow.
 	ZeroAwareBits bool
 	// Packed are zero-aware tables already packed (compact.Pack), by the
 	// table they were packed from, for ZeroAwareBits: a caller that packs
