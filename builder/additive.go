@@ -633,7 +633,7 @@ func (s *additiveSearch) wordPass(ctx context.Context, level int, words uint64, 
 		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%w at level %d: %v", ErrCanceled, level, err)
+		return fmt.Errorf("%w at level %d: %w", ErrCanceled, level, err)
 	}
 	return nil
 }
@@ -657,15 +657,44 @@ type blockLevel struct {
 	first   uint64 // the block's states are [first, first+S)
 	// code and nextCode are levelCode(level) and levelCode(level+1).
 	code, nextCode uint64
-	// The word-boundary filter. Blocks are not aligned to the 32 states
-	// of a word: the first and the last word of a block may hold states
-	// of the neighbouring blocks, which belong to another worker. A
-	// kernel reads a word's codes whole and ANDs them with wordMask(w),
-	// which keeps exactly the states of this block (of its window, see
-	// window). Codes are written by atomic OR only, so two workers
-	// sharing a word never lose each other's marks.
+	// The word-boundary filter of the block's states (of its window, see
+	// window).
+	wordSpan
+}
+
+// wordSpan is the word-boundary filter of a run of states [first, end)
+// in a stateCodes array, shared by the in-memory and the shard kernels.
+// Blocks are not aligned to the 32 states of a word: the first and the
+// last word of a block may hold states of the neighbouring blocks, which
+// belong to another worker. A kernel reads a word's codes whole and ANDs
+// them with wordMask(w), which keeps exactly the states of the run. Codes
+// are written by atomic OR only, so two workers sharing a word never lose
+// each other's marks.
+type wordSpan struct {
 	firstWord, lastWord uint64
 	firstMask, lastMask uint64
+}
+
+// spanOf is the wordSpan of states [first, end), first < end.
+func spanOf(first, end uint64) wordSpan {
+	s := wordSpan{firstWord: first >> 5, lastWord: (end - 1) >> 5, firstMask: lowBits &^ (1<<((first&31)*2) - 1), lastMask: lowBits}
+	if end&31 != 0 {
+		s.lastMask = lowBits & (1<<((end&31)*2) - 1)
+	}
+	return s
+}
+
+// wordMask is the mask (bit 2j for state j) of the states of word w that
+// belong to the run.
+func (s *wordSpan) wordMask(w uint64) uint64 {
+	m := uint64(lowBits)
+	if w == s.firstWord {
+		m &= s.firstMask
+	}
+	if w == s.lastWord {
+		m &= s.lastMask
+	}
+	return m
 }
 
 // slotWindow is the number of slots the kernels run through in one block
@@ -686,13 +715,7 @@ const slotWindow = 1024
 // cover those states only, so that the windows of a block, run one after
 // the other, run each of its states once.
 func (b blockLevel) window(lo, hi uint64) blockLevel {
-	first, end := b.first+lo, b.first+hi
-	b.firstWord, b.lastWord = first>>5, (end-1)>>5
-	b.firstMask = lowBits &^ (1<<((first&31)*2) - 1)
-	b.lastMask = lowBits
-	if end&31 != 0 {
-		b.lastMask = lowBits & (1<<((end&31)*2) - 1)
-	}
+	b.wordSpan = spanOf(b.first+lo, b.first+hi)
 	return b
 }
 
@@ -718,19 +741,6 @@ func (s *additiveSearch) block(order, level int, succ *orderSuccessors) blockLev
 		b.states = s.states[first:end]
 	}
 	return b.window(0, sp.slotsPerBlock)
-}
-
-// wordMask is the mask (bit 2j for state j) of the states of word w that
-// belong to the block.
-func (b *blockLevel) wordMask(w uint64) uint64 {
-	m := uint64(lowBits)
-	if w == b.firstWord {
-		m &= b.firstMask
-	}
-	if w == b.lastWord {
-		m &= b.lastMask
-	}
-	return m
 }
 
 // slot is the slot of the state at bit `bit` (even) of word w.

@@ -1,34 +1,3 @@
-// Package builder computes pattern databases by breadth-first search
-// backwards from the goal.
-//
-// Two kinds of table are built:
-//
-//   - Exact tables (all tiles are pattern tiles): the true distance of every
-//     solvable state, a level-synchronous BFS over the lehmer-half index.
-//   - Additive pattern databases (Korf & Felner 2002, "Disjoint pattern
-//     database heuristics", Artificial Intelligence 134): for every placement
-//     of the k pattern tiles, the fewest moves of pattern tiles that bring
-//     them home when the other tiles are indistinguishable and the blank
-//     moves among them at no cost. Only pattern moves are counted, so the
-//     sum over a disjoint partition of the tiles is admissible.
-//
-// The additive search works on abstract states (placement, blank region):
-// the blank's position matters only up to the connected region of
-// non-pattern cells it is in, since it moves there for free. Regions depend
-// only on which cells are occupied, so the state space is laid out as
-// k! order blocks (one per order of the tiles within their cells), each
-// holding, for every set of occupied cells, one entry per region. A
-// horizontal move never changes the order, and a vertical one only when it
-// jumps over another pattern tile, so most successors lie in the same
-// block, which stays in cache. Each BFS level runs one of two kernels over
-// the blocks: push (the frontier states of the blocks that hold any mark
-// their unvisited successors) while the frontier is small, pull (every
-// unvisited state looks for a neighbour on the frontier) once it is large.
-// Workers share a level block by block and set states with atomic
-// operations, so the result is the same for every worker count. The stored
-// value of a placement is the minimum over its regions, which is the first
-// level at which any of them is reached. The top of additive.go explains
-// the index (state, slot, block, packed move) and the 2-bit level code.
 package builder
 
 import (
@@ -109,27 +78,20 @@ func Build(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint8, error)
 // them; N bytes of memory), which takes a fraction of the build's time:
 // call it once per table.
 func MemoryEstimate(p *puzzle.Pattern) uint64 {
-	return searchBytes(p)*5/4 + runtimeBytes
+	return EstimateBuild(p, false).Memory
 }
 
 // runtimeBytes is the memory of the Go runtime and the process outside
 // Build's arrays.
 const runtimeBytes = 32 << 20
 
-// searchBytes is the number of bytes Build allocates for p.
-func searchBytes(p *puzzle.Pattern) uint64 {
-	if p.Exact {
-		return p.Size()
-	}
-	slots, moves, err := spaceSize(p)
-	if err != nil {
-		return p.Size()
-	}
-	// The table, 2 bits per state (k!·S states), and the per-slot
-	// indexes of space.indexBytes: slotStart, slotCellSet, moveStart and
-	// moves, 4 bytes per element, and oddSlots, a bit per slot; and the
-	// stateBits of the push and pull kernels, a bit per state.
-	states := p.Factorial(p.K()) * slots
+// additiveSearchBytes is the number of bytes Build allocates for the
+// additive pattern p whose space has the given slots per block, packed
+// moves and states: the table, 2 bits per state (k!·S states), and the
+// per-slot indexes of space.indexBytes: slotStart, slotCellSet, moveStart
+// and moves, 4 bytes per element, and oddSlots, a bit per slot; and the
+// stateBits of the push and pull kernels, a bit per state.
+func additiveSearchBytes(p *puzzle.Pattern, slots, moves, states uint64) uint64 {
 	return p.Size() + states/4 + (p.Combinations()+1+slots+slots+1+moves)*4 + (slots+63)/64*8 + frontierBytes(states)
 }
 
@@ -230,7 +192,7 @@ func (r *levelRunner) run(ctx context.Context, level, nChunks int, work func(chu
 		err = ctx.Err()
 	}
 	if err != nil {
-		return 0, fmt.Errorf("%w at level %d: %v", ErrCanceled, level, err)
+		return 0, fmt.Errorf("%w at level %d: %w", ErrCanceled, level, err)
 	}
 	n := added.Load()
 	if r.opt.Progress != nil {

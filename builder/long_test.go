@@ -72,7 +72,7 @@ func TestLong78Histograms(t *testing.T) {
 			}
 			got[x]++
 		}
-		key := strings.Trim(strings.ReplaceAll(fmt.Sprint(p.Tiles), " ", ","), "[]")
+		key := strings.Trim(strings.ReplaceAll(fmt.Sprintf("%d", p.Tiles), " ", ","), "[]")
 		if fmt.Sprint(got) != fmt.Sprint(want[key]) {
 			t.Errorf("%s histogram\n got %v\nwant %v", p, got, want[key])
 		}

@@ -94,6 +94,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"io"
 	"runtime"
@@ -146,6 +147,7 @@ type ShardPlan struct {
 	fp      string
 	key     [8]byte
 	goal    uint64 // the goal state, the only state of level 0
+	goalOdd uint64 // 1 when the goal's slot is odd (space.oddSlots), else 0
 	workers int
 	usePull func(level int, frontier, unvisited uint64) bool
 }
@@ -176,6 +178,9 @@ func NewShardPlan(p *puzzle.Pattern, shards int) (*ShardPlan, error) {
 	sum := sha256.Sum256([]byte(pl.fp))
 	copy(pl.key[:], sum[:8])
 	pl.goal = goalState(p, sp)
+	if sp.slotOdd(pl.goal % sp.slotsPerBlock) {
+		pl.goalOdd = 1
+	}
 	return pl, nil
 }
 
@@ -491,20 +496,36 @@ func (pl *ShardPlan) readState(s, level int, rd io.Reader, size int64) (*shardRu
 // readStateInto is readState reusing the arrays of spare (a run no longer
 // needed, or nil) where they are large enough.
 func (pl *ShardPlan) readStateInto(s, level int, rd io.Reader, size int64, spare *shardRun) (*shardRun, error) {
-	const what = "state"
 	if want := int64(pl.StateSize(s)); size != want {
-		return nil, shardDataErr(what, s, "%d bytes, want %d", size, want)
+		return nil, shardDataErr(stateWhat, s, "%d bytes, want %d", size, want)
 	}
 	crc := crc32.New(castagnoli)
 	head := make([]byte, stateHeadLen)
 	if _, err := io.ReadFull(io.TeeReader(rd, crc), head); err != nil {
-		return nil, shardDataErr(what, s, "%v", err)
+		return nil, shardDataErr(stateWhat, s, "%v", err)
 	}
+	r, err := pl.stateHead(s, level, head, spare)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.readCodes(rd, crc); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// stateWhat names a state in the errors of shardDataErr.
+const stateWhat = "state"
+
+// stateHead checks the header of shard s's state for level (magic,
+// table key, shard, level, counts) and returns the run, with spare's
+// arrays where they fit, that the rest is read into.
+func (pl *ShardPlan) stateHead(s, level int, head []byte, spare *shardRun) (*shardRun, error) {
 	if string(head[:8]) != magicState {
-		return nil, shardDataErr(what, s, "not a shard state (magic %q)", head[:8])
+		return nil, shardDataErr(stateWhat, s, "not a shard state (magic %q)", head[:8])
 	}
 	if !bytes.Equal(head[8:16], pl.key[:]) {
-		return nil, shardDataErr(what, s, "of another table, shard count or kernel version")
+		return nil, shardDataErr(stateWhat, s, "of another table, shard count or kernel version")
 	}
 	gotShard, gotLevel := int(binary.LittleEndian.Uint32(head[16:])), int(binary.LittleEndian.Uint32(head[20:]))
 	r := pl.reuseRun(s, spare)
@@ -515,18 +536,25 @@ func (pl *ShardPlan) readStateInto(s, level int, rd io.Reader, size int64, spare
 	// An idle state (nothing pending: only the codes unseen and done)
 	// serves every later level as well.
 	if gotShard != s || gotLevel != level && (gotLevel > level || r.pending != 0) {
-		return nil, shardDataErr(what, s, "it is the state of shard %d before level %d, want level %d", gotShard, gotLevel, level)
+		return nil, shardDataErr(stateWhat, s, "it is the state of shard %d before level %d, want level %d", gotShard, gotLevel, level)
 	}
 	if states != r.states || r.reached > states || r.pending > r.reached {
-		return nil, shardDataErr(what, s, "counts %d, %d, %d do not fit %d states", states, r.reached, r.pending, r.states)
+		return nil, shardDataErr(stateWhat, s, "counts %d, %d, %d do not fit %d states", states, r.reached, r.pending, r.states)
 	}
-	// The codes and the active bits, through one buffer.
+	return r, nil
+}
+
+// readCodes reads the rest of r's state from rd, the codes and the
+// active bits through one buffer, and checks the CRC (crc holds the
+// header's) and that no code lies past the last state.
+func (r *shardRun) readCodes(rd io.Reader, crc hash.Hash32) error {
+	s := r.s
 	buf := make([]byte, 1<<16)
 	tee := io.TeeReader(rd, crc)
 	for w := 0; w < len(r.codes); {
 		n := min(len(buf)/8, len(r.codes)-w)
 		if _, err := io.ReadFull(tee, buf[:n*8]); err != nil {
-			return nil, shardDataErr(what, s, "%v", err)
+			return shardDataErr(stateWhat, s, "%v", err)
 		}
 		for i := range n {
 			r.codes[w+i] = binary.LittleEndian.Uint64(buf[i*8:])
@@ -535,14 +563,14 @@ func (pl *ShardPlan) readStateInto(s, level int, rd io.Reader, size int64, spare
 	}
 	act := make([]byte, (r.hi-r.lo+7)/8+crcLen)
 	if _, err := io.ReadFull(tee, act[:len(act)-crcLen]); err != nil {
-		return nil, shardDataErr(what, s, "%v", err)
+		return shardDataErr(stateWhat, s, "%v", err)
 	}
 	sum := crc.Sum32()
 	if _, err := io.ReadFull(rd, act[len(act)-crcLen:]); err != nil {
-		return nil, shardDataErr(what, s, "%v", err)
+		return shardDataErr(stateWhat, s, "%v", err)
 	}
 	if sum != binary.LittleEndian.Uint32(act[len(act)-crcLen:]) {
-		return nil, shardDataErr(what, s, "checksum mismatch (corrupt)")
+		return shardDataErr(stateWhat, s, "checksum mismatch (corrupt)")
 	}
 	for b := 0; b < r.hi-r.lo; b++ {
 		if act[b/8]>>(b%8)&1 != 0 {
@@ -551,9 +579,9 @@ func (pl *ShardPlan) readStateInto(s, level int, rd io.Reader, size int64, spare
 	}
 	// Codes past the last state must be 0: they are not states.
 	if tail := r.states % 32; tail != 0 && r.codes[len(r.codes)-1]>>(2*tail) != 0 {
-		return nil, shardDataErr(what, s, "codes past the last state")
+		return shardDataErr(stateWhat, s, "codes past the last state")
 	}
-	return r, nil
+	return nil
 }
 
 // writeState writes the run's state (the layout above) to w.

@@ -53,7 +53,9 @@ func BenchmarkBuildOutOfCore(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		o.Remove()
+		if err := o.Remove(); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.ReportMetric(float64(p.Size())*float64(b.N)/b.Elapsed().Seconds(), "entries/s")
 }

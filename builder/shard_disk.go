@@ -130,7 +130,7 @@ func BuildOutOfCore(ctx context.Context, p *puzzle.Pattern, opt OutOfCoreOptions
 	if errors.Is(err, atomicfile.ErrInUse) {
 		return nil, folderError{fmt.Errorf("shard folder %s is in use by another build (wait for it to end, or stop it and --resume)", opt.Dir)}
 	}
-	if err != nil && !(opt.Resume && errors.Is(err, fs.ErrNotExist)) {
+	if err != nil && (!opt.Resume || !errors.Is(err, fs.ErrNotExist)) {
 		return nil, fmt.Errorf("shard folder: %w", err)
 	}
 	o, err := buildOutOfCore(ctx, p, pl, opt)
@@ -199,69 +199,21 @@ func (e folderError) Unwrap() error        { return e.error }
 // start prepares the folder (new, or resumed) and returns the level to
 // run and its marker.
 func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
-	fp := d.pl.Fingerprint()
 	if !d.opt.Resume {
-		if ents, err := os.ReadDir(d.dir); err == nil && len(ents) > 0 {
-			return 0, levelMarker{}, folderError{fmt.Errorf("shard folder %s is not empty (an interrupted build? continue it with --resume, or remove the folder)", d.dir)}
-		}
-		for _, sub := range []string{"values", "states"} {
-			if err := os.MkdirAll(filepath.Join(d.dir, sub), 0o755); err != nil {
-				return 0, levelMarker{}, fmt.Errorf("shard folder: %w", err)
-			}
-		}
-		if err := atomicfile.Write(filepath.Join(d.dir, planFile), 0o644, func(w io.Writer) error {
-			_, err := io.WriteString(w, fp+"\n")
-			return err
-		}); err != nil {
-			return 0, levelMarker{}, err
-		}
-		ld := levelDir(d.dir, 0)
-		if err := os.MkdirAll(ld, 0o755); err != nil {
-			return 0, levelMarker{}, fmt.Errorf("shard folder: %w", err)
-		}
-		mk := levelMarker{Level: 0, Pending: 1, ShardPending: make([]uint64, d.pl.shards), StateLevel: make([]int, d.pl.shards), Batches: make([]int, d.pl.shards)}
-		for s := range d.pl.shards {
-			// A million shards take a while to create: Ctrl-C is
-			// honoured between them (the folder is incomplete, without
-			// a finished level, so --resume starts it again).
-			if err := ctx.Err(); err != nil {
-				return 0, levelMarker{}, fmt.Errorf("%w while creating shard %d of %d: %v", ErrCanceled, s+1, d.pl.shards, err)
-			}
-			r := d.pl.newRun(s)
-			if _, err := writeFileRenamed(stateFile(d.dir, s, 0), r.writeState); err != nil {
-				return 0, levelMarker{}, err
-			}
-			if s < d.opt.Resident {
-				d.resident[s] = r
-			}
-			mk.ShardPending[s] = r.pending
-		}
-		return 0, mk, writeMarker(ld, mk)
+		return d.startNew(ctx)
 	}
 	b, err := os.ReadFile(filepath.Join(d.dir, planFile))
 	if err != nil {
 		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %w", err)}
 	}
-	if got := strings.TrimSpace(string(b)); got != fp {
+	if got, fp := strings.TrimSpace(string(b)), d.pl.Fingerprint(); got != fp {
 		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: shard folder %s is for %q, this build is %q", d.dir, got, fp)}
 	}
 	ents, err := os.ReadDir(d.dir)
 	if err != nil {
 		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %w", err)}
 	}
-	best := -1
-	var levels []int
-	for _, e := range ents {
-		n, ok := strings.CutPrefix(e.Name(), "L")
-		l, err := strconv.Atoi(n)
-		if !ok || err != nil || !e.IsDir() {
-			continue
-		}
-		levels = append(levels, l)
-		if _, err := os.Stat(filepath.Join(levelDir(d.dir, l), "COMPLETE")); err == nil && l > best {
-			best = l
-		}
-	}
+	best, levels := finishedLevel(d.dir, ents)
 	if best < 0 {
 		// Not even level 0 was finished: nothing to keep. The folder
 		// itself stays: it holds the lock.
@@ -271,7 +223,7 @@ func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
 			}
 		}
 		d.opt.Resume = false
-		return d.start(ctx)
+		return d.startNew(ctx)
 	}
 	// Unfinished levels after the best and finished ones before it go.
 	for _, l := range levels {
@@ -281,24 +233,92 @@ func (d *diskRun) start(ctx context.Context) (int, levelMarker, error) {
 			}
 		}
 	}
-	mb, err := os.ReadFile(filepath.Join(levelDir(d.dir, best), "COMPLETE"))
+	mk, err := d.readMarker(best)
+	if err != nil {
+		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %s: %w", filepath.Join(levelDir(d.dir, best), "COMPLETE"), err)}
+	}
+	d.removeOldStates(mk)
+	return best, mk, nil
+}
+
+// startNew makes a new build's folder: the plan, level 0's folder, every
+// shard's initial state and level 0's marker.
+func (d *diskRun) startNew(ctx context.Context) (int, levelMarker, error) {
+	if ents, err := os.ReadDir(d.dir); err == nil && len(ents) > 0 {
+		return 0, levelMarker{}, folderError{fmt.Errorf("shard folder %s is not empty (an interrupted build? continue it with --resume, or remove the folder)", d.dir)}
+	}
+	for _, sub := range []string{"values", "states"} {
+		if err := os.MkdirAll(filepath.Join(d.dir, sub), 0o755); err != nil {
+			return 0, levelMarker{}, fmt.Errorf("shard folder: %w", err)
+		}
+	}
+	if err := atomicfile.Write(filepath.Join(d.dir, planFile), 0o644, func(w io.Writer) error {
+		_, err := io.WriteString(w, d.pl.Fingerprint()+"\n")
+		return err
+	}); err != nil {
+		return 0, levelMarker{}, err
+	}
+	ld := levelDir(d.dir, 0)
+	if err := os.MkdirAll(ld, 0o755); err != nil {
+		return 0, levelMarker{}, fmt.Errorf("shard folder: %w", err)
+	}
+	mk := levelMarker{Level: 0, Pending: 1, ShardPending: make([]uint64, d.pl.shards), StateLevel: make([]int, d.pl.shards), Batches: make([]int, d.pl.shards)}
+	for s := range d.pl.shards {
+		// A million shards take a while to create: Ctrl-C is honoured
+		// between them (the folder is incomplete, without a finished
+		// level, so --resume starts it again).
+		if err := ctx.Err(); err != nil {
+			return 0, levelMarker{}, fmt.Errorf("%w while creating shard %d of %d: %w", ErrCanceled, s+1, d.pl.shards, err)
+		}
+		r := d.pl.newRun(s)
+		if _, err := writeFileRenamed(stateFile(d.dir, s, 0), r.writeState); err != nil {
+			return 0, levelMarker{}, err
+		}
+		if s < d.opt.Resident {
+			d.resident[s] = r
+		}
+		mk.ShardPending[s] = r.pending
+	}
+	return 0, mk, writeMarker(ld, mk)
+}
+
+// finishedLevel returns the last level of the folder dir (whose entries
+// are ents) with a COMPLETE marker (-1 when there is none) and every
+// level folder there.
+func finishedLevel(dir string, ents []fs.DirEntry) (best int, levels []int) {
+	best = -1
+	for _, e := range ents {
+		n, ok := strings.CutPrefix(e.Name(), "L")
+		l, err := strconv.Atoi(n)
+		if !ok || err != nil || !e.IsDir() {
+			continue
+		}
+		levels = append(levels, l)
+		if _, err := os.Stat(filepath.Join(levelDir(dir, l), "COMPLETE")); err == nil && l > best {
+			best = l
+		}
+	}
+	return best, levels
+}
+
+// readMarker reads and checks the COMPLETE marker of level: its level
+// and its shard count. The error does not name the file.
+func (d *diskRun) readMarker(level int) (levelMarker, error) {
 	var mk levelMarker
+	mb, err := os.ReadFile(filepath.Join(levelDir(d.dir, level), "COMPLETE"))
 	if err == nil {
 		err = json.Unmarshal(mb, &mk)
 	}
-	if err == nil && mk.Level != best {
-		err = fmt.Errorf("marker of level %d in folder L%03d", mk.Level, best)
-	}
-	if err == nil && (len(mk.ShardPending) != d.pl.shards || len(mk.StateLevel) != d.pl.shards || (mk.Batches != nil && len(mk.Batches) != d.pl.shards)) {
-		err = fmt.Errorf("marker of %d shards, want %d", len(mk.StateLevel), d.pl.shards)
-	}
-	if err == nil {
-		d.removeOldStates(mk)
-	}
 	if err != nil {
-		return 0, levelMarker{}, folderError{fmt.Errorf("cannot resume: %s: %v", filepath.Join(levelDir(d.dir, best), "COMPLETE"), err)}
+		return mk, err
 	}
-	return best, mk, nil
+	if mk.Level != level {
+		return mk, fmt.Errorf("marker of level %d in folder L%03d", mk.Level, level)
+	}
+	if n := d.pl.shards; len(mk.ShardPending) != n || len(mk.StateLevel) != n || (mk.Batches != nil && len(mk.Batches) != n) {
+		return mk, fmt.Errorf("marker of %d shards, want %d", len(mk.StateLevel), n)
+	}
+	return mk, nil
 }
 
 // writeMarker writes a level's COMPLETE marker, synced.
@@ -320,53 +340,20 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 		return mk, fmt.Errorf("shard folder: %w", err)
 	}
 	out := levelMarker{Level: level + 1, Expanded: mk.Expanded, ShardPending: make([]uint64, pl.shards), StateLevel: slices.Clone(mk.StateLevel), Batches: make([]int, pl.shards)}
-	ents, err := os.ReadDir(ld)
+	incoming, err := incomingBatches(ld, mk, pl.shards)
 	if err != nil {
 		return mk, err
-	}
-	incoming := make([][]string, pl.shards)
-	for _, e := range ents {
-		var to, from int
-		if n, _ := fmt.Sscanf(e.Name(), "batch-%05d-%05d", &to, &from); n == 2 && to >= 0 && to < pl.shards {
-			incoming[to] = append(incoming[to], filepath.Join(ld, e.Name()))
-		}
-	}
-	if mk.Batches != nil {
-		for t, n := range mk.Batches {
-			if len(incoming[t]) != n {
-				return mk, fmt.Errorf("builder: %s: %d batch files for shard %d, the level's marker lists %d (a file is missing or foreign): %w", ld, len(incoming[t]), t, n, ErrShardData)
-			}
-		}
 	}
 	var levelRead, levelWritten uint64
 	for s := range pl.shards {
 		if mk.ShardPending[s] == 0 && len(incoming[s]) == 0 {
 			continue // idle
 		}
-		r := d.resident[s]
-		var read, written uint64
-		if r == nil || resumed {
-			path := stateFile(d.dir, s, mk.StateLevel[s])
-			f, size, err := openSized(path)
-			if errors.Is(err, fs.ErrNotExist) {
-				return mk, fmt.Errorf("builder: shard %d: its state file %s is missing: %w", s, path, ErrShardData)
-			}
-			if err != nil {
-				return mk, err
-			}
-			r, err = pl.readStateInto(s, level, f, size, d.spare)
-			d.spare = nil
-			f.Close()
-			if err != nil {
-				return mk, fmt.Errorf("%s: %w", path, err)
-			}
-			read += uint64(size)
-		} else if r.level != level {
-			if r.pending != 0 {
-				return mk, fmt.Errorf("builder: shard %d: in memory at level %d with states pending, want level %d", s, r.level, level)
-			}
-			r.level = level // idle since
+		r, read, err := d.load(s, level, mk, resumed)
+		if err != nil {
+			return mk, err
 		}
+		var written uint64
 		r.chunks, d.chunks = d.chunks, nil
 		st, sentTo, err := d.step(ctx, r, incoming[s], next, level)
 		if err != nil {
@@ -414,6 +401,59 @@ func (d *diskRun) level(ctx context.Context, level int, mk levelMarker, resumed 
 	return out, nil
 }
 
+// incomingBatches lists, per shard, the batch files addressed to it in
+// the level folder ld, and checks their count against the level's marker
+// mk (a missing batch would leave states unreached).
+func incomingBatches(ld string, mk levelMarker, shards int) ([][]string, error) {
+	ents, err := os.ReadDir(ld)
+	if err != nil {
+		return nil, err
+	}
+	incoming := make([][]string, shards)
+	for _, e := range ents {
+		var to, from int
+		if n, _ := fmt.Sscanf(e.Name(), "batch-%05d-%05d", &to, &from); n == 2 && to >= 0 && to < shards {
+			incoming[to] = append(incoming[to], filepath.Join(ld, e.Name()))
+		}
+	}
+	for t, n := range mk.Batches {
+		if len(incoming[t]) != n {
+			return nil, fmt.Errorf("builder: %s: %d batch files for shard %d, the level's marker lists %d (a file is missing or foreign): %w", ld, len(incoming[t]), t, n, ErrShardData)
+		}
+	}
+	return incoming, nil
+}
+
+// load returns shard s's state at level: the one in memory, or (not
+// resident, or just resumed) the one its state file holds, read into the
+// spare arrays; read is the bytes read.
+func (d *diskRun) load(s, level int, mk levelMarker, resumed bool) (r *shardRun, read uint64, err error) {
+	if r = d.resident[s]; r != nil && !resumed {
+		if r.level != level {
+			if r.pending != 0 {
+				return nil, 0, fmt.Errorf("builder: shard %d: in memory at level %d with states pending, want level %d", s, r.level, level)
+			}
+			r.level = level // idle since
+		}
+		return r, 0, nil
+	}
+	path := stateFile(d.dir, s, mk.StateLevel[s])
+	f, size, err := openSized(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, fmt.Errorf("builder: shard %d: its state file %s is missing: %w", s, path, ErrShardData)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	r, err = d.pl.readStateInto(s, level, f, size, d.spare)
+	d.spare = nil
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, uint64(size), nil
+}
+
 // step runs one shard's level: merge its batch files, expand, write its
 // state, its batches and its value log.
 func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next string, level int) (_ StepStats, sentTo []int, _ error) {
@@ -427,7 +467,7 @@ func (d *diskRun) step(ctx context.Context, r *shardRun, files []string, next st
 	for i, f := range files {
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
-				return fmt.Errorf("%w at level %d: %v", ErrCanceled, level, err)
+				return fmt.Errorf("%w at level %d: %w", ErrCanceled, level, err)
 			}
 			b, err := os.ReadFile(f)
 			if err != nil {

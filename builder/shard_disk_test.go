@@ -113,7 +113,7 @@ func TestBuildOutOfCoreResume(t *testing.T) {
 		if _, err := builder.BuildOutOfCore(context.Background(), p, other); err == nil || !strings.Contains(err.Error(), "cannot resume") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("foreign folder: %v", err)
 		}
-		var first int = -1
+		first := -1
 		opt.Resume = true
 		opt.Progress = func(e builder.OutOfCoreEvent) {
 			if first < 0 {

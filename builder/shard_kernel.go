@@ -139,7 +139,7 @@ func (r *shardRun) mergeAll(ctx context.Context, batches [][]byte, workers int) 
 		bytesIn += uint64(len(b))
 		g.Go(func() error {
 			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("%w at level %d: %v", ErrCanceled, r.level, err)
+				return fmt.Errorf("%w at level %d: %w", ErrCanceled, r.level, err)
 			}
 			n, err := r.merge(b)
 			m.Add(n)
@@ -184,7 +184,6 @@ type shardScratch struct {
 	bits     [][]uint64
 	wlo, whi []uint64
 	ms       []uint32 // the cell sets of the block's frontier states
-	tmp      []byte
 }
 
 // prepare groups the block's order steps by target order.
@@ -257,7 +256,7 @@ func (r *shardRun) expand(ctx context.Context, workers int) (*levelOut, error) {
 			err = ctx.Err()
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w at level %d: %v", ErrCanceled, r.level, err)
+			return nil, fmt.Errorf("%w at level %d: %w", ErrCanceled, r.level, err)
 		}
 		if out.pull {
 			r.finishPull()
@@ -320,13 +319,9 @@ func (r *shardRun) expandBlock(order int, pull bool, sc *shardScratch, co *chunk
 	rb := order - r.lo
 	first := uint64(rb) * S
 	end := first + S
-	firstWord, lastWord := first>>5, (end-1)>>5
-	firstMask := uint64(lowBits) &^ (1<<((first&31)*2) - 1)
-	lastMask := uint64(lowBits)
-	if end&31 != 0 {
-		lastMask = lowBits & (1<<((end&31)*2) - 1)
-	}
+	span := spanOf(first, end)
 	code, nextCode := levelCode(r.level), levelCode(r.level+1)
+	nextOdd := (pl.goalOdd + uint64(r.level) + 1) % 2 // 1: the next level's states are odd
 	var values []uint8
 	if r.values != nil {
 		values = r.values[uint64(rb)*uint64(sp.cellSets) : uint64(rb+1)*uint64(sp.cellSets)]
@@ -334,14 +329,8 @@ func (r *shardRun) expandBlock(order int, pull bool, sc *shardScratch, co *chunk
 	sc.ms = sc.ms[:0]
 	var frontier, marked uint64
 	sameBlock := false
-	for w := firstWord; w <= lastWord; w++ {
-		mask := uint64(lowBits)
-		if w == firstWord {
-			mask &= firstMask
-		}
-		if w == lastWord {
-			mask &= lastMask
-		}
+	for w := span.firstWord; w <= span.lastWord; w++ {
+		mask := span.wordMask(w)
 		x := atomic.LoadUint64(&r.codes[w])
 		hits := matchCodes(x, code) & mask
 		frontier += uint64(bits.OnesCount64(hits))
@@ -377,8 +366,15 @@ func (r *shardRun) expandBlock(order int, pull bool, sc *shardScratch, co *chunk
 			}
 		}
 		if pull {
+			// As the in-memory pull (blockLevel.pull): only unseen
+			// states of the next level's parity can have a neighbour at
+			// the level.
+			parity := sp.slotParities(int64(w<<5) - int64(first))
+			if nextOdd == 0 {
+				parity ^= lowBits
+			}
 			var marks uint64
-			for u := matchCodes(x, codeUnseen) & mask; u != 0; u &= u - 1 {
+			for u := matchCodes(x, codeUnseen) & mask & parity; u != 0; u &= u - 1 {
 				bit := bits.TrailingZeros64(u)
 				slot := w<<5 + uint64(bit>>1) - first
 				for _, mv := range sp.moves[sp.moveStart[slot]:sp.moveStart[slot+1]] {

@@ -44,12 +44,5 @@ func BuildZeroAware(ctx context.Context, p *puzzle.Pattern, opt Options) ([]uint
 // ZeroAwareMemoryEstimate is MemoryEstimate for BuildZeroAware: it adds
 // the k!·S bytes of the state values (times the same 1.25).
 func ZeroAwareMemoryEstimate(p *puzzle.Pattern) uint64 {
-	if p.Exact {
-		return MemoryEstimate(p)
-	}
-	sp, err := newSpace(p)
-	if err != nil {
-		return MemoryEstimate(p)
-	}
-	return (searchBytes(p)+sp.stateCount())*5/4 + runtimeBytes
+	return EstimateBuild(p, true).Memory
 }

@@ -1,33 +1,3 @@
-// Package format reads and writes tilepdb table files (".pdb"): one pattern
-// database or exact distance table for a sliding-tile puzzle, with a
-// self-describing JSON header, a SHA-256 over the header, and the table
-// compressed as independent zstd frames. Format 2.0 (the default) stores
-// each entry as (value - Manhattan distance of the table's tiles)/2 in 4
-// bits, about half the size of format 1.0, which stores one raw byte per
-// entry; both decode to the same values with the same raw_sha256, and the
-// reader reads both.
-//
-// The byte layout, every header key, the strict reading order with its
-// error classes, the ranking functions, the format 2 encoding and test
-// vectors are specified in SPEC.md in this directory, written so that the
-// format can be implemented from it in any language; testdata/conformance
-// is a kit of good and broken files for such readers.
-//
-// Writing: build the values for a *puzzle.Pattern (Values[rank] = distance),
-// wrap them with NewTable and call WriteFile (or Table.Encode); set
-// Header.Major to MajorVersion1 for a 1.0 file. Reading: ReadFile/Decode
-// verify everything and fail on the first problem; ReadHeaderFile checks
-// only the header; Inspect reports every integrity problem it finds instead
-// of stopping. A Set combines tables into one heuristic for a solver; a
-// set file (SPEC.md, SetFile, OpenSet) lets one table serve several parts
-// of a set through board symmetries.
-//
-// In memory a table is always decoded to one byte per entry (Table.Values),
-// whatever the file version. Keeping the 4-bit codes and adding the
-// Manhattan distance at lookup would halve the memory at about the same
-// lookup speed (measured on a 5,765,760-entry table: 54 ns per random
-// lookup decoded, 58 ns from codes; TestMeasureLookup), but every consumer
-// of Table.Values (verify, solver) would change; decoded bytes are kept.
 package format
 
 import (
@@ -152,7 +122,7 @@ type Table struct {
 	Regions *puzzle.Regions
 
 	// headerOnly marks a table of which only the header was read
-	// (readTableHeader, for CheckSetFileHeaders): no Values, never
+	// (readTableHeader, for SetPlan.CheckHeaders): no Values, never
 	// looked up, never returned.
 	headerOnly bool
 }

@@ -82,8 +82,10 @@ func parseHeader(js []byte, major uint16) (*Header, error) {
 		return nil, errors.New("header JSON: lone surrogate in \\u escape")
 	}
 	// The JSON is checked whole first (json.Valid allocates nothing), then
-	// split into members that are subslices of js: a 16 MiB header costs
-	// the values it fills in, not the copies a json.Decoder would buffer.
+	// split into members that are subslices of js by the package's one
+	// JSON parser (jsonParser.members, which scans the values without
+	// building them): a 16 MiB header costs the values it fills in, not
+	// the copies a json.Decoder would buffer.
 	if t := bytes.TrimLeft(js, " \t\r\n"); len(t) == 0 || t[0] != '{' {
 		return nil, errors.New("header is not a JSON object")
 	}
@@ -93,15 +95,12 @@ func parseHeader(js []byte, major uint16) (*Header, error) {
 		if err == nil {
 			err = errors.New("invalid JSON")
 		}
-		return nil, fmt.Errorf("header JSON: %v", err)
+		return nil, fmt.Errorf("header JSON: %w", err)
 	}
 	h := &Header{Major: major}
 	seen := make(map[string]bool)
-	err := objectMembers(js, func(rawKey, raw []byte) error {
-		var key string
-		if err := json.Unmarshal(rawKey, &key); err != nil {
-			return fmt.Errorf("header JSON: %v", err)
-		}
+	p := &jsonParser{s: js}
+	err := p.members(func(key string, raw []byte) error {
 		if seen[key] {
 			return fmt.Errorf("header: duplicate key %q", key)
 		}
@@ -130,81 +129,6 @@ func parseHeader(js []byte, major uint16) (*Header, error) {
 		}
 	}
 	return h, nil
-}
-
-// objectMembers calls fn with the key (a JSON string, quotes included) and
-// the value of each member of the JSON object js, in order, as subslices
-// of js; it stops at fn's first error. js must be one valid JSON object
-// (json.Valid), so the scan only has to find where each part ends.
-func objectMembers(js []byte, fn func(key, value []byte) error) error {
-	i := skipSpace(js, 0) + 1 // past '{'
-	for {
-		i = skipSpace(js, i)
-		if js[i] == '}' {
-			return nil
-		}
-		kEnd := stringEnd(js, i)
-		key := js[i:kEnd]
-		i = skipSpace(js, kEnd) + 1 // past ':'
-		i = skipSpace(js, i)
-		vEnd := valueEnd(js, i)
-		if err := fn(key, js[i:vEnd]); err != nil {
-			return err
-		}
-		i = skipSpace(js, vEnd)
-		if js[i] == ',' {
-			i++
-		}
-	}
-}
-
-func skipSpace(js []byte, i int) int {
-	for i < len(js) && (js[i] == ' ' || js[i] == '\t' || js[i] == '\r' || js[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index just past the JSON string starting at js[i].
-func stringEnd(js []byte, i int) int {
-	for i++; js[i] != '"'; i++ {
-		if js[i] == '\\' {
-			i++
-		}
-	}
-	return i + 1
-}
-
-// valueEnd returns the index just past the JSON value starting at js[i].
-func valueEnd(js []byte, i int) int {
-	switch js[i] {
-	case '"':
-		return stringEnd(js, i)
-	case '{', '[':
-		depth := 0
-		for {
-			switch js[i] {
-			case '"':
-				i = stringEnd(js, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-	}
-	for ; i < len(js); i++ { // a number, true, false or null
-		switch js[i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return i
-		}
-	}
-	return i
 }
 
 // typeMsg shortens encoding/json's messages about a value of the wrong type.

@@ -65,7 +65,6 @@ func TestMeasureEncoding(t *testing.T) {
 			codes[i] = (v - man[i]) / 2
 			maxc = max(maxc, codes[i])
 		}
-		man = nil
 		hist := map[uint8]uint64{}
 		for _, c := range codes {
 			hist[c]++

@@ -35,7 +35,7 @@ func (h *Header) DecodeMemory() uint64 {
 	window := min(uint64(max(h.FrameSize, 0)), h.Entries) // no frame holds more than the table
 	perWorker := sysmem.SatAdd(sysmem.SatMul(2, window), largest)
 	need := sysmem.SatAdd(h.Entries, sysmem.SatMul(workers, perWorker))
-	if n := h.Width * h.Height; h.Kind == KindZeroAware && n > 0 && len(h.Tiles) <= n {
+	if n := h.Width * h.Height; h.Kind.PerRegion() && n > 0 && len(h.Tiles) <= n {
 		comb := puzzle.Binomial(n, len(h.Tiles))
 		need = sysmem.SatAdd(need, sysmem.SatAdd(sysmem.SatMul(comb, uint64(n+4)), 4))
 	}

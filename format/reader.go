@@ -11,6 +11,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -90,19 +91,25 @@ func ReadHeaderFile(path string) (*Header, error) {
 // readTableHeader reads the header of the table file at path as
 // ReadHeaderFile does and returns it as a table without values (marked
 // headerOnly), for the checks of a set file that need only the tables'
-// headers (CheckSetFileHeaders). Errors as for ReadFile up to the header.
+// headers (PlanSet, SetPlan.CheckHeaders). Errors as for ReadFile up to the header.
 func readTableHeader(path string) (*Table, error) {
 	var t *Table
 	err := withFile(path, func(f *os.File, size int64) error {
-		d := &decoder{r: f, size: size, strict: true}
-		h, p, _, err := d.header()
-		if err != nil {
-			return err
-		}
-		t = &Table{Header: *h, Pattern: p, headerOnly: true}
-		return nil
+		var err error
+		t, err = decodeTableHeader(f, size)
+		return err
 	})
 	return t, err
+}
+
+// decodeTableHeader is readTableHeader on r, of size bytes.
+func decodeTableHeader(r io.ReaderAt, size int64) (*Table, error) {
+	d := &decoder{r: r, size: size, strict: true}
+	h, p, _, err := d.header()
+	if err != nil {
+		return nil, err
+	}
+	return &Table{Header: *h, Pattern: p, headerOnly: true}, nil
 }
 
 // Inspect is the lenient read for a verifier. It performs the checks of
@@ -145,6 +152,11 @@ func withFile(path string, fn func(f *os.File, size int64) error) error {
 		return err // *PathError or *regular.NotRegularError names the path
 	}
 	defer f.Close()
+	return onFile(f, path, fn)
+}
+
+// onFile is withFile on the file f, open already (named path).
+func onFile(f *os.File, path string, fn func(f *os.File, size int64) error) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
@@ -166,19 +178,24 @@ type decoder struct {
 	size     int64
 	strict   bool
 	findings []error
+	err      error           // strict mode: the first problem noted (note); then the read stops
 	v        *version        // the file's version, once its prefix is read
 	c        codec           // the file's codec, once its header is checked
 	regions  *puzzle.Regions // a zero-aware table's region numbering, once its header is checked
 }
 
-// note records an integrity problem: returns it in strict mode, else
-// appends it to findings and returns nil.
-func (d *decoder) note(err error) error {
-	if d.strict {
-		return err
+// note records an integrity problem. In strict mode the first problem is
+// kept (d.err: the decoder's sticky first problem, which every later step
+// returns at once) and later ones are dropped; otherwise it is appended to
+// findings. A caller that must stop at the first problem checks d.err.
+func (d *decoder) note(err error) {
+	switch {
+	case d.err != nil:
+	case d.strict:
+		d.err = err
+	default:
+		d.findings = append(d.findings, err)
 	}
-	d.findings = append(d.findings, err)
-	return nil
 }
 
 // readAt reads exactly len(buf) bytes at off.
@@ -212,19 +229,16 @@ func (d *decoder) decode() (*Table, error) {
 	}
 	st := computeStats(values)
 	if st.sha != h.RawSHA256 {
-		if err := d.note(&ChecksumError{What: "raw_sha256", Want: h.RawSHA256, Got: st.sha}); err != nil {
-			return nil, err
-		}
+		d.note(&ChecksumError{What: "raw_sha256", Want: h.RawSHA256, Got: st.sha})
 	}
 	if n := st.counts[puzzle.Unreached]; n != 0 {
-		if err := d.note(formatErr(payloadOff, "%d entries hold the reserved value 255, first at rank %d", n, firstIndex(values, puzzle.Unreached))); err != nil {
-			return nil, err
-		}
+		d.note(formatErr(payloadOff, "%d entries hold the reserved value 255, first at rank %d", n, firstIndex(values, puzzle.Unreached)))
 	}
 	for _, m := range st.counts.Mismatches(h) {
-		if err := d.note(formatErr(offHeader, "%s", m)); err != nil {
-			return nil, err
-		}
+		d.note(formatErr(offHeader, "%s", m))
+	}
+	if d.err != nil {
+		return nil, d.err
 	}
 	return &Table{Header: *h, Pattern: p, Values: values, Regions: d.regions}, nil
 }
@@ -272,8 +286,8 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 	sum := sha256.Sum256(buf[:prefixLen+n])
 	if stored := buf[prefixLen+n:]; !bytes.Equal(sum[:], stored) {
 		err := &ChecksumError{What: "header sha256", Want: hex.EncodeToString(stored), Got: hex.EncodeToString(sum[:])}
-		if err := d.note(err); err != nil {
-			return nil, nil, 0, err
+		if d.note(err); d.err != nil {
+			return nil, nil, 0, d.err
 		}
 	}
 	h, err := parseHeader(buf[prefixLen:prefixLen+n], major)
@@ -293,62 +307,74 @@ func (d *decoder) header() (*Header, *puzzle.Pattern, int64, error) {
 
 // checkHeader checks the header fields against each other and returns the
 // pattern they describe. Problems that make the table uninterpretable are
-// returned; the others go through note.
+// returned (checkIdentity); the others go through note (checkStats), and in
+// strict mode the first of them is the error.
 func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
-	bad := badHeader
-	unsupported := func(format string, args ...any) error {
-		return &UnsupportedError{Offset: offHeader, Msg: "header: " + fmt.Sprintf(format, args...)}
-	}
 	p, err := headerPattern(h)
 	if err != nil {
 		return nil, err
 	}
-	want := patternHeader(p)
-	if h.Kind == KindZeroAware && !p.Exact {
-		if want, err = d.zeroAwareHeader(h, p); err != nil {
-			return nil, err
-		}
-	} else if h.Kind != KindExact && h.Kind != KindAdditive && h.Kind != KindZeroAware {
-		return nil, unsupported("kind %q (this reader implements %q, %q and %q)", h.Kind, KindExact, KindAdditive, KindZeroAware)
-	}
-	if h.Kind != want.Kind {
-		return nil, bad("kind %q, but %d of %d tiles make an %q table", h.Kind, len(h.Tiles), p.Geom.N()-1, want.Kind)
-	}
-	if h.Ranking != want.Ranking {
-		return nil, bad("ranking %q, want %q for a table of kind %q", h.Ranking, want.Ranking, want.Kind)
-	}
-	if h.RankingVersion != puzzle.RankingVersion {
-		return nil, unsupported("ranking_version %d (this reader implements version %d)", h.RankingVersion, puzzle.RankingVersion)
-	}
-	if h.Entries != want.Entries {
-		if want.Kind == KindZeroAware {
-			return nil, bad("entries %d, but the zero-aware table of pattern %s has %d", h.Entries, p, want.Entries)
-		}
-		return nil, bad("entries %d, but pattern %s has %d", h.Entries, p, want.Entries)
-	}
-	if h.BitsPerEntry != BitsPerEntry {
-		return nil, unsupported("bits_per_entry %d (want %d)", h.BitsPerEntry, BitsPerEntry)
-	}
-	if d.c, err = d.v.codec(h.Encoding); err != nil {
+	want, err := d.kindHeader(h, p)
+	if err != nil {
 		return nil, err
 	}
-	if h.GoalName != want.GoalName {
-		if err := d.note(bad("goal_name %q, but the goal is %q", h.GoalName, want.GoalName)); err != nil {
-			return nil, err
-		}
+	if err := d.checkIdentity(h, p, want); err != nil {
+		return nil, err
 	}
-	if h.MaxValue < 0 || h.MaxValue >= puzzle.Unreached {
-		if err := d.note(bad("max_value %d out of range 0..%d", h.MaxValue, puzzle.Unreached-1)); err != nil {
-			return nil, err
-		}
-	} else if len(h.Histogram) != h.MaxValue+1 {
-		if err := d.note(bad("histogram has %d counts, want max_value+1 = %d", len(h.Histogram), h.MaxValue+1)); err != nil {
-			return nil, err
-		}
-	} else if h.Histogram[h.MaxValue] == 0 {
-		if err := d.note(bad("histogram[max_value] is 0: max_value %d is not attained", h.MaxValue)); err != nil {
-			return nil, err
-		}
+	d.checkStats(h, want)
+	return p, d.err
+}
+
+// kindHeader returns the header fields the pattern determines for a table
+// of h's kind (dispatched once on Kind), or an UnsupportedError for a kind
+// this reader does not implement.
+func (d *decoder) kindHeader(h *Header, p *puzzle.Pattern) (Header, error) {
+	switch {
+	case !h.Kind.TableKind():
+		return Header{}, unsupportedHeader("kind %q (this reader implements %q, %q and %q)", h.Kind, KindExact, KindAdditive, KindZeroAware)
+	case h.Kind.PerRegion() && !p.Exact:
+		return d.zeroAwareHeader(h, p)
+	}
+	return patternHeader(p), nil
+}
+
+// checkIdentity checks what says how to read the table: kind, ranking and
+// its version, entries, bits_per_entry and the encoding (which sets the
+// decoder's codec), against want (kindHeader).
+func (d *decoder) checkIdentity(h *Header, p *puzzle.Pattern, want Header) error {
+	var err error
+	switch {
+	case h.Kind != want.Kind:
+		return badHeader("kind %q, but %d of %d tiles make an %q table", h.Kind, len(h.Tiles), p.Geom.N()-1, want.Kind)
+	case h.Ranking != want.Ranking:
+		return badHeader("ranking %q, want %q for a table of kind %q", h.Ranking, want.Ranking, want.Kind)
+	case h.RankingVersion != puzzle.RankingVersion:
+		return unsupportedHeader("ranking_version %d (this reader implements version %d)", h.RankingVersion, puzzle.RankingVersion)
+	case h.Entries != want.Entries && want.Kind.PerRegion():
+		return badHeader("entries %d, but the zero-aware table of pattern %s has %d", h.Entries, p, want.Entries)
+	case h.Entries != want.Entries:
+		return badHeader("entries %d, but pattern %s has %d", h.Entries, p, want.Entries)
+	case h.BitsPerEntry != BitsPerEntry:
+		return unsupportedHeader("bits_per_entry %d (want %d)", h.BitsPerEntry, BitsPerEntry)
+	}
+	d.c, err = d.v.codec(h.Encoding)
+	return err
+}
+
+// checkStats notes what is wrong with the fields that describe the values
+// (goal_name, max_value, histogram, the hex digests): the table can still
+// be read, so a lenient decoder goes on.
+func (d *decoder) checkStats(h *Header, want Header) {
+	if h.GoalName != want.GoalName {
+		d.note(badHeader("goal_name %q, but the goal is %q", h.GoalName, want.GoalName))
+	}
+	switch {
+	case h.MaxValue < 0 || h.MaxValue >= puzzle.Unreached:
+		d.note(badHeader("max_value %d out of range 0..%d", h.MaxValue, puzzle.Unreached-1))
+	case len(h.Histogram) != h.MaxValue+1:
+		d.note(badHeader("histogram has %d counts, want max_value+1 = %d", len(h.Histogram), h.MaxValue+1))
+	case h.Histogram[h.MaxValue] == 0:
+		d.note(badHeader("histogram[max_value] is 0: max_value %d is not attained", h.MaxValue))
 	}
 	var sum uint64
 	overflow := false
@@ -359,25 +385,21 @@ func (d *decoder) checkHeader(h *Header) (*puzzle.Pattern, error) {
 	}
 	switch {
 	case overflow:
-		if err := d.note(bad("histogram counts overflow 64 bits when summed, want a sum of entries = %d", h.Entries)); err != nil {
-			return nil, err
-		}
+		d.note(badHeader("histogram counts overflow 64 bits when summed, want a sum of entries = %d", h.Entries))
 	case sum != h.Entries:
-		if err := d.note(bad("histogram sums to %d, want entries = %d", sum, h.Entries)); err != nil {
-			return nil, err
-		}
+		d.note(badHeader("histogram sums to %d, want entries = %d", sum, h.Entries))
 	}
 	if !isLowerHex(h.RawSHA256, 2*sha256.Size) {
-		if err := d.note(bad("raw_sha256 %q is not 64 lowercase hex digits", h.RawSHA256)); err != nil {
-			return nil, err
-		}
+		d.note(badHeader("raw_sha256 %q is not 64 lowercase hex digits", h.RawSHA256))
 	}
 	if d.v.payloadSHA && !isLowerHex(h.PayloadSHA256, 2*sha256.Size) {
-		if err := d.note(bad("payload_sha256 %q is not 64 lowercase hex digits", h.PayloadSHA256)); err != nil {
-			return nil, err
-		}
+		d.note(badHeader("payload_sha256 %q is not 64 lowercase hex digits", h.PayloadSHA256))
 	}
-	return p, nil
+}
+
+// unsupportedHeader is an *UnsupportedError about the header.
+func unsupportedHeader(format string, args ...any) error {
+	return &UnsupportedError{Offset: offHeader, Msg: "header: " + fmt.Sprintf(format, args...)}
 }
 
 // badHeader is a *FormatError about the header.
@@ -473,17 +495,9 @@ func (d *decoder) frameStored(h *Header, i int) uint64 {
 	return d.c.storedLen(frameRaw(h, i))
 }
 
+// isLowerHex reports whether s is n lowercase hexadecimal digits.
 func isLowerHex(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+	return len(s) == n && strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // zstd frame header, RFC 8878 section 3.1.1.1.
@@ -601,59 +615,118 @@ func zstdFrameLen(b []byte) (int, string) {
 	return i + 4, ""
 }
 
-// payload checks the zstd frame headers, then decodes all frames in
-// parallel into a new slice of Entries bytes. In lenient mode a frame that
-// fails is reported and its entries set to puzzle.Unreached.
-func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uint8, error) {
-	nf := len(h.Frames)
-	offs := make([]int64, nf+1)
-	offs[0] = payloadOff
-	for i, c := range h.Frames {
-		offs[i+1] = offs[i] + c
-	}
-	if d.v.payloadSHA {
-		if err := d.checkPayloadSHA(h, payloadOff); err != nil {
-			return nil, err
-		}
-	}
-	frameErrs := make([]error, nf)
-	var hdr [zstdMaxFrameHdr]byte
-	window := maxWindow(h.FrameSize)
-	for i, c := range h.Frames {
-		b := hdr[:min(int64(len(hdr)), c)]
-		if err := d.readAt(b, offs[i]); err != nil {
-			return nil, err
-		}
-		if msg := checkFrameHeader(b, d.frameStored(h, i), window); msg != "" {
-			frameErrs[i] = formatErr(offs[i], "frame %d: %s", i, msg)
-			if d.strict {
-				return nil, frameErrs[i]
-			}
-		}
-	}
+// frameSet is what decoding a table's frames needs, the one frame loop of
+// Decode (payload) and ScanFile (scan): the frames' offsets, the window
+// limit, a zstd decoder bounded to one frame, the codec's Manhattan
+// distances and scratch buffers.
+type frameSet struct {
+	d      *decoder
+	h      *Header
+	offs   []int64 // offs[i] = file offset of frame i; offs[len(Frames)] = file size
+	window uint64
+	dec    *zstd.Decoder
+	m      *manhattan
+	bufs   sync.Pool
+}
 
-	values := make([]uint8, h.Entries)
-	workers := max(1, min(runtime.GOMAXPROCS(0), nf))
+// frames prepares the decoding of h's frames (payload at payloadOff) by up
+// to workers goroutines; close it after use.
+func (d *decoder) frames(h *Header, p *puzzle.Pattern, payloadOff int64, workers int) (*frameSet, error) {
+	fs := &frameSet{d: d, h: h, offs: make([]int64, len(h.Frames)+1), window: maxWindow(h.FrameSize)}
+	fs.offs[0] = payloadOff
+	for i, c := range h.Frames {
+		fs.offs[i+1] = fs.offs[i] + c
+	}
 	dec, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(workers),
 		zstd.WithDecoderMaxMemory(uint64(h.FrameSize)),
-		zstd.WithDecoderMaxWindow(window),
+		zstd.WithDecoderMaxWindow(fs.window),
 		zstd.WithDecodeAllCapLimit(true),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("tilepdb: creating zstd decoder: %w", err)
 	}
-	defer dec.Close()
-
-	var m *manhattan
+	fs.dec = dec
 	if d.v.manhattan {
-		m = newTableManhattan(p, d.regions)
+		fs.m = newTableManhattan(p, d.regions)
 	}
-	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
+	fs.bufs.New = func() any { return new(frameScratch) }
+	return fs, nil
+}
+
+func (fs *frameSet) close() { fs.dec.Close() }
+
+// bounds returns the ranks [lo, hi) of frame i.
+func (fs *frameSet) bounds(i int) (lo, hi uint64) {
+	lo = uint64(i) * uint64(fs.h.FrameSize)
+	return lo, lo + frameRaw(fs.h, i)
+}
+
+// checkHeader checks the zstd frame header of frame i in b, its first
+// bytes (at most zstdMaxFrameHdr).
+func (fs *frameSet) checkHeader(i int, b []byte) error {
+	if msg := checkFrameHeader(b, fs.d.frameStored(fs.h, i), fs.window); msg != "" {
+		return formatErr(fs.offs[i], "frame %d: %s", i, msg)
+	}
+	return nil
+}
+
+// decode reads frame i, checks it (its zstd header too unless checked
+// already: headerChecked) and decodes it into dst, its entries. An error
+// for which IsBadData is false is trouble reading the file.
+func (fs *frameSet) decode(i int, dst []uint8, headerChecked bool) error {
+	off := fs.offs[i]
+	comp := make([]byte, fs.h.Frames[i])
+	if err := fs.d.readAt(comp, off); err != nil {
+		return err
+	}
+	if !headerChecked {
+		if err := fs.checkHeader(i, comp[:min(zstdMaxFrameHdr, len(comp))]); err != nil {
+			return err
+		}
+	}
+	if n, msg := zstdFrameLen(comp); msg != "" {
+		return formatErr(off, "frame %d: %s", i, msg)
+	} else if n != len(comp) {
+		return formatErr(off+int64(n), "frame %d: %d bytes after the zstd frame (a frame slot holds exactly one zstd frame)", i, len(comp)-n)
+	}
+	lo, _ := fs.bounds(i)
+	return fs.d.decodeFrame(fs.dec, fs.m, comp, dst, lo, i, off, &fs.bufs)
+}
+
+// payload checks the payload SHA-256 (format 2) and the zstd frame
+// headers, then decodes all frames in parallel into a new slice of Entries
+// bytes. In lenient mode a frame that fails is reported and its entries
+// set to puzzle.Unreached.
+func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uint8, error) {
+	if d.v.payloadSHA {
+		if err := d.checkPayloadSHA(h, payloadOff); err != nil {
+			return nil, err
+		}
+	}
+	nf := len(h.Frames)
+	workers := max(1, min(runtime.GOMAXPROCS(0), nf))
+	fs, err := d.frames(h, p, payloadOff, workers)
+	if err != nil {
+		return nil, err
+	}
+	defer fs.close()
+	frameErrs := make([]error, nf)
+	var hdr [zstdMaxFrameHdr]byte
+	for i, c := range h.Frames {
+		b := hdr[:min(int64(len(hdr)), c)]
+		if err := d.readAt(b, fs.offs[i]); err != nil {
+			return nil, err
+		}
+		if frameErrs[i] = fs.checkHeader(i, b); frameErrs[i] != nil && d.strict {
+			return nil, frameErrs[i]
+		}
+	}
+
+	values := make([]uint8, h.Entries)
 	var g errgroup.Group
 	g.SetLimit(workers)
 	var failed atomic.Bool
-	ioErrs := make([]error, nf)
 	for i := range nf {
 		if frameErrs[i] != nil {
 			continue
@@ -662,50 +735,29 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 			break // frames are launched in order: the first failure is already known
 		}
 		g.Go(func() error {
-			lo := uint64(i) * uint64(h.FrameSize)
-			hi := lo + frameRaw(h, i)
-			comp := make([]byte, h.Frames[i])
-			if err := d.readAt(comp, offs[i]); err != nil {
-				ioErrs[i] = err
-				failed.Store(true)
-				return nil
-			}
-			var err error
-			if n, msg := zstdFrameLen(comp); msg != "" {
-				err = formatErr(offs[i], "frame %d: %s", i, msg)
-			} else if n != len(comp) {
-				err = formatErr(offs[i]+int64(n), "frame %d: %d bytes after the zstd frame (a frame slot holds exactly one zstd frame)", i, len(comp)-n)
-			} else {
-				err = d.decodeFrame(dec, m, comp, values[lo:hi], lo, i, offs[i], &bufs)
-			}
-			if err != nil {
-				frameErrs[i] = err
+			lo, hi := fs.bounds(i)
+			if frameErrs[i] = fs.decode(i, values[lo:hi], true); frameErrs[i] != nil {
 				failed.Store(true)
 			}
 			return nil
 		})
 	}
 	_ = g.Wait()
-	for i := range nf {
-		var ferr *FormatError
-		if err := ioErrs[i]; err != nil && !errors.As(err, &ferr) {
-			return nil, err // I/O trouble is never a finding
-		}
-		err := ioErrs[i]
-		if err == nil {
-			err = frameErrs[i]
-		}
+	for i, err := range frameErrs {
 		if err == nil {
 			continue
+		}
+		if !IsBadData(err) {
+			return nil, err // I/O trouble is never a finding
 		}
 		if !d.strict {
 			err = &UndecodedFrameError{Frame: i, Err: err}
 		}
-		if err := d.note(err); err != nil {
-			return nil, err
+		if d.note(err); d.err != nil {
+			return nil, d.err
 		}
-		lo := uint64(i) * uint64(h.FrameSize)
-		fill(values[lo:lo+frameRaw(h, i)], puzzle.Unreached)
+		lo, hi := fs.bounds(i)
+		fill(values[lo:hi], puzzle.Unreached)
 	}
 	return values, nil
 }
@@ -768,7 +820,8 @@ func (d *decoder) checkPayloadSHA(h *Header, payloadOff int64) error {
 		off += int64(len(b))
 	}
 	if got := hex.EncodeToString(sum.Sum(nil)); got != h.PayloadSHA256 {
-		return d.note(&ChecksumError{What: "payload_sha256", Want: h.PayloadSHA256, Got: got})
+		d.note(&ChecksumError{What: "payload_sha256", Want: h.PayloadSHA256, Got: got})
+		return d.err
 	}
 	return nil
 }

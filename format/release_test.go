@@ -5,25 +5,27 @@ import (
 	"testing"
 )
 
-// TestOpenSetWithRelease: OpenSetWith reads the tables with the given
+// TestOpenWithRelease: SetPlan.OpenWith reads the tables with the given
 // function, and a table whose values it released (ReleaseValues) still
-// makes a complete set, with no Values; the others keep theirs.
-func TestOpenSetWithRelease(t *testing.T) {
+// makes a complete set, with no Values; the others keep theirs. Headers
+// lists the plan's distinct tables.
+func TestOpenWithRelease(t *testing.T) {
 	file := filepath.Join("..", "readers", "testdata", "sets", "good-catalogue-zero-aware.set.json")
 	reads := 0
-	s, err := OpenSetWith(func(path string) (*Table, error) {
+	plan := PlanSet(file)
+	s, err := plan.OpenWith(func(path string) (*Table, error) {
 		reads++
 		tb, err := ReadFile(path)
 		if err == nil && tb.ZeroAware() {
 			tb.ReleaseValues()
 		}
 		return tb, err
-	}, file)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reads != len(s.Tables) {
-		t.Errorf("%d reads for %d tables", reads, len(s.Tables))
+	if reads != len(s.Tables) || len(plan.Headers()) != len(s.Tables) {
+		t.Errorf("%d reads and %d headers for %d tables", reads, len(plan.Headers()), len(s.Tables))
 	}
 	za := 0
 	for _, tb := range s.Tables {

@@ -3,11 +3,8 @@ package format
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
-	"sync"
 
-	"github.com/klauspost/compress/zstd"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -54,27 +51,11 @@ func (d *decoder) scan(h *Header, p *puzzle.Pattern, payloadOff int64, workers i
 		}
 	}
 	nf := len(h.Frames)
-	offs := make([]int64, nf+1)
-	offs[0] = payloadOff
-	for i, c := range h.Frames {
-		offs[i+1] = offs[i] + c
-	}
-	window := maxWindow(h.FrameSize)
-	dec, err := zstd.NewReader(nil,
-		zstd.WithDecoderConcurrency(workers),
-		zstd.WithDecoderMaxMemory(uint64(h.FrameSize)),
-		zstd.WithDecoderMaxWindow(window),
-		zstd.WithDecodeAllCapLimit(true),
-	)
+	frames, err := d.frames(h, p, payloadOff, workers)
 	if err != nil {
-		return fmt.Errorf("tilepdb: creating zstd decoder: %w", err)
+		return err
 	}
-	defer dec.Close()
-	var m *manhattan
-	if d.v.manhattan {
-		m = newManhattan(p)
-	}
-	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
+	defer frames.close()
 	raw := sha256.New()
 	var counts Counts
 	firstUnreached := int64(-1)
@@ -90,24 +71,7 @@ func (d *decoder) scan(h *Header, p *puzzle.Pattern, payloadOff int64, workers i
 		errs := make([]error, last-first)
 		for i := first; i < last; i++ {
 			g.Go(func() error {
-				lo := uint64(i) * uint64(h.FrameSize)
-				dst := group[i-first][:frameRaw(h, i)]
-				var hdr [zstdMaxFrameHdr]byte
-				comp := make([]byte, h.Frames[i])
-				if err := d.readAt(comp, offs[i]); err != nil {
-					errs[i-first] = err
-					return nil
-				}
-				b := comp[:min(len(hdr), len(comp))]
-				if msg := checkFrameHeader(b, d.frameStored(h, i), window); msg != "" {
-					errs[i-first] = formatErr(offs[i], "frame %d: %s", i, msg)
-				} else if n, msg := zstdFrameLen(comp); msg != "" {
-					errs[i-first] = formatErr(offs[i], "frame %d: %s", i, msg)
-				} else if n != len(comp) {
-					errs[i-first] = formatErr(offs[i]+int64(n), "frame %d: %d bytes after the zstd frame (a frame slot holds exactly one zstd frame)", i, len(comp)-n)
-				} else {
-					errs[i-first] = d.decodeFrame(dec, m, comp, dst, lo, i, offs[i], &bufs)
-				}
+				errs[i-first] = frames.decode(i, group[i-first][:frameRaw(h, i)], false)
 				return nil
 			})
 		}

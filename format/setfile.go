@@ -193,21 +193,6 @@ func MarshalSetFile(sf *SetFile) ([]byte, error) {
 // it): "parts" for version 1, "partitions" for a catalogue.
 func (sf SetFile) MarshalJSON() ([]byte, error) { return MarshalSetFile(&sf) }
 
-// ReadSetFile reads and parses the set file at path: its size (at most
-// MaxSetFileLen bytes), then ParseSetFile. It does not read the tables;
-// OpenSet does the rest. Errors name the path; bad content wraps ErrSet.
-func ReadSetFile(path string) (*SetFile, error) {
-	data, err := readSetFileBytes(path)
-	if err != nil {
-		return nil, err
-	}
-	sf, err := ParseSetFile(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return sf, nil
-}
-
 // readSetFileBytes reads the set file at path, refusing one larger than
 // MaxSetFileLen (an error naming path and wrapping ErrSet).
 func readSetFileBytes(path string) ([]byte, error) {
@@ -216,10 +201,18 @@ func readSetFileBytes(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSetFileLen+1))
+	return readSetFileRest(f, path, nil)
+}
+
+// readSetFileRest reads the rest of the set file f (named path), of which
+// head has been read already, refusing one larger than MaxSetFileLen (an
+// error naming path and wrapping ErrSet).
+func readSetFileRest(f io.Reader, path string, head []byte) ([]byte, error) {
+	rest, err := io.ReadAll(io.LimitReader(f, int64(MaxSetFileLen+1-len(head))))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	data := append(head, rest...)
 	if len(data) > MaxSetFileLen {
 		return nil, fmt.Errorf("%s: %w: larger than %d bytes", path, ErrSet, MaxSetFileLen)
 	}
@@ -284,25 +277,36 @@ func IsSetFile(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
+	isSet, _, err := sniffSetFile(f, path)
+	return isSet, err
+}
+
+// sniffSetFile is IsSetFile on the open file f (named path in errors): it
+// reads from the start of f until the first byte that is not white space
+// (after an optional byte-order mark), at most MaxSetFileLen bytes, and
+// returns whether it is '{' with the bytes read so far.
+func sniffSetFile(f io.Reader, path string) (bool, []byte, error) {
+	var head []byte
 	buf := make([]byte, 4096)
-	for off := 0; off < MaxSetFileLen; {
-		n, err := f.Read(buf[:min(len(buf), MaxSetFileLen-off)])
+	for len(head) < MaxSetFileLen {
+		n, err := f.Read(buf[:min(len(buf), MaxSetFileLen-len(head))])
+		first := len(head) == 0
+		head = append(head, buf[:n]...)
 		s := buf[:n]
-		if off == 0 {
+		if first {
 			s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))
 		}
 		if s = bytes.TrimLeft(s, " \t\r\n"); len(s) > 0 {
-			return s[0] == '{', nil
+			return s[0] == '{', head, nil
 		}
-		off += n
 		if errors.Is(err, io.EOF) || (err == nil && n == 0) {
-			return false, nil
+			return false, head, nil
 		}
 		if err != nil {
-			return false, fmt.Errorf("%s: %w", path, err)
+			return false, head, fmt.Errorf("%s: %w", path, err)
 		}
 	}
-	return false, nil
+	return false, head, nil
 }
 
 // OpenSet reads a set from files: each path is a table file (used for its
@@ -317,91 +321,11 @@ func IsSetFile(path string) (bool, error) {
 // however many parts use it. Errors name the paths; a set file that is
 // malformed or inconsistent with its tables wraps ErrSet. It stops at the
 // first problem, in the reading order of SPEC.md sections 10.3 and 12
-// (CheckSetFile finds them all).
+// (CheckSetFile finds them all). It is planSet(paths).Open() without the
+// headers read first: see SetPlan for a plan that says the memory needed
+// before anything is decoded.
 func OpenSet(paths ...string) (*Set, error) {
-	return OpenSetWith(ReadFile, paths...)
-}
-
-// OpenSetWith is OpenSet reading each table file with read (ReadFile, or
-// a caller's function that calls it and may keep the values elsewhere,
-// Table.ReleaseValues: a front end that packs zero-aware tables at one
-// bit per entry as they are read never holds them all in bytes).
-func OpenSetWith(read func(path string) (*Table, error), paths ...string) (*Set, error) {
-	read = tableCache(read)
-	var names []string
-	var parts []Part
-	used := map[string]bool{} // tables used by a set file
-	isSet := make([]bool, len(paths))
-	var cat *setFileCheck // the catalogue among the paths, if any
-	catPath, setPaths := "", []string{}
-	for i, path := range paths {
-		ok, err := IsSetFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
-		isSet[i] = true
-		c := checkSetFile(path, read, false)
-		if len(c.probs) > 0 {
-			return nil, c.probs[0]
-		}
-		for _, sp := range c.sf.allParts() {
-			used[absPath(filepath.Join(filepath.Dir(path), sp.Table))] = true
-		}
-		setPaths = append(setPaths, path)
-		if c.sf.catalogue() {
-			if cat == nil {
-				cat, catPath = c, path
-			}
-			continue
-		}
-		for _, g := range c.groups {
-			for j, p := range g.parts {
-				names = append(names, path+" "+partName(0, g.nums[j]))
-				parts = append(parts, p)
-			}
-		}
-	}
-	if cat != nil {
-		alone := func(other string) error {
-			return fmt.Errorf("%s: %w: a catalogue (set file version %d) is a whole heuristic and is used alone, not with %s", catPath, ErrSet, CatalogueVersion, other)
-		}
-		for _, p := range setPaths {
-			if p != catPath {
-				return nil, alone(p)
-			}
-		}
-		if len(setPaths) > 1 {
-			return nil, alone(catPath)
-		}
-		for i, path := range paths {
-			if !isSet[i] && !used[absPath(path)] {
-				return nil, alone(path)
-			}
-		}
-		s, probs := cat.build(catPath, false)
-		if len(probs) > 0 {
-			return nil, probs[0]
-		}
-		return s, nil
-	}
-	for i, path := range paths {
-		if isSet[i] || used[absPath(path)] {
-			continue
-		}
-		t, err := read(path)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, path)
-		parts = append(parts, Part{Pattern: t.Pattern, Table: t})
-	}
-	if slices.Contains(isSet, true) {
-		return newSetWrap(names, parts, ErrSet)
-	}
-	return newSet(names, parts)
+	return planSet(paths, false).Open()
 }
 
 // CheckSetFile checks the set file at path with its tables as OpenSet
@@ -425,27 +349,6 @@ func CheckSetFile(path string) (*Set, []error) {
 		return nil, c.probs
 	}
 	return s, nil
-}
-
-// CheckSetFileHeaders checks the set file at path as OpenSet(path) does,
-// in the same order and with the same first error, but reads only the
-// headers of its tables (as ReadHeaderFile does; cheap: a few kilobytes
-// per table, no payload decoded), for `pdbgen info`. It therefore finds
-// every problem of the set file and of its tables' headers (board, goal,
-// tiles, raw_sha256 named, kind, symmetry, tile_map, overlaps), but not a
-// table whose payload is corrupt (only ReadFile, which OpenSet and
-// CheckSetFile use, decodes it). Errors as for OpenSet: they name the
-// path; those about the set file wrap ErrSet, a missing or unreadable
-// table passes through.
-func CheckSetFileHeaders(path string) error {
-	c := checkSetFile(path, tableCache(readTableHeader), false)
-	if len(c.probs) > 0 {
-		return c.probs[0]
-	}
-	if _, probs := c.build(path, false); len(probs) > 0 {
-		return probs[0]
-	}
-	return nil
 }
 
 // tableCache returns a function reading table files with read (ReadFile,
@@ -537,13 +440,18 @@ func (c *setFileCheck) build(path string, all bool) (*Set, []error) {
 // (read with read) in the order of SPEC.md sections 10.3 and 12; with all
 // it goes on after a problem where it can, else it stops at the first.
 func checkSetFile(path string, read func(string) (*Table, error), all bool) *setFileCheck {
+	return newPlannedSet(readSetFileBytes(path)).check(path, read, all)
+}
+
+// check checks the set file planned (read from path) against its tables
+// (read with read) as checkSetFile does.
+func (ps *plannedSet) check(path string, read func(string) (*Table, error), all bool) *setFileCheck {
 	c := &setFileCheck{}
-	data, err := readSetFileBytes(path)
-	if err != nil {
-		c.probs = []error{err}
+	if ps.readErr != nil {
+		c.probs = []error{ps.readErr}
 		return c
 	}
-	sf, probs := parseSetFileAll(data)
+	sf, probs := ps.sf, ps.probs
 	skip := map[[2]int]bool{}
 	for _, p := range probs {
 		c.probs = append(c.probs, fmt.Errorf("%s: %w", path, p.err()))
@@ -722,27 +630,6 @@ func ValidTableName(name string) bool {
 		}
 	}
 	return true
-}
-
-// SetFileTables returns the paths of the tables a set file names (in the
-// set file's directory), each once, in order of first use. It reads only
-// the set file (ReadSetFile), so a front end can size the tables' memory
-// before loading them.
-func SetFileTables(path string) ([]string, error) {
-	sf, err := ReadSetFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, p := range sf.allParts() {
-		if seen[p.Table] {
-			continue
-		}
-		seen[p.Table] = true
-		out = append(out, filepath.Join(filepath.Dir(path), p.Table))
-	}
-	return out, nil
 }
 
 func absPath(p string) string {

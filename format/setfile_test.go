@@ -304,18 +304,29 @@ func TestSetKit(t *testing.T) {
 			continue
 		}
 		f := strings.Split(line, "\t") // file expect exit check message about
-		_, err := format.OpenSet(filepath.Join(dir, f[0]))
-		switch {
-		case f[1] == "ok" && err != nil:
-			t.Errorf("%s (%s): %v", f[0], f[5], err)
-		case f[1] != "ok" && err == nil:
-			t.Errorf("%s (%s): accepted", f[0], f[5])
-		case err != nil && f[3] == "go":
-			if want := strings.ReplaceAll(f[4], "{dir}", dir); err.Error() != want {
-				t.Errorf("%s (%s):\n got %s\nwant %s", f[0], f[5], err, want)
-			}
-			if bad := format.IsBadData(err); bad != (f[2] == "1") {
-				t.Errorf("%s: bad data %v, want exit %s", f[0], bad, f[2])
+		path := filepath.Join(dir, f[0])
+		// OpenSet, and the two phases of a command (the plan reads the
+		// headers first): the same outcome and first error.
+		for _, open := range []struct {
+			name string
+			fn   func() (*format.Set, error)
+		}{
+			{"OpenSet", func() (*format.Set, error) { return format.OpenSet(path) }},
+			{"PlanSet.Open", func() (*format.Set, error) { return format.PlanSet(path).Open() }},
+		} {
+			_, err := open.fn()
+			switch {
+			case f[1] == "ok" && err != nil:
+				t.Errorf("%s %s (%s): %v", open.name, f[0], f[5], err)
+			case f[1] != "ok" && err == nil:
+				t.Errorf("%s %s (%s): accepted", open.name, f[0], f[5])
+			case err != nil && f[3] == "go":
+				if want := strings.ReplaceAll(f[4], "{dir}", dir); err.Error() != want {
+					t.Errorf("%s %s (%s):\n got %s\nwant %s", open.name, f[0], f[5], err, want)
+				}
+				if bad := format.IsBadData(err); bad != (f[2] == "1") {
+					t.Errorf("%s %s: bad data %v, want exit %s", open.name, f[0], bad, f[2])
+				}
 			}
 		}
 		n++
@@ -325,7 +336,7 @@ func TestSetKit(t *testing.T) {
 	}
 }
 
-// TestSetKitHeaders: CheckSetFileHeaders, reading only the tables'
+// TestSetKitHeaders: SetPlan.CheckHeaders, reading only the tables'
 // headers, gives every set file of the set kit OpenSet's outcome and
 // first error, except a table whose payload alone is corrupt: that one
 // it must pass (it never decodes a payload; OpenSet does).
@@ -347,11 +358,11 @@ func TestSetKitHeaders(t *testing.T) {
 			continue // a JSON array: read as a table file, not a set file
 		}
 		_, want := format.OpenSet(path)
-		got := format.CheckSetFileHeaders(path)
+		got := format.PlanSet(path).CheckHeaders()
 		switch {
 		case payloadOnly[f[0]]:
 			if want == nil || got != nil {
-				t.Errorf("%s (%s): OpenSet %v, CheckSetFileHeaders %v; want an error from OpenSet only", f[0], f[5], want, got)
+				t.Errorf("%s (%s): OpenSet %v, CheckHeaders %v; want an error from OpenSet only", f[0], f[5], want, got)
 			}
 		case (want == nil) != (got == nil) || (want != nil && got.Error() != want.Error()):
 			t.Errorf("%s (%s):\n got %v\nwant %v", f[0], f[5], got, want)

@@ -56,9 +56,17 @@ func parseSetJSON(data []byte) (any, error) {
 	return v, nil
 }
 
+// jsonParser is the one strict JSON parser of the package, for set files
+// (parseSetJSON: a tree, byte offsets in errors, nesting at most
+// MaxSetFileDepth) and table headers (members: the header object's
+// members as subslices, the values below them only scanned).
 type jsonParser struct {
 	s []byte
 	i int
+	// skip scans values without building them: no allocation, no
+	// duplicate-key check and no length limit inside them, and no depth
+	// limit (the header's text has passed json.Valid, which bounds it).
+	skip bool
 }
 
 func (p *jsonParser) fail(msg string) error { return &setJSONError{Msg: msg, Offset: p.i} }
@@ -90,7 +98,7 @@ func (p *jsonParser) value(depth int) (any, error) {
 	}
 	switch c := p.s[p.i]; {
 	case c == '{' || c == '[':
-		if depth >= MaxSetFileDepth {
+		if depth >= MaxSetFileDepth && !p.skip {
 			return nil, p.fail("JSON nested deeper than " + strconv.Itoa(MaxSetFileDepth) + " levels")
 		}
 		p.i++
@@ -114,6 +122,10 @@ func (p *jsonParser) value(depth int) (any, error) {
 	if n == 0 {
 		return nil, p.fail("invalid character looking for beginning of value")
 	}
+	if p.skip {
+		p.i += n
+		return nil, nil
+	}
 	if n >= 400 {
 		return nil, p.fail("number literal too long")
 	}
@@ -123,7 +135,10 @@ func (p *jsonParser) value(depth int) (any, error) {
 }
 
 func (p *jsonParser) object(depth int) (any, error) {
-	m := jsonObject{}
+	var m jsonObject
+	if !p.skip {
+		m = jsonObject{}
+	}
 	p.ws()
 	if p.peek() == '}' {
 		p.i++
@@ -143,14 +158,16 @@ func (p *jsonParser) object(depth int) (any, error) {
 			return nil, p.fail("after object key: want ':'")
 		}
 		p.i++
-		if _, dup := m[k]; dup {
+		if _, dup := m[k]; dup && !p.skip {
 			return nil, p.fail("duplicate key " + QuoteName(k))
 		}
 		v, err := p.value(depth)
 		if err != nil {
 			return nil, err
 		}
-		m[k] = v
+		if !p.skip {
+			m[k] = v
+		}
 		p.ws()
 		switch p.peek() {
 		case ',':
@@ -161,6 +178,42 @@ func (p *jsonParser) object(depth int) (any, error) {
 			return m, nil
 		}
 		return nil, p.fail("after object key:value pair: want ',' or '}'")
+	}
+}
+
+// members calls fn with the key (decoded) and the value (a subslice of
+// p.s, not parsed) of each member of the JSON object p.s, in order; it
+// stops at fn's first error. The values are scanned in skip mode. p.s
+// must be one valid JSON object (json.Valid): members is the header's
+// walk (parseHeader), whose syntax errors encoding/json words.
+func (p *jsonParser) members(fn func(key string, value []byte) error) error {
+	p.ws()
+	p.i++ // past '{'
+	for {
+		p.ws()
+		if p.peek() == '}' {
+			return nil
+		}
+		p.skip = false
+		key, err := p.str()
+		if err != nil {
+			return err
+		}
+		p.ws()
+		p.i++ // past ':'
+		p.ws()
+		p.skip = true
+		start := p.i
+		if _, err := p.value(1); err != nil {
+			return err
+		}
+		if err := fn(key, p.s[start:p.i]); err != nil {
+			return err
+		}
+		p.ws()
+		if p.peek() == ',' {
+			p.i++
+		}
 	}
 }
 
@@ -176,7 +229,9 @@ func (p *jsonParser) array(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		a = append(a, v)
+		if !p.skip {
+			a = append(a, v)
+		}
 		p.ws()
 		switch p.peek() {
 		case ',':
@@ -190,8 +245,24 @@ func (p *jsonParser) array(depth int) (any, error) {
 	}
 }
 
-// str parses a string literal starting at its opening quote.
+// skipStr moves past the string literal starting at its opening quote
+// (skip mode: the text is valid JSON).
+func (p *jsonParser) skipStr() {
+	for p.i++; p.i < len(p.s) && p.s[p.i] != '"'; p.i++ {
+		if p.s[p.i] == '\\' {
+			p.i++
+		}
+	}
+	p.i++
+}
+
+// str parses a string literal starting at its opening quote (in skip
+// mode it only finds its end, skipStr).
 func (p *jsonParser) str() (string, error) {
+	if p.skip {
+		p.skipStr()
+		return "", nil
+	}
 	p.i++
 	var out []byte
 	start := p.i

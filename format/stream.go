@@ -10,8 +10,6 @@ import (
 	"io"
 	"os"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/tilepdb/tilepdb/internal/atomicfile"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -130,80 +128,23 @@ func mergeStreamHeader(h, got Header) Header {
 	return h
 }
 
-// streamFrame is one frame in flight.
-type streamFrame struct {
-	lo   uint64
-	vals []uint8
-	out  []byte
-	err  error
-	done chan struct{}
-}
-
-// encode is one pass over the values with codec c: frames read in order
-// by this goroutine, encoded and compressed by workers, spooled in order.
-// It fills s.Header's counts, hashes and frames.
+// encode is one pass over the values with codec c (pipeFrames): frames
+// read in order by this goroutine, counted and hashed, encoded and
+// compressed by workers, spooled in order. It fills s.Header's counts,
+// hashes and frames.
 func (s *Stream) encode(p *puzzle.Pattern, src ValueSource, c codec, v *version, m *manhattan, fs, workers int) error {
 	entries := p.Size()
-	nf := frameCount(entries, fs)
 	raw := sha256.New()
 	var payload hash.Hash
 	if v.payloadSHA {
 		payload = sha256.New()
 	}
 	var counts Counts
-	frames := make([]int64, 0, nf)
+	frames := make([]int64, 0, frameCount(entries, fs))
 	bw := bufio.NewWriterSize(s.spool, 1<<20)
 	var written int64
-
-	// Frames go to the workers through work and to the spooler in order
-	// through queue; at most workers+2 are in flight.
-	queue := make(chan *streamFrame, workers+1)
-	work := make(chan *streamFrame, workers)
-	free := make(chan []uint8, workers+2)
-	var g errgroup.Group
-	for range workers {
-		g.Go(func() error {
-			sc := new(frameScratch)
-			for f := range work {
-				out, err := c.encode(m, f.lo, f.vals, sc)
-				if err == nil {
-					f.out, err = compressFrame(v.level, out)
-				}
-				f.err = err
-				close(f.done)
-			}
-			return nil
-		})
-	}
-	spoolErr := make(chan error, 1)
-	go func() {
-		var first error
-		for f := range queue {
-			<-f.done
-			if first == nil {
-				first = f.err
-				if first == nil {
-					payloadWrite(payload, f.out)
-					frames = append(frames, int64(len(f.out)))
-					n, err := bw.Write(f.out)
-					written += int64(n)
-					if err != nil {
-						first = fmt.Errorf("spool: %w", err)
-					}
-				}
-			}
-			f.out = nil
-			select {
-			case free <- f.vals:
-			default: // enough spare buffers
-			}
-		}
-		spoolErr <- first
-	}()
-	var readErr error
-	for i := uint64(0); i < nf; i++ {
-		lo := i * uint64(fs)
-		n := min(uint64(fs), entries-lo)
+	free := make(chan []uint8, workers+2) // value buffers spooled, for reuse
+	next := func(lo uint64, n int) ([]uint8, error) {
 		var buf []uint8
 		select {
 		case buf = <-free:
@@ -212,33 +153,40 @@ func (s *Stream) encode(p *puzzle.Pattern, src ValueSource, c codec, v *version,
 		}
 		buf = buf[:n]
 		if err := src(lo, buf); err != nil {
-			readErr = err
-			break
+			return nil, sourceError{err}
 		}
 		fc := CountValues(buf)
 		if fc[puzzle.Unreached] != 0 {
-			readErr = fmt.Errorf("tilepdb: EncodeStream: %d entries hold the reserved value 255 (unreached), first at rank %d", fc[puzzle.Unreached], lo+uint64(firstIndex(buf, puzzle.Unreached)))
-			break
+			return nil, sourceError{fmt.Errorf("tilepdb: EncodeStream: %d entries hold the reserved value 255 (unreached), first at rank %d", fc[puzzle.Unreached], lo+uint64(firstIndex(buf, puzzle.Unreached)))}
 		}
 		for j := range counts {
 			counts[j] += fc[j]
 		}
 		raw.Write(buf)
-		f := &streamFrame{lo: lo, vals: buf, done: make(chan struct{})}
-		queue <- f
-		work <- f
+		return buf, nil
 	}
-	close(work)
-	close(queue)
-	_ = g.Wait()
-	err := <-spoolErr
-	if readErr != nil {
-		return readErr
-	}
-	if err != nil {
-		if errors.Is(err, errTooWide) {
-			return err
+	emit := func(vals []uint8, out []byte) error {
+		payloadWrite(payload, out)
+		frames = append(frames, int64(len(out)))
+		n, err := bw.Write(out)
+		written += int64(n)
+		select {
+		case free <- vals[:cap(vals)]:
+		default: // enough spare buffers
 		}
+		if err != nil {
+			return fmt.Errorf("spool: %w", err)
+		}
+		return nil
+	}
+	err := pipeFrames(c, v.level, m, entries, fs, workers, next, emit)
+	var se sourceError
+	switch {
+	case errors.As(err, &se):
+		return se.err // the source's own error, as it is
+	case errors.Is(err, errTooWide):
+		return err
+	case err != nil:
 		return fmt.Errorf("tilepdb: EncodeStream: %w", err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -256,6 +204,13 @@ func (s *Stream) encode(p *puzzle.Pattern, src ValueSource, c codec, v *version,
 	}
 	return nil
 }
+
+// sourceError marks an error of the values' source (or of their check)
+// through pipeFrames, returned as it is.
+type sourceError struct{ err error }
+
+func (e sourceError) Error() string { return e.err.Error() }
+func (e sourceError) Unwrap() error { return e.err }
 
 func payloadWrite(h hash.Hash, b []byte) {
 	if h != nil {

@@ -9,11 +9,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/tilepdb/tilepdb/internal/atomicfile"
 )
@@ -121,46 +118,23 @@ func (t *Table) encodeFrames(v *version, nf, workers int) ([][]byte, codec, erro
 }
 
 // compressFrames encodes the frames with c (checking every value against
-// its Manhattan distance in format 2) and compresses them, in parallel. It
-// returns errTooWide as soon as some frame does not fit c (the remaining
-// frames are skipped), else the error of the first bad frame, whatever the
-// timing.
+// its Manhattan distance in format 2) and compresses them, in parallel,
+// through pipeFrames (the writer EncodeStream uses too). It returns
+// errTooWide when some frame does not fit c (the frames after it are
+// skipped), else the error of the first bad frame.
 func (t *Table) compressFrames(c codec, level zstd.EncoderLevel, m *manhattan, nf, workers int) ([][]byte, error) {
-	fs := t.Header.FrameSize
-	bufs := sync.Pool{New: func() any { return new(frameScratch) }}
-	frames := make([][]byte, nf)
-	errs := make([]error, nf)
-	var wide atomic.Bool // some frame does not fit c
-	var g errgroup.Group
-	g.SetLimit(workers)
-	for i := range nf {
-		g.Go(func() error {
-			if wide.Load() {
-				return nil // redone with the next codec anyway
-			}
-			s := bufs.Get().(*frameScratch)
-			defer bufs.Put(s)
-			lo := i * fs
-			out, err := c.encode(m, uint64(lo), t.Values[lo:min(lo+fs, len(t.Values))], s)
-			switch {
-			case errors.Is(err, errTooWide):
-				wide.Store(true)
-			case err != nil:
-				errs[i] = err
-			default:
-				frames[i], errs[i] = compressFrame(level, out)
-			}
-			return nil
-		})
+	frames := make([][]byte, 0, nf)
+	next := func(lo uint64, n int) ([]uint8, error) { return t.Values[lo : lo+uint64(n)], nil }
+	emit := func(_ []uint8, out []byte) error {
+		frames = append(frames, out)
+		return nil
 	}
-	_ = g.Wait()
-	if wide.Load() {
+	err := pipeFrames(c, level, m, uint64(len(t.Values)), t.Header.FrameSize, workers, next, emit)
+	switch {
+	case errors.Is(err, errTooWide):
 		return nil, errTooWide
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, fmt.Errorf("tilepdb: Encode: %w", err)
-		}
+	case err != nil:
+		return nil, fmt.Errorf("tilepdb: Encode: %w", err)
 	}
 	return frames, nil
 }

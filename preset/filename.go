@@ -33,7 +33,7 @@ func ParseFileName(name string) (*puzzle.Pattern, error) {
 	if pr, err := Find(prefix); err == nil {
 		ps, err := pr.Patterns(goal)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		var names []string
 		for _, p := range ps {
@@ -55,7 +55,7 @@ func ParseFileName(name string) (*puzzle.Pattern, error) {
 	}
 	gb, err := puzzle.ParseGoal(goal, g)
 	if err != nil {
-		return nil, fmt.Errorf("%s: goal: %v", name, err)
+		return nil, fmt.Errorf("%s: goal: %w", name, err)
 	}
 	var tiles []uint8
 	if additive {
@@ -73,7 +73,7 @@ func ParseFileName(name string) (*puzzle.Pattern, error) {
 	}
 	p, err := puzzle.NewPattern(g, gb, tiles)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if fn := FileName(g.String(), p); fn != name {
 		return nil, fmt.Errorf("%s is not the conventional name of its table (%s)", name, fn)

@@ -1,8 +1,3 @@
-// Package preset names the tables tilepdb ships and builds by default: for
-// each preset its board, its disjoint partition of the tiles (Korf & Felner
-// 2002) and whether `make data` builds it, plus the conventional file name
-// of a table. It depends only on package puzzle; package builder computes
-// the tables.
 package preset
 
 import (

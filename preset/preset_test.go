@@ -88,13 +88,13 @@ func TestPresets(t *testing.T) {
 	// Blank-first 15-78 is Korf & Felner's {1..7}/{8..15} split.
 	pr, _ := preset.Find("15-78")
 	ps, _ := pr.Patterns("blank-first")
-	if fmt.Sprint(ps[0].Tiles, ps[1].Tiles) != "[8 9 10 11 12 13 14 15] [1 2 3 4 5 6 7]" {
+	if fmt.Sprintf("%d %d", ps[0].Tiles, ps[1].Tiles) != "[8 9 10 11 12 13 14 15] [1 2 3 4 5 6 7]" {
 		t.Errorf("blank-first 15-78 = %v %v", ps[0].Tiles, ps[1].Tiles)
 	}
 	// Blank-first 24-6666 is Korf & Felner's partition, with 2 tables.
 	pr, _ = preset.Find("24-6666")
 	ps, _ = pr.Patterns("blank-first")
-	if got := fmt.Sprint(ps[0].Tiles, ps[1].Tiles, ps[2].Tiles, ps[3].Tiles); got != "[1 2 5 6 7 12] [3 4 8 9 13 14] [10 11 15 16 20 21] [17 18 19 22 23 24]" {
+	if got := fmt.Sprintf("%d %d %d %d", ps[0].Tiles, ps[1].Tiles, ps[2].Tiles, ps[3].Tiles); got != "[1 2 5 6 7 12] [3 4 8 9 13 14] [10 11 15 16 20 21] [17 18 19 22 23 24]" {
 		t.Errorf("blank-first 24-6666 = %s", got)
 	}
 	if _, err := preset.Find("nope"); err == nil {
@@ -172,7 +172,7 @@ func TestCatalogue24Best(t *testing.T) {
 	for _, ps := range partitions {
 		var sets []string
 		for _, p := range ps {
-			sets = append(sets, strings.Trim(fmt.Sprint(p.Pattern.Tiles), "[]"))
+			sets = append(sets, strings.Trim(fmt.Sprintf("%d", p.Pattern.Tiles), "[]"))
 			parts++
 		}
 		slices.Sort(sets)

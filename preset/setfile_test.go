@@ -70,7 +70,7 @@ func TestCatalogueFile(t *testing.T) {
 	for i, parts := range partitions {
 		for j, part := range parts {
 			sp := sf.Partitions[i][j]
-			if sp.Table != files[part.Table] || sp.RawSHA256 != sums[part.Table] || fmt.Sprint(sp.Tiles) != fmt.Sprint(part.Pattern.Tiles) {
+			if sp.Table != files[part.Table] || sp.RawSHA256 != sums[part.Table] || fmt.Sprintf("%d", sp.Tiles) != fmt.Sprintf("%d", part.Pattern.Tiles) {
 				t.Errorf("partition %d part %d: %+v, want tiles %v through %s", i+1, j+1, sp, part.Pattern.Tiles, files[part.Table])
 			}
 		}

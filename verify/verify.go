@@ -1,28 +1,3 @@
-// Package verify checks pattern-database and exact-distance table files
-// independently of the code that built them.
-//
-// File and Table run a fixed series of checks and report every
-// inconsistency each one finds, with a count per check, instead of stopping
-// at the first (the bbolt checker's model). The checks are exact rules
-// that every correct table satisfies, each stated at its Check* constant
-// and argued in the comment of the function implementing it; they take
-// three parallel passes over the entries (ranking; goal, unreached,
-// manhattan, descent and step; symmetry). On an exact table each costs
-// one Unrank and a few RankCells per entry; on an additive table the
-// passes walk the index in order and look neighbours and images up in
-// per-cell-set tables (sweep.go), and only the ranking pass calls
-// RankCells, once per entry.
-// With Options.Deep the table is also rebuilt by Reference, a
-// deliberately simple second builder, and compared entry by entry.
-//
-// Definitions used below. An additive entry V(P), for a placement P of the
-// pattern tiles S, is the fewest moves of tiles of S that bring them to
-// their goal cells when the other tiles are indistinguishable and the blank
-// moves among them at no cost, minimised over the blank's cell; formally
-// V(P) = min_b D(P,b), where D is the 0-1 distance in the graph of abstract
-// states (placement, blank cell) to (goal placement, goal blank cell), a
-// move of a pattern tile costing 1 and any other move 0. An exact entry is
-// the true number of moves from a solvable state to the goal.
 package verify
 
 import (

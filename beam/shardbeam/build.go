@@ -176,7 +176,7 @@ func AutoSetShards(ps []*puzzle.Pattern, lanes int) []int {
 	return out
 }
 
-// Build runs the search of the additive pattern p on Beam and returns
+// Build runs the search of the additive pattern p on Apache Beam and returns
 // the finished search: its Result gives the values (index = the
 // pattern's rank, byte for byte as builder.Build returns them) one shard
 // at a time. It fails for an exact pattern (build those with
@@ -204,26 +204,7 @@ func BuildSet(ctx context.Context, tables []Table, opt Options) ([]*Result, *Set
 	if len(tables) == 0 {
 		return nil, nil, errors.New("shardbeam: no table to build")
 	}
-	if opt.Lanes <= 0 {
-		opt.Lanes = runtime.NumCPU()
-	}
-	if opt.Jobs <= 0 {
-		opt.Jobs = 1
-	}
-	if opt.Lanes < opt.Jobs {
-		opt.Lanes = opt.Jobs
-	}
-	if opt.StepWorkers <= 0 {
-		opt.StepWorkers = runtime.NumCPU()
-	}
-	if opt.Run == nil {
-		opt.Run = func(ctx context.Context, _ int, p *beam.Pipeline) error { return beamx.Run(ctx, p) }
-	}
-	var ps []*puzzle.Pattern
-	for _, t := range tables {
-		ps = append(ps, t.Pattern)
-	}
-	auto := AutoSetShards(ps, opt.Lanes)
+	opt = opt.withDefaults()
 	searches := make([]*search, len(tables))
 	defer func() {
 		for _, sr := range searches {
@@ -232,105 +213,149 @@ func BuildSet(ctx context.Context, tables []Table, opt Options) ([]*Result, *Set
 			}
 		}
 	}()
-	specs := make([]TableSpec, len(tables))
+	specs, err := startSearches(ctx, tables, opt, searches)
+	if err != nil {
+		return nil, nil, err
+	}
+	srep := &SetReport{Lanes: opt.Lanes, Jobs: opt.Jobs}
+	procs := map[int]bool{}
+	for level := 0; ; level++ {
+		sum, done, err := runSetLevel(ctx, opt, searches, specs, level, procs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if done {
+			break
+		}
+		srep.Levels = append(srep.Levels, sum)
+	}
+	srep.Processes = sortedPIDs(procs)
+	for _, sr := range searches {
+		if total := sr.pl.States(); sr.expanded != total {
+			return nil, nil, fmt.Errorf("shardbeam: %s: %d of %d abstract states expanded", sr.p, sr.expanded, total)
+		}
+		sr.rep.Processes = sortedPIDs(sr.procs)
+	}
+	results := make([]*Result, len(searches))
+	for i, sr := range searches {
+		results[i] = &Result{Report: sr.rep, pl: sr.pl, wf: sr.wf, logLevels: sr.logLevels, lastLevel: sr.lastLevel, cur: -1}
+		sr.wf = nil // the Result owns it now
+	}
+	return results, srep, nil
+}
+
+// withDefaults is opt with its zero fields filled in: Lanes and
+// StepWorkers runtime.NumCPU() (Lanes at least Jobs), Jobs 1, Run
+// beamx.Run.
+func (opt Options) withDefaults() Options {
+	if opt.Lanes <= 0 {
+		opt.Lanes = runtime.NumCPU()
+	}
+	if opt.Jobs <= 0 {
+		opt.Jobs = 1
+	}
+	opt.Lanes = max(opt.Lanes, opt.Jobs)
+	if opt.StepWorkers <= 0 {
+		opt.StepWorkers = runtime.NumCPU()
+	}
+	if opt.Run == nil {
+		opt.Run = func(ctx context.Context, _ int, p *beam.Pipeline) error { return beamx.Run(ctx, p) }
+	}
+	return opt
+}
+
+// startSearches claims every table's work folder (no two tables may
+// share one) and fills searches, one per table (a Table's Shards of 0
+// picks AutoSetShards); it returns the tables' specs for the pipelines.
+// On an error the searches started so far are in searches, to be closed.
+func startSearches(ctx context.Context, tables []Table, opt Options, searches []*search) ([]TableSpec, error) {
+	var ps []*puzzle.Pattern
 	works := map[string]bool{}
 	for _, t := range tables {
+		ps = append(ps, t.Pattern)
 		w := strings.TrimRight(t.Work, "/")
 		if works[w] {
-			return nil, nil, fmt.Errorf("shardbeam: %s: work folder %s is another table's too", t.Pattern, w)
+			return nil, fmt.Errorf("shardbeam: %s: work folder %s is another table's too", t.Pattern, w)
 		}
 		works[w] = true
 	}
+	auto := AutoSetShards(ps, opt.Lanes)
+	specs := make([]TableSpec, len(tables))
 	for i, t := range tables {
 		if t.Shards == 0 {
 			t.Shards = auto[i]
 		}
 		sr, err := newSearch(ctx, t, opt)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		searches[i] = sr
 		specs[i] = TableSpec{Work: sr.work, Spec: sr.spec}
 	}
-	srep := &SetReport{Lanes: opt.Lanes, Jobs: opt.Jobs}
-	procs := map[int]bool{}
-	for level := 0; ; level++ {
-		var tasks []Task
-		var est []uint64
-		for i, sr := range searches {
-			if sr.finished {
-				continue
-			}
-			if level > builder.MaxLevel {
-				return nil, nil, fmt.Errorf("shardbeam: %s: the search did not end by level %d", sr.p, builder.MaxLevel)
-			}
-			for _, t := range sr.tasks() {
-				t.Table = i
-				tasks = append(tasks, t)
-				est = append(est, sr.estimate(t))
-			}
-		}
-		if len(tasks) == 0 {
-			break
-		}
-		lanes := dealLanes(est, opt.Lanes)
-		t0 := time.Now()
-		if err := runLevel(ctx, opt, specs, level, tasks, lanes); err != nil {
-			return nil, nil, fmt.Errorf("shardbeam: level %d: %w", level, err)
-		}
-		wall := time.Since(t0)
-		laneSec := make([]float64, opt.Lanes)
-		reps := make([]LevelReport, len(searches))
-		for i, t := range tasks {
-			sr := searches[t.Table]
-			rec, err := sr.collect(ctx, level, t)
-			if err != nil {
-				return nil, nil, err
-			}
-			procs[rec.PID] = true
-			laneSec[lanes[i]] += rec.ReadSec + rec.StepSec + rec.WriteSec
-			addRecord(&reps[t.Table], rec)
-		}
-		sum := LevelReport{Level: level, Wall: wall, Shards: len(tasks)}
-		for _, b := range laneSec {
-			sum.LaneSec = max(sum.LaneSec, b)
-		}
-		for i, sr := range searches {
-			if sr.finished {
-				continue
-			}
-			lr := reps[i]
-			lr.Level, lr.Wall, lr.LaneSec = level, wall, sum.LaneSec
-			sr.endLevel(lr, opt.Log)
-			sum.ReadSec += lr.ReadSec
-			sum.StepSec += lr.StepSec
-			sum.WriteSec += lr.WriteSec
-			sum.Frontier += lr.Frontier
-			sum.BytesOut += lr.BytesOut
-			sum.StateOut += lr.StateOut
-			sum.LogBytes += lr.LogBytes
-		}
-		srep.Levels = append(srep.Levels, sum)
-	}
-	for pid := range procs {
-		srep.Processes = append(srep.Processes, pid)
-	}
-	sort.Ints(srep.Processes)
-	results := make([]*Result, len(searches))
-	for _, sr := range searches {
-		if total := sr.pl.States(); sr.expanded != total {
-			return nil, nil, fmt.Errorf("shardbeam: %s: %d of %d abstract states expanded", sr.p, sr.expanded, total)
-		}
-		for pid := range sr.procs {
-			sr.rep.Processes = append(sr.rep.Processes, pid)
-		}
-		sort.Ints(sr.rep.Processes)
-	}
+	return specs, nil
+}
+
+// runSetLevel runs level of every search not yet finished in the same
+// pipelines, collects the Steps' records (their worker processes into
+// procs) and closes the level of each search; it returns the level's
+// sums over the set, or done when no search had a Step left.
+func runSetLevel(ctx context.Context, opt Options, searches []*search, specs []TableSpec, level int, procs map[int]bool) (sum LevelReport, done bool, err error) {
+	var tasks []Task
+	var est []uint64
 	for i, sr := range searches {
-		results[i] = &Result{Report: sr.rep, pl: sr.pl, wf: sr.wf, logLevels: sr.logLevels, lastLevel: sr.lastLevel, cur: -1}
-		sr.wf = nil // the Result owns it now
+		if sr.finished {
+			continue
+		}
+		if level > builder.MaxLevel {
+			return sum, false, fmt.Errorf("shardbeam: %s: the search did not end by level %d", sr.p, builder.MaxLevel)
+		}
+		for _, t := range sr.tasks() {
+			t.Table = i
+			tasks = append(tasks, t)
+			est = append(est, sr.estimate(t))
+		}
 	}
-	return results, srep, nil
+	if len(tasks) == 0 {
+		return sum, true, nil
+	}
+	lanes := dealLanes(est, opt.Lanes)
+	t0 := time.Now()
+	if err := runLevel(ctx, opt, specs, level, tasks, lanes); err != nil {
+		return sum, false, fmt.Errorf("shardbeam: level %d: %w", level, err)
+	}
+	wall := time.Since(t0)
+	laneSec := make([]float64, opt.Lanes)
+	reps := make([]LevelReport, len(searches))
+	for i, t := range tasks {
+		rec, err := searches[t.Table].collect(ctx, level, t)
+		if err != nil {
+			return sum, false, err
+		}
+		procs[rec.PID] = true
+		laneSec[lanes[i]] += rec.ReadSec + rec.StepSec + rec.WriteSec
+		addRecord(&reps[t.Table], rec)
+	}
+	sum = LevelReport{Level: level, Wall: wall, Shards: len(tasks), LaneSec: slices.Max(laneSec)}
+	for i, sr := range searches {
+		if sr.finished {
+			continue
+		}
+		lr := reps[i]
+		lr.Level, lr.Wall, lr.LaneSec = level, wall, sum.LaneSec
+		sr.endLevel(lr, opt.Log)
+		sum.addWork(lr)
+	}
+	return sum, false, nil
+}
+
+// sortedPIDs lists the process ids of procs in increasing order.
+func sortedPIDs(procs map[int]bool) []int {
+	var out []int
+	for pid := range procs {
+		out = append(out, pid)
+	}
+	sort.Ints(out)
+	return out
 }
 
 // search is the driver's view of one table's search: what each shard's
@@ -455,13 +480,20 @@ func (sr *search) collect(ctx context.Context, level int, t Task) (*stepRecord, 
 func addRecord(lr *LevelReport, rec *stepRecord) {
 	st := rec.Stats
 	lr.Shards++
-	lr.ReadSec += rec.ReadSec
-	lr.StepSec += rec.StepSec
-	lr.WriteSec += rec.WriteSec
-	lr.Frontier += st.Frontier
-	lr.BytesOut += st.BytesOut
-	lr.StateOut += st.StateBytes
-	lr.LogBytes += st.ValueLogBytes
+	lr.addWork(LevelReport{ReadSec: rec.ReadSec, StepSec: rec.StepSec, WriteSec: rec.WriteSec,
+		Frontier: st.Frontier, BytesOut: st.BytesOut, StateOut: st.StateBytes, LogBytes: st.ValueLogBytes})
+}
+
+// addWork adds o's times and counts summed over shards (ReadSec, StepSec,
+// WriteSec, Frontier, BytesOut, StateOut, LogBytes) to lr.
+func (lr *LevelReport) addWork(o LevelReport) {
+	lr.ReadSec += o.ReadSec
+	lr.StepSec += o.StepSec
+	lr.WriteSec += o.WriteSec
+	lr.Frontier += o.Frontier
+	lr.BytesOut += o.BytesOut
+	lr.StateOut += o.StateOut
+	lr.LogBytes += o.LogBytes
 }
 
 // endLevel closes the level whose records collect read: the senders of

@@ -27,7 +27,9 @@ var buildCmd = &command{name: "build", usage: "[-j N] [-o DIR] [--quiet] [--pres
 	help: `Writes one .pdb file per table into the output directory and prints each
 path on stdout when it is written. Before the first search, build checks
 that every table fits in memory and that the output directory and the
-manifest paths can be written. A file is written to a temporary file and
+manifest paths can be written, then prints its plan on stderr (not with
+--quiet): per table its kind, entries, in memory or out of core, memory
+and a rough CPU and wall time from the builder's cost model. A file is written to a temporary file and
 renamed, so an interrupted build never leaves a partial table; temporaries
 left by a killed build are removed by the next build into that directory.
 With --manifest and neither --preset nor --board, the tables are the ones
@@ -106,33 +108,28 @@ type plannedTable struct {
 	// -j); under --max-memory, only as many zstd encoders as fit beside
 	// the table.
 	writers int
-	// zeroAware: build the zero-aware table of pattern (--zero-aware).
-	zeroAware bool
+	// kind is the table's kind (preset.Table.Kind): exact, additive or
+	// zero-aware (--zero-aware, or a zero-aware preset).
+	kind format.Kind
+	// estimate is the in-memory build's memory and search states
+	// (builder.EstimateBuild), computed once.
+	estimate builder.Estimate
 }
 
-// plannedSet is the set file of a preset whose parts share tables
-// (preset.Plan).
-type plannedSet struct {
-	file       string // file name in the output directory
-	partitions [][]preset.Part
-	catalogue  bool           // a catalogue preset: a version-2 set file of partitions
-	tables     []plannedTable // by preset.Part.Table
-	zeroAware  bool           // the preset's own tables are zero-aware (its name has no ZeroAwareMark)
-}
-
-// parts counts the parts of all partitions.
-func (ps plannedSet) parts() int {
-	n := 0
-	for _, p := range ps.partitions {
-		n += len(p)
+// plannedTables turns the resolved tables into the plan's, not yet
+// estimated.
+func plannedTables(tables []preset.Table) []plannedTable {
+	out := make([]plannedTable, len(tables))
+	for i, t := range tables {
+		out[i] = plannedTable{pattern: t.Pattern, file: t.File, kind: t.Kind}
 	}
-	return n
+	return out
 }
 
 // buildPlan is everything decided before the first search starts.
 type buildPlan struct {
 	tables []plannedTable
-	sets   []plannedSet       // set files to write once their tables are there
+	sets   []preset.Set       // set files to write once their tables are there
 	want   *manifest.Manifest // the --manifest, nil without one
 	budget sysmem.Budget      // the memory a search may take
 }
@@ -155,6 +152,7 @@ func runBuild(e *env, args []string) error {
 	if err := checkTargets(cfg, plan); err != nil {
 		return err
 	}
+	printPlan(e, cfg, plan)
 	ctx := e.context()
 	var entries []manifest.Entry // the tables in the folder at the end, for --write-manifest
 	counts := map[string]int{}
@@ -181,18 +179,7 @@ func runBuild(e *env, args []string) error {
 			return err
 		}
 	}
-	if !cfg.quiet {
-		if rss := peakRSS(); rss > 0 {
-			fmt.Fprintf(e.stderr, "peak RSS %s\n", sysmem.FormatSize(rss))
-		}
-		if cfg.ifNeeded {
-			fmt.Fprintf(e.stderr, "%d table(s): %d kept, %d built, %d replaced, %d failed\n", len(plan.tables),
-				counts[actionKept], counts[actionBuilt], counts[actionReplaced], counts[actionFailed])
-		}
-		if plan.want != nil && counts[actionFailed] == 0 {
-			fmt.Fprintf(e.stderr, "manifest check passed: all %d table(s) match %s\n", len(plan.tables), cfg.manifest)
-		}
-	}
+	printSummary(e, cfg, plan, counts)
 	if cfg.writeManifest != "" {
 		m, err := manifest.New(entries)
 		if err == nil {
@@ -211,9 +198,28 @@ func runBuild(e *env, args []string) error {
 	return nil
 }
 
+// printSummary prints build's last lines on stderr (not with --quiet):
+// the peak RSS, with --if-needed what became of the tables (counts by
+// action), with --manifest that the check passed.
+func printSummary(e *env, cfg *buildConfig, plan *buildPlan, counts map[string]int) {
+	if cfg.quiet {
+		return
+	}
+	if rss := peakRSS(); rss > 0 {
+		fmt.Fprintf(e.stderr, "peak RSS %s\n", sysmem.FormatSize(rss))
+	}
+	if cfg.ifNeeded {
+		fmt.Fprintf(e.stderr, "%d table(s): %d kept, %d built, %d replaced, %d failed\n", len(plan.tables),
+			counts[actionKept], counts[actionBuilt], counts[actionReplaced], counts[actionFailed])
+	}
+	if plan.want != nil && counts[actionFailed] == 0 {
+		fmt.Fprintf(e.stderr, "manifest check passed: all %d table(s) match %s\n", len(plan.tables), cfg.manifest)
+	}
+}
+
 // collectorFor sets the garbage collector for building pt and returns
 // the function that sets it back. Out of core under --max-memory, the
-// memory limit keeps the heap within the budget (memoryLimitFor) and the
+// memory limit keeps the heap within the budget (builder.MemoryLimitFor) and the
 // collector runs only near it: the live heap is mostly the shard states,
 // which a collection never frees. A table built in memory after it gets
 // the usual collector back, and the shard arrays are returned to the OS
@@ -224,7 +230,7 @@ func collectorFor(plan *buildPlan, pt plannedTable) func() {
 	if pt.ooc == nil || !plan.budget.FromFlag {
 		return func() {}
 	}
-	prev := debug.SetMemoryLimit(memoryLimitFor(plan.budget.Limit))
+	prev := debug.SetMemoryLimit(builder.MemoryLimitFor(plan.budget.Limit))
 	prevGC := debug.SetGCPercent(-1)
 	return func() {
 		debug.SetGCPercent(prevGC)
@@ -298,17 +304,6 @@ func checkBuildConflicts(cfg *buildConfig) error {
 	return nil
 }
 
-// zeroAwarePreset returns the first of the comma-separated preset names
-// that names a zero-aware preset (preset.Preset.ZeroAware), or "".
-func zeroAwarePreset(presets string) string {
-	for _, name := range strings.Split(presets, ",") {
-		if pr, err := preset.Find(strings.TrimSpace(name)); err == nil && pr.ZeroAware {
-			return pr.Name
-		}
-	}
-	return ""
-}
-
 // planBuild reads the manifest, resolves the tables of cfg (the ones the
 // manifest lists when neither --preset nor --board is given), estimates
 // the memory of each once and refuses any that needs more than the limit
@@ -316,58 +311,81 @@ func zeroAwarePreset(presets string) string {
 // or written.
 func planBuild(cfg *buildConfig) (_ *buildPlan, err error) {
 	plan := &buildPlan{}
-	if cfg.manifest != "" {
-		if plan.want, err = readManifestFile(cfg.manifest); err != nil {
-			return nil, err
-		}
-	}
-	if plan.want != nil && cfg.presets == "" && cfg.board == "" && len(cfg.tiles) == 0 {
-		if cfg.goal != puzzle.GoalBlankLast {
-			return nil, usageErr("--goal needs --preset or --board (the file names of a manifest carry the goal)")
-		}
-		if plan.tables, err = manifestTargets(plan.want); err != nil {
-			return nil, err
-		}
-	} else if plan.tables, plan.sets, err = resolveTables(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
-		return nil, &exitError{code: exitTrouble, err: err}
-	}
-	if cfg.zeroAware {
-		if err := planZeroAware(plan); err != nil {
-			return nil, err
-		}
+	if err := plan.resolve(cfg); err != nil {
+		return nil, err
 	}
 	if plan.budget, err = memoryBudget(cfg.maxMemory); err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err == nil {
-			err = plan.checkResume(cfg)
-		}
-	}()
 	for i := range plan.tables {
-		pt := &plan.tables[i]
-		if err := builder.CheckLimits(pt.pattern); err != nil {
-			return nil, &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
-		}
-		pt.memory = builder.MemoryEstimate(pt.pattern)
-		if pt.zeroAware {
-			pt.memory = builder.ZeroAwareMemoryEstimate(pt.pattern)
-		} else if err := planTableOutOfCore(cfg, plan, pt); err != nil {
+		if err := plan.planTable(cfg, &plan.tables[i]); err != nil {
 			return nil, err
 		}
-		if !cfg.ifNeeded {
-			if err := plan.checkMemory(cfg, *pt); err != nil {
-				return nil, err
-			}
-		}
-		if pt.ooc == nil && plan.budget.FromFlag && pt.memory <= plan.budget.Limit {
-			// builder.MemoryEstimate leaves out the encoders (a
-			// 6,375,600-entry table peaked at 56 MiB with one, 84 MiB with
-			// two): as many as fit, at least one.
-			pt.writers = int(max(1, min(uint64(cfg.workers), (plan.budget.Limit-pt.memory)/encoderBytes)))
-		}
+	}
+	if err := plan.checkResume(cfg); err != nil {
+		return nil, err
 	}
 	return plan, nil
+}
+
+// resolve reads the manifest and the tables and set files of cfg: the
+// ones the manifest lists when neither --preset nor --board is given, else
+// preset.Resolve's, made zero-aware with --zero-aware.
+func (plan *buildPlan) resolve(cfg *buildConfig) (err error) {
+	if cfg.manifest != "" {
+		if plan.want, err = readManifestFile(cfg.manifest); err != nil {
+			return err
+		}
+	}
+	var tables []preset.Table
+	if plan.want != nil && cfg.presets == "" && cfg.board == "" && len(cfg.tiles) == 0 {
+		if cfg.goal != puzzle.GoalBlankLast {
+			return usageErr("--goal needs --preset or --board (the file names of a manifest carry the goal)")
+		}
+		if tables, err = manifestTargets(plan.want); err != nil {
+			return err
+		}
+	} else if tables, plan.sets, err = preset.Resolve(cfg.presets, cfg.board, cfg.tiles, cfg.goal); err != nil {
+		return &exitError{code: exitTrouble, err: err}
+	}
+	if cfg.zeroAware {
+		// The flags that do not go with --zero-aware are refused by
+		// checkBuildConflicts.
+		if err := preset.ZeroAware(tables, plan.sets); err != nil {
+			return usageErr("--zero-aware: %v", err)
+		}
+	}
+	plan.tables = plannedTables(tables)
+	return nil
+}
+
+// planTable estimates pt once, plans it out of core where it must or may
+// be (planTableOutOfCore; zero-aware tables are built in memory), refuses
+// it when it fits the budget neither way (with --if-needed, only when it
+// comes to building it) and sets the encoders that fit beside it.
+func (plan *buildPlan) planTable(cfg *buildConfig, pt *plannedTable) error {
+	if err := builder.CheckLimits(pt.pattern); err != nil {
+		return &exitError{code: exitTrouble, err: fmt.Errorf("%s: %w", pt.file, err)}
+	}
+	pt.estimate = builder.EstimateBuild(pt.pattern, pt.kind == format.KindZeroAware)
+	pt.memory = pt.estimate.Memory
+	if pt.kind != format.KindZeroAware {
+		if err := planTableOutOfCore(cfg, plan, pt); err != nil {
+			return err
+		}
+	}
+	if !cfg.ifNeeded {
+		if err := plan.checkMemory(cfg, *pt); err != nil {
+			return err
+		}
+	}
+	if pt.ooc == nil && plan.budget.FromFlag && pt.memory <= plan.budget.Limit {
+		// builder.MemoryEstimate leaves out the encoders (a
+		// 6,375,600-entry table peaked at 56 MiB with one, 84 MiB with
+		// two): as many as fit, at least one.
+		pt.writers = int(max(1, min(uint64(cfg.workers), (plan.budget.Limit-pt.memory)/builder.EncoderBytes)))
+	}
+	return nil
 }
 
 // planTableOutOfCore decides whether pt is built out of core (the flags
@@ -381,24 +399,8 @@ func planBuild(cfg *buildConfig) (_ *buildPlan, err error) {
 func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) error {
 	b := plan.budget
 	tooBig := b.Known && pt.memory > b.Limit
-	if !cfg.outOfCore() && !(b.FromFlag && tooBig) {
-		if tooBig && !pt.pattern.Exact && !cfg.ifNeeded {
-			// Refused by checkMemory; say what out of core would take.
-			if m, err := newOOCModel(pt.pattern); err == nil {
-				minimum, shards := m.minimum()
-				return tooLittle(b, pt, minimum, shards)
-			}
-		}
-		return nil
-	}
-	if pt.pattern.Exact {
-		if cfg.outOfCore() {
-			return usageErr("%s: %v (--shards, --shard-dir, --resume)", pt.file, errNoOutOfCore)
-		}
-		return nil // refused by checkMemory, as before
-	}
-	if cfg.ifNeeded {
-		return nil // in memory, or refused by checkMemory, as before (the out-of-core flags are refused by checkBuildConflicts)
+	if want, err := outOfCoreWanted(cfg, b, pt, tooBig); !want || err != nil {
+		return err
 	}
 	dir := cfg.shardDir
 	if dir == "" {
@@ -442,16 +444,45 @@ func planTableOutOfCore(cfg *buildConfig, plan *buildPlan, pt *plannedTable) err
 	return nil
 }
 
+// outOfCoreWanted reports whether pt is to be planned out of core: the
+// flags ask for it, or --max-memory is below its in-memory estimate
+// (tooBig); not an exact table, not with --if-needed (those are built in
+// memory or refused by checkMemory, as before). Its error is a refusal
+// decided before any plan: an exact table with the out-of-core flags, or
+// one too big for the memory available, with what out of core would
+// take.
+func outOfCoreWanted(cfg *buildConfig, b sysmem.Budget, pt *plannedTable, tooBig bool) (bool, error) {
+	if !cfg.outOfCore() && (!b.FromFlag || !tooBig) {
+		if tooBig && !pt.pattern.Exact && !cfg.ifNeeded {
+			// Refused by checkMemory; say what out of core would take.
+			if m, err := newOOCModel(pt.pattern); err == nil {
+				minimum, shards := m.Minimum()
+				return false, tooLittle(b, pt, minimum, shards)
+			}
+		}
+		return false, nil
+	}
+	if pt.pattern.Exact {
+		if cfg.outOfCore() {
+			return false, usageErr("%s: %v (--shards, --shard-dir, --resume)", pt.file, errNoOutOfCore)
+		}
+		return false, nil // refused by checkMemory, as before
+	}
+	// With --if-needed: in memory, or refused by checkMemory, as before
+	// (the out-of-core flags are refused by checkBuildConflicts).
+	return !cfg.ifNeeded, nil
+}
+
 // tooLittle is the refusal of a table that fits the budget neither in
 // memory nor out of core: the in-memory need, then the smallest
 // --max-memory that builds it out of core and its shard count.
 func tooLittle(b sysmem.Budget, pt *plannedTable, minimum uint64, shards int) error {
 	err := b.Check(pt.file, pt.memory)
 	if minimum < pt.memory {
-		err = fmt.Errorf("%v; out of core it needs at least %s: --max-memory %s builds it so (%d shards)",
+		err = fmt.Errorf("%w; out of core it needs at least %s: --max-memory %s builds it so (%d shards)",
 			err, sysmem.FormatSize(minimum), flagSize(minimum), shards)
 	} else {
-		err = fmt.Errorf("%v: --max-memory %s builds it in memory (out of core it needs more: at least %s, %d shards)",
+		err = fmt.Errorf("%w: --max-memory %s builds it in memory (out of core it needs more: at least %s, %d shards)",
 			err, flagSize(pt.memory), sysmem.FormatSize(minimum), shards)
 	}
 	return &exitError{code: exitTrouble, err: err}
@@ -544,18 +575,20 @@ var checkWritable = func(path string) error {
 const freeOSMemoryAbove = 64<<20*5/4 + 32<<20
 
 // buildTable runs the BFS for pt with progress output and encodes the
-// result; it returns the table and the time the BFS took.
+// result as a table of pt's kind (kindBuildOf); it returns the table and
+// the time the BFS took.
 func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
-	if pt.zeroAware {
-		return buildZeroAware(ctx, e, cfg, pt)
+	start := time.Now()
+	kb, err := kindBuildOf(pt)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", pt.file, err)
 	}
 	if !cfg.quiet {
-		fmt.Fprintf(e.stderr, "building %s: %s, %d entries, about %s of memory\n",
-			pt.file, pt.pattern, pt.pattern.Size(), sysmem.FormatSize(pt.memory))
+		fmt.Fprintf(e.stderr, "building %s: %s, %s, about %s of memory\n",
+			pt.file, pt.pattern, kb.what, sysmem.FormatSize(pt.memory))
 	}
-	start := time.Now()
-	prog := newProgress(e.stderr, pt.file, pt.pattern.Size(), e.stderrIsTTY, cfg.quiet)
-	values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.workers, Progress: prog.event})
+	prog := newProgress(e.stderr, pt.file, kb.entries, e.stderrIsTTY, cfg.quiet)
+	values, err := kb.search(ctx, pt.pattern, builder.Options{Workers: cfg.workers, Progress: prog.event})
 	prog.done()
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w (nothing written)", pt.file, err)
@@ -566,12 +599,39 @@ func buildTable(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) 
 	if pt.memory > freeOSMemoryAbove {
 		debug.FreeOSMemory()
 	}
-	t, err := format.NewTable(pt.pattern, values, generator)
+	t, err := kb.encode(values)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", pt.file, err)
 	}
 	t.Header.Major = uint16(cfg.fileFormat)
 	return t, buildTime, nil
+}
+
+// kindBuild is how buildTable builds a table of one kind in memory.
+type kindBuild struct {
+	entries uint64 // the entries the search fills
+	what    string // the building line's kind and size
+	search  func(context.Context, *puzzle.Pattern, builder.Options) ([]uint8, error)
+	encode  func(values []uint8) (*format.Table, error)
+}
+
+// kindBuildOf is the in-memory build of pt's kind: builder.Build and
+// format.NewTable for an exact or additive table, builder.BuildZeroAware
+// and format.NewZeroAwareTable over the pattern's blank regions for a
+// zero-aware one.
+func kindBuildOf(pt plannedTable) (kindBuild, error) {
+	p := pt.pattern
+	if pt.kind != format.KindZeroAware {
+		return kindBuild{entries: p.Size(), what: fmt.Sprintf("%d entries", p.Size()), search: builder.Build,
+			encode: func(v []uint8) (*format.Table, error) { return format.NewTable(p, v, generator) }}, nil
+	}
+	regions, err := puzzle.NewRegions(p)
+	if err != nil {
+		return kindBuild{}, err
+	}
+	return kindBuild{entries: regions.Size(), what: fmt.Sprintf("zero-aware, %d entries (%d placements)", regions.Size(), p.Size()),
+		search: builder.BuildZeroAware,
+		encode: func(v []uint8) (*format.Table, error) { return format.NewZeroAwareTable(regions, v, generator) }}, nil
 }
 
 // writeTable writes t atomically into the output directory and logs it.
@@ -595,140 +655,35 @@ func writeTable(e *env, cfg *buildConfig, pt plannedTable, t *format.Table, star
 	return nil
 }
 
-// resolveTables turns the preset or custom-pattern flags into tables
-// (memory not yet estimated) and, for presets whose parts share tables by
-// symmetry (preset.Plan), the set files to write.
-func resolveTables(presets, board string, tiles []string, goal string) ([]plannedTable, []plannedSet, error) {
-	if board != "" || len(tiles) > 0 {
-		if presets != "" {
-			return nil, nil, errors.New("use either --preset or --board/--tiles, not both")
-		}
-		if board == "" || len(tiles) == 0 {
-			return nil, nil, errors.New("--board and --tiles go together")
-		}
-		tables, err := customTables(board, tiles, goal)
-		return tables, nil, err
-	}
-	names := preset.Defaults()
-	if presets != "" {
-		names = strings.Split(presets, ",")
-	}
-	var out []plannedTable
-	var sets []plannedSet
-	seen := map[string]bool{}
-	for _, name := range names {
-		name = strings.TrimSpace(name)
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		pr, err := preset.Find(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		tables, partitions, err := pr.PlanCatalogue(goal)
-		if err != nil {
-			return nil, nil, err
-		}
-		var planned []plannedTable
-		for _, p := range tables {
-			pt := plannedTable{pattern: p, file: preset.FileName(pr.Name, p)}
-			if pr.ZeroAware {
-				pt.zeroAware, pt.file = true, preset.ZeroAwareFileName(pr.Name, p)
-			}
-			planned = append(planned, pt)
-		}
-		out = append(out, planned...)
-		if pr.IsCatalogue() || len(tables) < len(partitions[0]) {
-			sets = append(sets, plannedSet{file: preset.SetFileName(pr.Name, tables[0]), partitions: partitions,
-				catalogue: pr.IsCatalogue(), tables: planned, zeroAware: pr.ZeroAware})
-		}
-	}
-	return out, sets, nil
-}
-
 // writeSetFile writes the set file of ps (format.SetFile) into the output
 // directory once all its tables are written (written lists them with their
 // raw SHA-256), and prints its path on stdout; otherwise it writes nothing.
-func writeSetFile(e *env, cfg *buildConfig, ps plannedSet, written []manifest.Entry) error {
+func writeSetFile(e *env, cfg *buildConfig, ps preset.Set, written []manifest.Entry) error {
 	sha := map[string]string{}
 	for _, me := range written {
 		sha[me.Name] = me.RawSHA256
 	}
-	for _, pt := range ps.tables {
-		if _, ok := sha[pt.file]; !ok {
-			fmt.Fprintf(e.stderr, "%s: not written, table %s is missing\n", ps.file, pt.file)
+	for _, t := range ps.Tables {
+		if _, ok := sha[t.File]; !ok {
+			fmt.Fprintf(e.stderr, "%s: not written, table %s is missing\n", ps.File, t.File)
 			return nil
 		}
 	}
-	sf, err := ps.setFile(sha)
+	sf, err := ps.SetFile(sha)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(cfg.out, ps.file)
+	path := filepath.Join(cfg.out, ps.File)
 	if err := format.WriteSetFile(path, sf); err != nil {
 		return err
 	}
 	if !cfg.quiet {
-		if ps.catalogue {
-			fmt.Fprintf(e.stderr, "wrote %s: a catalogue of %d partitions, %d parts through %d tables\n", path, len(ps.partitions), ps.parts(), len(ps.tables))
+		if ps.Catalogue {
+			fmt.Fprintf(e.stderr, "wrote %s: a catalogue of %d partitions, %d parts through %d tables\n", path, len(ps.Partitions), ps.Parts(), len(ps.Tables))
 		} else {
-			fmt.Fprintf(e.stderr, "wrote %s: %d parts through %d tables\n", path, ps.parts(), len(ps.tables))
+			fmt.Fprintf(e.stderr, "wrote %s: %d parts through %d tables\n", path, ps.Parts(), len(ps.Tables))
 		}
 	}
 	fmt.Fprintln(e.stdout, path)
 	return nil
-}
-
-// customTables is the --board/--tiles form: one table per --tiles, the
-// sets pairwise disjoint.
-func customTables(board string, tiles []string, goal string) ([]plannedTable, error) {
-	g, err := puzzle.ParseGeometry(board)
-	if err != nil {
-		return nil, err
-	}
-	gb, err := puzzle.ParseGoal(goal, g)
-	if err != nil {
-		return nil, err
-	}
-	var out []plannedTable
-	var names []string
-	var patterns []*puzzle.Pattern
-	for _, ts := range tiles {
-		list, err := puzzle.ParseTiles(ts)
-		if err != nil {
-			return nil, err
-		}
-		p, err := puzzle.NewPattern(g, gb, list)
-		if err != nil {
-			return nil, err
-		}
-		names = append(names, "--tiles "+ts)
-		patterns = append(patterns, p)
-		out = append(out, plannedTable{pattern: p, file: preset.FileName(g.String(), p)})
-	}
-	if err := puzzle.CheckAdditive(names, patterns); err != nil {
-		return nil, fmt.Errorf("the --tiles sets of one build must form one additive set: %w", err)
-	}
-	return out, nil
-}
-
-// setFile is the set file of ps (preset.SetFile), its tables' raw SHA-256
-// taken from sha by file name.
-func (ps plannedSet) setFile(sha map[string]string) (*format.SetFile, error) {
-	pats, files, sums := make([]*puzzle.Pattern, len(ps.tables)), make([]string, len(ps.tables)), make([]string, len(ps.tables))
-	for i, pt := range ps.tables {
-		pats[i], files[i], sums[i] = pt.pattern, pt.file, sha[pt.file]
-	}
-	var sf *format.SetFile
-	var err error
-	if ps.catalogue {
-		sf, err = preset.CatalogueFile(ps.partitions, pats, files, sums)
-	} else {
-		sf, err = preset.SetFile(ps.partitions[0], pats, files, sums)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ps.file, err)
-	}
-	return sf, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tilepdb/tilepdb/format"
 )
@@ -182,9 +183,11 @@ func TestBuildProgressLog(t *testing.T) {
 		t.Fatalf("stdout:\n%s\nwant only the paths:\n%s", r.stdout, wantOut)
 	}
 	levels := map[string][]int{}
-	var building, wrote, rss, states int
+	var plans, building, wrote, rss, states int
 	for _, l := range lines(r.stderr) {
 		switch {
+		case strings.HasPrefix(l, "plan "), strings.HasPrefix(l, "plan: "):
+			plans++ // TestBuildPlanLine checks them
 		case strings.HasPrefix(l, "building "):
 			building++
 			if !strings.Contains(l, "504 entries") || !strings.Contains(l, "of memory") {
@@ -221,8 +224,8 @@ func TestBuildProgressLog(t *testing.T) {
 	if states != 2 {
 		t.Errorf("%d lines explaining search states versus entries, want one per table", states)
 	}
-	if building != 2 || wrote != 2 || rss != 1 {
-		t.Errorf("building %d, wrote %d, peak RSS %d lines; want 2, 2, 1\n%s", building, wrote, rss, r.stderr)
+	if plans != 3 || building != 2 || wrote != 2 || rss != 1 {
+		t.Errorf("plan %d, building %d, wrote %d, peak RSS %d lines; want 3, 2, 2, 1\n%s", plans, building, wrote, rss, r.stderr)
 	}
 	for _, f := range []string{"3x3_1-2-3.pdb", "3x3_4-5-6.pdb"} {
 		lv := levels[f]
@@ -335,4 +338,68 @@ func TestBuildFormat(t *testing.T) {
 		t.Errorf("raw_sha256 differs between formats: %v", sha)
 	}
 	wantCode(t, pdbgen(t, "", "build", "--quiet", "-o", dir, "--board", "3x3", "--tiles", "1", "--format", "3"), 2)
+}
+
+// TestBuildPlanLine: build prints its plan (one line per table: kind,
+// entries, in memory or out of core, memory, estimated time; then the
+// total) on stderr before any table's work, and nothing of it with
+// --quiet (fresh user finding 4: a large build started silently).
+func TestBuildPlanLine(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		args  []string
+		plans []string // the first lines of stderr, by prefix
+	}{
+		{"in memory", []string{"--board", "3x3", "--tiles", "1-4", "--tiles", "5-8"}, []string{
+			"plan 3x3_1-2-3-4.pdb: additive, 3024 entries, in memory, about 32.0 MiB of memory, under a second of CPU",
+			"plan 3x3_5-6-7-8.pdb: additive, 3024 entries, in memory, about ",
+			"plan: 2 tables in all, under a second of CPU",
+		}},
+		{"exact", []string{"--preset", "8puzzle"}, []string{"plan 8puzzle.pdb: exact, 181440 entries, in memory, about "}},
+		{"zero-aware", []string{"--board", "3x3", "--tiles", "1-4", "--zero-aware"}, []string{"plan 3x3_1-2-3-4_za.pdb: zero-aware, 5520 entries, in memory, about "}},
+		{"out of core", []string{"--board", "3x3", "--tiles", "1-4", "--shards", "2"}, []string{"plan 3x3_1-2-3-4.pdb: additive, 3024 entries, out of core (2 shards, 2 kept in memory; about "}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"build", "-j", "1", "-o", t.TempDir()}, c.args...)
+			r := pdbgen(t, "", args...)
+			wantCode(t, r, 0)
+			got := lines(r.stderr)
+			if len(got) <= len(c.plans) {
+				t.Fatalf("%d stderr lines, want more than %d\n%v", len(got), len(c.plans), r)
+			}
+			for i, want := range c.plans {
+				if !strings.HasPrefix(got[i], want) {
+					t.Errorf("stderr line %d %q, want it to start with %q", i+1, got[i], want)
+				}
+			}
+			if next := got[len(c.plans)]; strings.HasPrefix(next, "plan") || !strings.HasPrefix(next, "building ") {
+				t.Errorf("the line after the plan is %q, want the first table's building line", next)
+			}
+			r = pdbgen(t, "", append(args, "--quiet")...)
+			wantCode(t, r, 0)
+			if strings.Contains(r.stderr, "plan") {
+				t.Errorf("--quiet: stderr %q has the plan", r.stderr)
+			}
+		})
+	}
+}
+
+// TestRoughTime: the plan's estimated times.
+func TestRoughTime(t *testing.T) {
+	for _, c := range []struct {
+		cpu   time.Duration
+		cores int
+		want  string
+	}{
+		{time.Millisecond, 2, "under a second of CPU"},
+		{1500 * time.Millisecond, 1, "about 2 s of CPU"},
+		{40 * time.Second, 2, "about 40 s of CPU, 20 s wall on 2 cores"},
+		{22 * time.Minute, 2, "about 22 min of CPU, 11 min wall on 2 cores"},
+		{7 * time.Hour, 4, "about 7.0 h of CPU, 1.8 h wall on 4 cores"},
+		{30 * time.Hour, 1, "about 30 h of CPU"},
+	} {
+		if got := roughTime(c.cpu, c.cores); got != c.want {
+			t.Errorf("roughTime(%v, %d) = %q, want %q", c.cpu, c.cores, got, c.want)
+		}
+	}
 }

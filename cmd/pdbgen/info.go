@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,7 +37,7 @@ type infoJSON struct {
 	*format.Header
 }
 
-// runInfo prints each file's header (format.ReadHeaderFile) as text or
+// runInfo prints each file's header (format.PlanSet, one open) as text or
 // JSON, and for a set file what it lists (infoSetFile); a file that cannot
 // be read, or a set file with a problem its tables' headers show, is
 // reported in one line and the others printed. A write error on stdout
@@ -72,11 +73,12 @@ func runInfo(e *env, args []string) error {
 // what a set file lists) and returns the file's problem, if any (writes
 // to w are checked by the caller).
 func infoFile(w io.Writer, f string, asJSON bool) error {
-	h, err := format.ReadHeaderFile(f)
+	plan := format.PlanSet(f) // f opened once: a set file read, or a table's header
+	h, sf, err := plan.File(0)
+	if sf != nil || errors.Is(err, format.ErrSet) {
+		return infoSetFile(w, f, plan, asJSON) // what it lists, from the set file and its tables' headers
+	}
 	if err != nil {
-		if set, _ := format.IsSetFile(f); set {
-			return infoSetFile(w, f, asJSON) // what it lists, from the set file and its tables' headers
-		}
 		return err
 	}
 	var size int64
@@ -157,14 +159,14 @@ type infoSetJSON struct {
 // infoSetFile prints to w what the set file at path lists (version, board
 // and goal, each partition's parts and the tables), as text or one JSON
 // object, after checking it as lookup and verify would, but with only
-// its tables' headers read (format.CheckSetFileHeaders: every problem but
-// a corrupt table payload). A set file with a problem prints nothing and
+// its tables' headers read (format.SetPlan.CheckHeaders, on the plan of
+// path alone: every problem but a corrupt table payload). A set file with a problem prints nothing and
 // returns the problem: the first error lookup would give.
-func infoSetFile(w io.Writer, path string, asJSON bool) error {
-	if err := format.CheckSetFileHeaders(path); err != nil {
+func infoSetFile(w io.Writer, path string, plan *format.SetPlan, asJSON bool) error {
+	if err := plan.CheckHeaders(); err != nil {
 		return err
 	}
-	sf, err := format.ReadSetFile(path)
+	_, sf, err := plan.File(0)
 	if err != nil {
 		return err
 	}

@@ -86,7 +86,7 @@ func openSet(e *env, maxMemory string, files []string) (*format.Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLoadMemory(budget, files); err != nil {
+	if err := checkLoadMemory(e, budget, files); err != nil {
 		return nil, err
 	}
 	return openTables(e, files)

@@ -1,25 +1,3 @@
-// Command pdbgen builds, verifies, inspects and uses pattern databases for
-// sliding-tile puzzles.
-//
-// Usage:
-//
-//	pdbgen <command> [flags] [args]
-//
-// Commands:
-//
-//	build    build tables (a preset or a custom pattern) into a directory
-//	verify   check table files: integrity, ranking, consistency (--deep: rebuild)
-//	info     print a table file's header and value histogram
-//	lookup   print the heuristic value of boards read from stdin
-//	solve    solve boards read from stdin optimally with the tables
-//	presets  list the presets
-//	version  print the version
-//
-// Exit status: 0 success; 1 bad data (a corrupt table, a failed check, a
-// bad input line); 2 usage or I/O trouble (a write error on stdout, a table
-// needing more memory than available); 128 + the signal's number when
-// stopped by SIGINT (130) or SIGTERM (143). Progress and diagnostics go to
-// stderr; stdout carries only what a script would parse.
 package main
 
 import (
@@ -50,6 +28,8 @@ type env struct {
 	// signalCode is the exit status for a ctx that ended (128 + the
 	// signal's number); nil means 130.
 	signalCode func() int
+	// plan is the plan of the command's table files (memory.go, planFor).
+	plan *tablePlan
 }
 
 // context returns e.ctx, or context.Background when it is not set.

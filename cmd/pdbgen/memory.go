@@ -2,7 +2,7 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
+	"slices"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
@@ -27,16 +27,35 @@ func memoryBudget(flagValue string) (sysmem.Budget, error) {
 // at 7.5 MiB resident), added once to every estimate.
 const runtimeBase = 8 << 20
 
+// tablePlan is the plan of a command's table files, made once
+// (format.PlanSet: each set file read and each table header read once).
+type tablePlan struct {
+	files []string
+	plan  *format.SetPlan
+}
+
+// planFor returns the plan of files: the one made earlier in this command
+// for the same files, else a new one. checkLoadMemory, loadMemoryNeed and
+// openTables all go through it, so that the memory check and the load
+// read each file's header and set file once.
+func (e *env) planFor(files []string) *format.SetPlan {
+	if e.plan == nil || !slices.Equal(e.plan.files, files) {
+		e.plan = &tablePlan{files: slices.Clone(files), plan: format.PlanSet(files...)}
+	}
+	return e.plan.plan
+}
+
 // checkLoadMemory refuses, before anything is loaded, a set of table files
 // whose tables together need more memory than the budget (their headers
-// say how much: format.Header.DecodeMemory). It reads only the headers; a
-// file whose header cannot be read is left for the load to report. The
-// refusal is a usage-class error (exit 2) naming the files.
-func checkLoadMemory(b sysmem.Budget, files []string) error {
+// say how much: format.SetPlan.Memory). It reads only the set files and
+// the headers, through the command's plan (planFor); a file whose header
+// cannot be read is left for the load to report. The refusal is a
+// usage-class error (exit 2) naming the files.
+func checkLoadMemory(e *env, b sysmem.Budget, files []string) error {
 	if !b.Known {
 		return nil
 	}
-	return checkLoadMemoryNeed(b, files, loadMemoryNeed(files))
+	return checkLoadMemoryNeed(b, files, loadMemoryNeed(e, files))
 }
 
 // checkLoadMemoryNeed is checkLoadMemory for a load estimated at need
@@ -55,19 +74,11 @@ func checkLoadMemoryNeed(b sysmem.Budget, files []string, need uint64) error {
 	return nil
 }
 
-// loadMemoryNeed is the memory estimated for loading the table files (their
-// headers' format.Header.DecodeMemory) plus runtimeBase; a file whose header
-// cannot be read counts 0 (the load reports it).
-func loadMemoryNeed(files []string) uint64 {
-	need := uint64(runtimeBase)
-	for _, f := range withSetTables(files) {
-		h, err := format.ReadHeaderFile(f)
-		if err != nil {
-			continue
-		}
-		need = sysmem.SatAdd(need, h.DecodeMemory())
-	}
-	return need
+// loadMemoryNeed is the memory estimated for loading the table files (the
+// command's plan of them: format.SetPlan.Memory) plus runtimeBase; a file
+// whose header cannot be read counts 0 (the load reports it).
+func loadMemoryNeed(e *env, files []string) uint64 {
+	return sysmem.SatAdd(runtimeBase, e.planFor(files).Memory())
 }
 
 // checkVerifyMemory refuses to verify a file that needs more memory than
@@ -90,30 +101,4 @@ func checkVerifyMemory(b sysmem.Budget, file string, opts verify.Options) error 
 		return err
 	}
 	return nil
-}
-
-// withSetTables replaces each set file among files by the tables it names
-// and drops repeated paths, so that the tables of a set are counted once.
-func withSetTables(files []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(f string) {
-		key := filepath.Clean(f)
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, f)
-		}
-	}
-	for _, f := range files {
-		if isSet, err := format.IsSetFile(f); err == nil && isSet {
-			if tables, err := format.SetFileTables(f); err == nil {
-				for _, t := range tables {
-					add(t)
-				}
-				continue
-			}
-		}
-		add(f)
-	}
-	return out
 }

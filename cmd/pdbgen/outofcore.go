@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -31,123 +30,10 @@ type oocPlan struct {
 	resume   bool   // --resume and the shard folder is there
 }
 
-// The memory model of an out-of-core build (bytes), checked against
-// measured peaks (README, "Building beyond memory"). The live heap of the
-// search is the plan's index, the shard states in memory (the resident
-// ones and one more: the shard being stepped, or the arrays kept for the
-// next one read from its file) and a Step's outputs and inputs: its value
-// log (about 0.75 byte per frontier state) and batches (about 1.1 bytes
-// per state sent, about one per frontier state), with at most about a
-// third of a shard's states on one level's frontier, are at most about
-// twice the shard's state; growing them and the output buffers the
-// driver keeps for the next Step (at most one state's worth) take
-// another two, and the batch files being merged one: stepMultiple state
-// sizes besides the resident ones. Writing the table holds one shard's
-// values (1 byte per entry), the value log being read (at most about one
-// state's worth), and per compressing goroutine a frame of values, its
-// codes and a zstd encoder (encoderBytes plus its input: measured 50 MiB
-// plus the input at SpeedBestCompression), plus three frames in flight.
-// The Go runtime's memory limit is set to the budget less nonHeapBytes
-// (the binary and what else the runtime does not count), and the live
-// heap planned is at most 7/8 of that limit, so that the collector, which
-// runs only near the limit, has room for garbage and the resident set
-// stays within the budget.
-const (
-	stepMultiple = 6
-	encoderBytes = 52 << 20
-	oocRuntime   = 8 << 20  // runtime metadata, stacks, I/O buffers
-	nonHeapBytes = 12 << 20 // the binary's resident pages and the like (a 15-78 build peaked 8.4 MiB above the limit)
-)
-
-// memoryLimitFor is the Go runtime memory limit of an out-of-core build
-// with a --max-memory of budget bytes.
-func memoryLimitFor(budget uint64) int64 {
-	return int64(budget - min(budget/2, nonHeapBytes))
-}
-
-// oocFootprint turns a planned live heap into the resident set it allows
-// for: the heap is at most 7/8 of the memory limit.
-func oocFootprint(heap uint64) uint64 {
-	return sysmem.SatAdd(sysmem.SatMul(heap, 8)/7, nonHeapBytes)
-}
-
-// oocModel is the memory model of one table's out-of-core build.
-type oocModel struct {
-	blocks, S, cellSets uint64
-	base                uint64 // runtime and index
-	fs                  uint64 // frame size
-	entries, states     uint64
-}
-
-func newOOCModel(p *puzzle.Pattern) (*oocModel, error) {
-	pl, err := builder.NewShardPlan(p, 1)
-	if err != nil {
-		return nil, err
-	}
-	m := &oocModel{blocks: uint64(pl.Blocks()), S: pl.SlotsPerBlock(), entries: p.Size(), states: pl.States()}
-	m.cellSets = p.Size() / m.blocks
-	m.base = oocRuntime + pl.IndexBytes()
-	m.fs = uint64(format.DefaultFrameSize2(p.Size()))
-	if m.fs > m.entries {
-		m.fs = m.entries // a frame never holds more than the table
-	}
-	return m, nil
-}
-
-func (m *oocModel) per(n int) uint64        { return (m.blocks + uint64(n) - 1) / uint64(n) }
-func (m *oocModel) stateBytes(n int) uint64 { return m.per(n)*m.S/4 + 4096 }
-
-// writer is the memory of w compressing goroutines and their frames.
-func (m *oocModel) writer(w int) uint64 {
-	return uint64(w+3)*m.fs + uint64(w)*(2*m.fs+encoderBytes)
-}
-
-// search is the peak memory of the search with n shards, r resident.
-func (m *oocModel) search(n, r int) uint64 {
-	return m.base + uint64(stepMultiple+r)*m.stateBytes(n)
-}
-
-// write is the peak memory of writing the table with w goroutines.
-func (m *oocModel) write(n, w int) uint64 {
-	return m.base + m.per(n)*m.cellSets + m.stateBytes(n) + m.writer(w)
-}
-
-// footprint is the resident set of n shards, r resident, w writers.
-func (m *oocModel) footprint(n, r, w int) uint64 {
-	return oocFootprint(max(m.search(n, r), m.write(n, w)))
-}
-
-// maxShards is the largest shard count worth trying: the first power of
-// two with one block per shard (or builder.MaxShards).
-func (m *oocModel) maxShards() int {
-	n := 1
-	for uint64(n) < m.blocks && n < builder.MaxShards {
-		n *= 2
-	}
-	return n
-}
-
-// minimum is the smallest budget an out-of-core build of the table fits,
-// and the shard count it takes.
-func (m *oocModel) minimum() (uint64, int) {
-	best := m.footprint(m.maxShards(), 0, 1)
-	n := 1
-	for m.footprint(n, 0, 1) > best {
-		n *= 2
-	}
-	return best, n
-}
-
-// disk is the estimated peak of the shard folder: the states (2 bits per
-// search state, twice while a level replaces them), the value logs of
-// every level (measured 0.75 byte per search state on a 24-puzzle 7-tile
-// table; 1 counted) and the batches of two levels (the largest level's
-// measured 0.10 byte per search state; 0.15 counted each), and the
-// compressed frames spooled at the end (an eighth of a byte per entry
-// counted; the tables so far compress to less than a byte per 16
-// entries).
-func (m *oocModel) disk() uint64 {
-	return sysmem.SatAdd(m.states/2+m.states+m.states*3/10, m.entries/8)
+// newOOCModel is the out-of-core model of p's build (builder.OutOfCoreModel)
+// with the frames format.EncodeStream writes.
+func newOOCModel(p *puzzle.Pattern) (*builder.OutOfCoreModel, error) {
+	return builder.NewOutOfCoreModel(p, format.DefaultFrameSize2(p.Size()))
 }
 
 // errOOCTooSmall is planOutOfCore's refusal: the budget is below the
@@ -189,33 +75,22 @@ func planOutOfCore(p *puzzle.Pattern, file, dir string, budget uint64, workers, 
 	if err != nil {
 		return nil, "", err
 	}
-	fits := func(n int) bool { return m.footprint(n, 0, 1) <= budget }
-	if most := m.maxShards(); forced > most {
+	if most := m.MaxShards(); forced > most {
 		// More shards than blocks would only add empty shards (a fresh-user
 		// trial's --shards 1048576 on a 3x3 table wrote 700,000 files).
-		notice = fmt.Sprintf("%s: --shards %d is more than the table's %s: using %s", file, forced, countOf(m.blocks, "block"), countOf(most, "shard"))
+		notice = fmt.Sprintf("%s: --shards %d is more than the table's %s: using %s", file, forced, countOf(m.Blocks(), "block"), countOf(most, "shard"))
 		forced = most
 	}
-	n := max(forced, 1)
-	for !fits(n) {
-		if n >= m.maxShards() {
-			minimum, shards := m.minimum()
-			return nil, "", &errOOCTooSmall{file: file, budget: budget, minimum: minimum, shards: shards}
-		}
-		n *= 2
+	fit, ok := m.Fit(budget, workers, forced)
+	if !ok {
+		minimum, shards := m.Minimum()
+		return nil, "", &errOOCTooSmall{file: file, budget: budget, minimum: minimum, shards: shards}
 	}
-	if forced > 0 && n != forced {
-		notice = fmt.Sprintf("%s: --shards %d does not fit --max-memory %s: using %d shards", file, forced, sysmem.FormatSize(budget), n)
+	if forced > 0 && fit.Shards != forced {
+		notice = fmt.Sprintf("%s: --shards %d does not fit --max-memory %s: using %d shards", file, forced, sysmem.FormatSize(budget), fit.Shards)
 	}
-	op = &oocPlan{shards: n, dir: filepath.Join(dir, file+".shards"), writers: 1, disk: m.disk()}
-	for op.resident < n && m.footprint(n, op.resident+1, 1) <= budget {
-		op.resident++
-	}
-	for op.writers < workers && m.footprint(n, op.resident, op.writers+1) <= budget {
-		op.writers++
-	}
-	op.need = m.footprint(n, op.resident, op.writers)
-	return op, notice, nil
+	return &oocPlan{shards: fit.Shards, resident: fit.Resident, writers: fit.Writers, need: fit.Need,
+		dir: filepath.Join(dir, file+".shards"), disk: m.Disk()}, notice, nil
 }
 
 // buildOutOfCore runs the out-of-core search of pt and encodes its table
@@ -273,7 +148,7 @@ func buildOutOfCore(ctx context.Context, e *env, cfg *buildConfig, pt plannedTab
 	src := o.Source()
 	source := func(lo uint64, dst []uint8) error {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%w while writing the table: %v", builder.ErrCanceled, err)
+			return fmt.Errorf("%w while writing the table: %w", builder.ErrCanceled, err)
 		}
 		return src(lo, dst)
 	}
@@ -411,11 +286,9 @@ func checkShardDisk(op *oocPlan) error {
 // dirBytes is the size of the files under dir (0 where it cannot be read).
 func dirBytes(dir string) uint64 {
 	var n uint64
-	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				n += uint64(fi.Size())
-			}
+	_ = filepath.Walk(dir, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			n += uint64(fi.Size())
 		}
 		return nil
 	})

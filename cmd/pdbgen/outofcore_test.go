@@ -221,7 +221,7 @@ func TestCollectorFor(t *testing.T) {
 	gc0, lim0 := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
 	defer func() { debug.SetGCPercent(gc0); debug.SetMemoryLimit(lim0) }()
 	restore := collectorFor(plan, plannedTable{ooc: &oocPlan{}})
-	if gc, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); gc != -1 || lim != memoryLimitFor(budget.Limit) {
+	if gc, lim := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); gc != -1 || lim != builder.MemoryLimitFor(budget.Limit) {
 		t.Errorf("out of core: GC percent %d, memory limit %d", gc, lim)
 	}
 	restore()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/tilepdb/tilepdb/builder"
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 )
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
@@ -207,4 +210,68 @@ type clearingWriter struct {
 func (c clearingWriter) Write(p []byte) (int, error) {
 	c.s.clear()
 	return c.w.Write(p)
+}
+
+// printPlan prints the build's plan on stderr before any search starts
+// (not with --quiet), one line per table: its kind and entries, in memory
+// or out of core (shards, those kept in memory, disk at the peak), the
+// memory it is planned to take and the CPU and wall time the cost model
+// estimates (builder.Estimate.CPU); with several tables, the total. A large
+// build so says at once what it will take, before the first minutes of
+// search.
+func printPlan(e *env, cfg *buildConfig, plan *buildPlan) {
+	if cfg.quiet {
+		return
+	}
+	cores := max(1, min(cfg.workers, runtime.NumCPU()))
+	var total time.Duration
+	for _, pt := range plan.tables {
+		entries := pt.pattern.Size()
+		if pt.kind == format.KindZeroAware {
+			entries = pt.estimate.States // one entry per placement and region of the blank
+		}
+		where := "in memory"
+		if pt.ooc != nil {
+			where = fmt.Sprintf("out of core (%s, %d kept in memory; about %s of disk at the peak)",
+				countOf(pt.ooc.shards, "shard"), pt.ooc.resident, sysmem.FormatSize(pt.ooc.disk))
+		}
+		cpu := pt.estimate.CPU(pt.ooc != nil)
+		total += cpu
+		if cfg.ifNeeded {
+			where += ", if missing or bad"
+		}
+		fmt.Fprintf(e.stderr, "plan %s: %s, %d entries, %s, about %s of memory, %s\n",
+			pt.file, pt.kind, entries, where, sysmem.FormatSize(pt.memory), roughTime(cpu, cores))
+	}
+	if len(plan.tables) > 1 {
+		fmt.Fprintf(e.stderr, "plan: %d tables in all, %s\n", len(plan.tables), roughTime(total, cores))
+	}
+}
+
+// roughTime says an estimated CPU time and the wall time it takes on
+// cores cores: "about 22 min of CPU, 11 min wall on 2 cores"; less than
+// a second is "under a second of CPU".
+func roughTime(cpu time.Duration, cores int) string {
+	if cpu < time.Second {
+		return "under a second of CPU"
+	}
+	s := "about " + roughDuration(cpu) + " of CPU"
+	if cores > 1 {
+		s += fmt.Sprintf(", %s wall on %d cores", roughDuration(cpu/time.Duration(cores)), cores)
+	}
+	return s
+}
+
+// roughDuration is d to two significant figures at most, in seconds,
+// minutes or hours: "40 s", "12 min", "3.5 h".
+func roughDuration(d time.Duration) string {
+	switch {
+	case d < 100*time.Second:
+		return fmt.Sprintf("%.0f s", max(1, d.Seconds()))
+	case d < 100*time.Minute:
+		return fmt.Sprintf("%.0f min", d.Minutes())
+	case d < 10*time.Hour:
+		return fmt.Sprintf("%.1f h", d.Hours())
+	}
+	return fmt.Sprintf("%.0f h", d.Hours())
 }

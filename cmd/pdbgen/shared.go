@@ -85,16 +85,20 @@ func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 	}
 }
 
-// openSetFiles is format.OpenSet (a variable so that a test can make the
-// load slow).
-var openSetFiles = format.OpenSet
+// openPlan is (*format.SetPlan).Open (a variable so that a test can make
+// the load slow).
+var openPlan = (*format.SetPlan).Open
 
-// openTables loads the tables and set files (format.OpenSet, which reads
-// and checks every file whole: seconds for big tables); Ctrl-C or SIGTERM
-// ends the wait at once, abandoning the load to the exiting process.
+// openTables loads the tables and set files through the command's plan of
+// them (planFor: the same one checkLoadMemory and loadMemoryNeed read, so
+// that each set file is read once and each table file opened twice, for
+// its header and to decode it). The load reads and checks every table
+// whole (seconds for big tables); Ctrl-C or SIGTERM ends the wait at once,
+// abandoning the load to the exiting process.
 func openTables(e *env, files []string) (*format.Set, error) {
-	open := openSetFiles // read here: the load may outlive the command
-	return untilDone(e.context(), func() (*format.Set, error) { return open(files...) })
+	open := openPlan // read here: the load may outlive the command
+	plan := e.planFor(files)
+	return untilDone(e.context(), func() (*format.Set, error) { return open(plan) })
 }
 
 // tileList joins tile numbers with commas: "1,2,3".

@@ -278,11 +278,11 @@ func TestSolveInterruptedIDA(t *testing.T) {
 func TestInterruptedWhileLoading(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	old := openSetFiles
-	defer func() { openSetFiles = old }()
-	openSetFiles = func(files ...string) (*format.Set, error) {
+	old := openPlan
+	defer func() { openPlan = old }()
+	openPlan = func(plan *format.SetPlan) (*format.Set, error) {
 		<-release // a load that never ends during the test
-		return old(files...)
+		return old(plan)
 	}
 	table := fixture(t, fx8) // built before the clock starts
 	for _, cmd := range []string{"lookup", "solve"} {

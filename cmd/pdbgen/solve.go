@@ -319,7 +319,7 @@ func runSolve(e *env, args []string) error {
 	if cfg.opt.Algorithm != solver.AlgIDA {
 		need := uint64(runtimeBase)
 		if len(files) > 0 {
-			need = loadMemoryNeed(files)
+			need = loadMemoryNeed(e, files)
 		}
 		mem, err := planSearchMemory(budget, need, *workers)
 		if err != nil {
@@ -384,10 +384,10 @@ func (src solveSource) open(e *env, alg solver.Algorithm) (*solver.Solver, error
 func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver, error) {
 	// IDA* carries each zero-aware part's value along its path; the other
 	// searches would walk to the goal at every state they load.
-	bits := src.opt.ZeroAwareBits && alg == solver.AlgIDA && catalogueFiles(src.files)
-	need := loadMemoryNeed(src.files)
+	bits := src.opt.ZeroAwareBits && alg == solver.AlgIDA && catalogueFiles(e, src.files)
+	need := loadMemoryNeed(e, src.files)
 	if bits {
-		need = packedLoadMemoryNeed(src.files)
+		need = packedLoadMemoryNeed(e, src.files)
 	}
 	if err := checkLoadMemoryNeed(src.budget, src.files, need); err != nil {
 		return nil, err

@@ -11,14 +11,14 @@ import (
 // --preset nor --board is given: the table each line names, in manifest
 // order. A name that no preset or board produces is bad data (exit 1)
 // named by manifest file and line.
-func manifestTargets(m *manifest.Manifest) ([]plannedTable, error) {
-	var out []plannedTable
+func manifestTargets(m *manifest.Manifest) ([]preset.Table, error) {
+	var out []preset.Table
 	for _, e := range m.Entries {
 		p, err := preset.ParseFileName(e.Name)
 		if err != nil {
-			return nil, dataErr(fmt.Errorf("manifest %s: %v", m.Where(e), err))
+			return nil, dataErr(fmt.Errorf("manifest %s: %w", m.Where(e), err))
 		}
-		out = append(out, plannedTable{pattern: p, file: e.Name})
+		out = append(out, preset.Table{Pattern: p, File: e.Name, Kind: preset.PlainKind(p)})
 	}
 	return out, nil
 }

@@ -59,17 +59,17 @@ func TestVerifySetEveryProblem(t *testing.T) {
 	}
 }
 
-// TestVerifySetJSONDocumented: README's table of the verify --json object
+// TestVerifySetJSONDocumented: docs/ci.md's table of the verify --json object
 // of a set file lists exactly the keys setReportJSON has, and the objects
 // verify prints for the kit's good and broken set files (an additive set,
 // a catalogue, bad data, a missing table) use every one of them and no
 // other.
 func TestVerifySetJSONDocumented(t *testing.T) {
-	readme := string(readBytes(t, filepath.Join("..", "..", "README.md")))
+	readme := string(readBytes(t, filepath.Join("..", "..", "docs", "ci.md")))
 	start := strings.Index(readme, "gets one object of\nits own")
 	end := strings.Index(readme, "`verify --manifest M --json DIR`")
 	if start < 0 || end < start {
-		t.Fatal("README.md: no section on the verify --json object of a set file before the one of --manifest")
+		t.Fatal("docs/ci.md: no section on the verify --json object of a set file before the one of --manifest")
 	}
 	var documented []string
 	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\|").FindAllStringSubmatch(readme[start:end], -1) {
@@ -83,7 +83,7 @@ func TestVerifySetJSONDocumented(t *testing.T) {
 	slices.Sort(documented)
 	slices.Sort(tags)
 	if !slices.Equal(documented, tags) {
-		t.Errorf("README documents the keys %v of a set file's verify --json object, the code prints %v", documented, tags)
+		t.Errorf("docs/ci.md documents the keys %v of a set file's verify --json object, the code prints %v", documented, tags)
 	}
 	kit := filepath.Join("..", "..", "readers", "testdata", "sets")
 	printed := map[string]bool{}
@@ -96,13 +96,13 @@ func TestVerifySetJSONDocumented(t *testing.T) {
 		for k := range obj {
 			printed[k] = true
 			if !slices.Contains(documented, k) {
-				t.Errorf("%s: key %q printed, not in README", f, k)
+				t.Errorf("%s: key %q printed, not in docs/ci.md", f, k)
 			}
 		}
 	}
 	for _, k := range documented {
 		if !printed[k] {
-			t.Errorf("README documents key %q, which no set file's object printed", k)
+			t.Errorf("docs/ci.md documents key %q, which no set file's object printed", k)
 		}
 	}
 }

@@ -1,82 +1,22 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"runtime/debug"
 	"strings"
-	"time"
 
-	"github.com/tilepdb/tilepdb/builder"
-	"github.com/tilepdb/tilepdb/format"
-	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/preset"
-	"github.com/tilepdb/tilepdb/puzzle"
 )
 
+// zeroAwareHelp is the help of build --zero-aware. A zero-aware table is
+// planned by preset.ZeroAware and built by buildTable (kindBuildOf).
 const zeroAwareHelp = "write zero-aware tables (one value per placement and region of the blank, format/SPEC.md section 11; file names end in _za.pdb, set files in _za.set.json): at least the additive table's value on every board; built in memory, not with --manifest, --if-needed or the out-of-core flags"
 
-// planZeroAware turns the planned tables of a --zero-aware build into
-// zero-aware ones: their files and their sets' files get the _za mark
-// (preset.ZeroAwareFileName). Exact tables are usage errors (the flags
-// that do not go with --zero-aware are refused by checkBuildConflicts).
-func planZeroAware(plan *buildPlan) error {
-	rename := func(pt *plannedTable) error {
-		if pt.pattern.Exact {
-			return usageErr("--zero-aware: %s is an exact table, which has no zero-aware form", pt.file)
-		}
-		if !pt.zeroAware {
-			pt.zeroAware = true
-			pt.file = strings.TrimSuffix(pt.file, preset.FileSuffix) + preset.ZeroAwareMark + preset.FileSuffix
-		}
-		return nil
-	}
-	for i := range plan.tables {
-		if err := rename(&plan.tables[i]); err != nil {
-			return err
+// zeroAwarePreset returns the first of the comma-separated preset names
+// that names a zero-aware preset (preset.Preset.ZeroAware), or "".
+func zeroAwarePreset(presets string) string {
+	for _, name := range strings.Split(presets, ",") {
+		if pr, err := preset.Find(strings.TrimSpace(name)); err == nil && pr.ZeroAware {
+			return pr.Name
 		}
 	}
-	for i := range plan.sets {
-		ps := &plan.sets[i]
-		if ps.zeroAware {
-			continue // a zero-aware preset's own names
-		}
-		ps.file = strings.TrimSuffix(ps.file, ".set.json") + preset.ZeroAwareMark + ".set.json"
-		ps.tables = append([]plannedTable(nil), ps.tables...)
-		for j := range ps.tables {
-			if err := rename(&ps.tables[j]); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// buildZeroAware is buildTable for a zero-aware table.
-func buildZeroAware(ctx context.Context, e *env, cfg *buildConfig, pt plannedTable) (*format.Table, time.Duration, error) {
-	start := time.Now()
-	regions, err := puzzle.NewRegions(pt.pattern)
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", pt.file, err)
-	}
-	if !cfg.quiet {
-		fmt.Fprintf(e.stderr, "building %s: %s, zero-aware, %d entries (%d placements), about %s of memory\n",
-			pt.file, pt.pattern, regions.Size(), pt.pattern.Size(), sysmem.FormatSize(pt.memory))
-	}
-	prog := newProgress(e.stderr, pt.file, regions.Size(), e.stderrIsTTY, cfg.quiet)
-	values, err := builder.BuildZeroAware(ctx, pt.pattern, builder.Options{Workers: cfg.workers, Progress: prog.event})
-	prog.done()
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w (nothing written)", pt.file, err)
-	}
-	buildTime := time.Since(start)
-	if pt.memory > freeOSMemoryAbove {
-		debug.FreeOSMemory()
-	}
-	t, err := format.NewZeroAwareTable(regions, values, generator)
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", pt.file, err)
-	}
-	t.Header.Major = uint16(cfg.fileFormat)
-	return t, buildTime, nil
+	return ""
 }

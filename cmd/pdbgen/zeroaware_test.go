@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tilepdb/tilepdb/format"
 )
 
 // TestBuildZeroAware: build --zero-aware writes _za.pdb tables (and a
@@ -151,13 +153,13 @@ func TestPlanCataloguePreset(t *testing.T) {
 		t.Fatalf("%d tables, %d set files; want 11 and 1", len(plan.tables), len(plan.sets))
 	}
 	for _, pt := range plan.tables {
-		if !pt.zeroAware || !strings.HasPrefix(pt.file, "24-best_") || !strings.HasSuffix(pt.file, "_za.pdb") {
-			t.Errorf("table %s (zero-aware %v)", pt.file, pt.zeroAware)
+		if pt.kind != format.KindZeroAware || !strings.HasPrefix(pt.file, "24-best_") || !strings.HasSuffix(pt.file, "_za.pdb") {
+			t.Errorf("table %s (kind %s)", pt.file, pt.kind)
 		}
 	}
 	ps := plan.sets[0]
-	if ps.file != "24-best.set.json" || !ps.catalogue || len(ps.partitions) != 14 || ps.parts() != 56 {
-		t.Errorf("set file %s: catalogue %v, %d partitions, %d parts", ps.file, ps.catalogue, len(ps.partitions), ps.parts())
+	if ps.File != "24-best.set.json" || !ps.Catalogue || len(ps.Partitions) != 14 || ps.Parts() != 56 {
+		t.Errorf("set file %s: catalogue %v, %d partitions, %d parts", ps.File, ps.Catalogue, len(ps.Partitions), ps.Parts())
 	}
 	r := pdbgen(t, "", "build", "--preset", "24-best", "-o", dir, "--if-needed")
 	wantCode(t, r, exitTrouble)

@@ -13,16 +13,15 @@ import (
 // zeroAwareBitsHelp is the help of solve's --zero-aware-bytes.
 const zeroAwareBitsHelp = "IDA* with a catalogue of several partitions: keep its zero-aware tables at a byte per entry (plus a placement table) instead of 1 bit per entry (the default: the same nodes and moves in a seventh of the memory)"
 
-// catalogueFiles reports whether files name a catalogue of several
-// partitions (a set file of format.CatalogueVersion), whose zero-aware
-// tables IDA* holds at one bit per entry (solver.Options.ZeroAwareBits).
-// A file that cannot be read counts as none: OpenSet reports it.
-func catalogueFiles(files []string) bool {
-	for _, f := range files {
-		if isSet, err := format.IsSetFile(f); err != nil || !isSet {
-			continue
-		}
-		if sf, err := format.ReadSetFile(f); err == nil && sf.Version == format.CatalogueVersion && len(sf.Partitions) > 1 {
+// catalogueFiles reports whether files (the command's plan of them,
+// planFor) name a catalogue of several partitions (a set file of
+// format.CatalogueVersion), whose zero-aware tables IDA* holds at one bit
+// per entry (solver.Options.ZeroAwareBits). A file that cannot be read
+// counts as none: the load reports it.
+func catalogueFiles(e *env, files []string) bool {
+	plan := e.planFor(files)
+	for i := range files {
+		if _, sf, err := plan.File(i); err == nil && sf != nil && sf.Version == format.CatalogueVersion && len(sf.Partitions) > 1 {
 			return true
 		}
 	}
@@ -52,7 +51,8 @@ func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.
 		debug.FreeOSMemory() // the next table reuses the pages
 		return t, nil
 	}
-	return untilDone(e.context(), func() (*format.Set, error) { return format.OpenSetWith(read, files...) })
+	plan := e.planFor(files)
+	return untilDone(e.context(), func() (*format.Set, error) { return plan.OpenWith(read) })
 }
 
 // packedLoadMemoryNeed is loadMemoryNeed for openTablesPacked: each
@@ -60,14 +60,10 @@ func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.
 // (C(N,k)·(N+4) bytes), plus, once, the largest excess of a zero-aware
 // table's decode memory over that (the table being read); other tables
 // count their decode memory. It is at most loadMemoryNeed.
-func packedLoadMemoryNeed(files []string) uint64 {
+func packedLoadMemoryNeed(e *env, files []string) uint64 {
 	need := uint64(runtimeBase)
 	var excess uint64
-	for _, f := range withSetTables(files) {
-		h, err := format.ReadHeaderFile(f)
-		if err != nil {
-			continue
-		}
+	for _, h := range e.planFor(files).Headers() {
 		dec := h.DecodeMemory()
 		if h.Kind != format.KindZeroAware {
 			need = sysmem.SatAdd(need, dec)

@@ -17,7 +17,8 @@ import (
 // several zero-aware tables; equal here, with one).
 func TestSolveZeroAwareBits(t *testing.T) {
 	file := filepath.Join("..", "..", "readers", "testdata", "sets", "good-catalogue-zero-aware.set.json")
-	if !catalogueFiles([]string{file}) {
+	e := &env{}
+	if !catalogueFiles(e, []string{file}) {
 		t.Fatalf("%s: not seen as a catalogue of several partitions", file)
 	}
 	geom, _ := puzzle.NewGeometry(4, 4)
@@ -45,10 +46,10 @@ func TestSolveZeroAwareBits(t *testing.T) {
 		}
 	}
 	files := []string{file}
-	if got, full := packedLoadMemoryNeed(files), loadMemoryNeed(files); got > full || got <= runtimeBase {
+	if got, full := packedLoadMemoryNeed(e, files), loadMemoryNeed(e, files); got > full || got <= runtimeBase {
 		t.Errorf("load memory: %d bytes at 1 bit, %d in bytes", got, full)
 	}
-	if catalogueFiles([]string{filepath.Join("..", "..", "readers", "testdata", "sets", "good-catalogue-one.set.json")}) {
+	if catalogueFiles(e, []string{filepath.Join("..", "..", "readers", "testdata", "sets", "good-catalogue-one.set.json")}) {
 		t.Error("a catalogue of one partition seen as several")
 	}
 }

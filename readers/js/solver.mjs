@@ -315,9 +315,11 @@ export class Solver {
   // cell set (maskLo, maskHi), rank m (mm) and order rank (ord), value
   // (hv), the cells of its tiles (cells, stride S) and the cell each board
   // cell is looked up as (cmap); the neighbours of each cell flattened;
-  // and evalMove(q, a, c): lookup q after one of its tiles moved from cell
-  // a to cell c (cells[] already updated): the new cell set (lo, hi
-  // words), m, ord into tmp; returns the value (the blank is on cell a now).
+  // and evalMove(q, a, c, t): lookup q after one of its tiles moved from
+  // cell a to cell c (cells[] already updated): the new cell set (lo, hi
+  // words), m, ord into tmp[t..t+3]; returns the value (the blank is on
+  // cell a now). tmp holds 4 words for each of the search's groups (a
+  // partition, or a partition on the reflected board).
   _lookups(x) {
     const n = this.n;
     const P = this.tabs.length;
@@ -387,15 +389,15 @@ export class Solver {
     const nbrTo = Uint8Array.from(nt);
     const undo = Uint8Array.from(UNDO);
 
-    const tmp = new Int32Array(4);
+    const tmp = new Int32Array(8 * this.partitions.length);
     // value of lookup q at order o and cell set m, the blank on (mapped) cell bc
     const valueAt = (q, o, m, bc) => (zaOn[q] === 0 ? vals[q][o * comb[q] + m] : vals[q][o * zaSlots[q] + zaStart[q][m] + zaReg[q][m * n + bc]]);
     // evalMove: lookup q after one of its tiles moved from cell a to cell c
     // (cells[] already updated): the new cell set (lo, hi words), m, ord
-    // into tmp; returns the value (the blank is on cell a now).
+    // into tmp[t..t+3]; returns the value (the blank is on cell a now).
     // evalMove32: the same on boards of at most 32 cells (one word; the hi
     // words stay 0), as fast as before boards grew past 5x5
-    const evalMove32 = (q, a, c) => {
+    const evalMove32 = (q, a, c, t) => {
       const msk = maskLo[q];
       const nm = (msk & ~(1 << a)) | (1 << c);
       const lo = a < c ? a : c;
@@ -421,13 +423,13 @@ export class Solver {
         m = mm[q] - binom[a * S + j] + binom[c * S + j];
         o = ord[q];
       }
-      tmp[0] = nm;
-      tmp[1] = 0;
-      tmp[2] = m;
-      tmp[3] = o;
+      tmp[t] = nm;
+      tmp[t + 1] = 0;
+      tmp[t + 2] = m;
+      tmp[t + 3] = o;
       return valueAt(q, o, m, a);
     };
-    const evalMove64 = (q, a, c) => {
+    const evalMove64 = (q, a, c, t) => {
       const oLo = maskLo[q];
       const oHi = maskHi[q];
       let nLo = oLo;
@@ -461,10 +463,10 @@ export class Solver {
         m = mm[q] - binom[a * S + j] + binom[c * S + j];
         o = ord[q];
       }
-      tmp[0] = nLo;
-      tmp[1] = nHi;
-      tmp[2] = m;
-      tmp[3] = o;
+      tmp[t] = nLo;
+      tmp[t + 1] = nHi;
+      tmp[t + 2] = m;
+      tmp[t + 3] = o;
       return valueAt(q, o, m, a);
     };
     const evalMove = n <= 32 ? evalMove32 : evalMove64;
@@ -475,11 +477,26 @@ export class Solver {
   // the reflected state): lookup q < P is part q on the board, q >= P part
   // q - P on the reflected board. Each lookup keeps the cells of its
   // table's tiles, the cell set (two words, maskLo and maskHi), its
-  // colexicographic rank m and the
-  // order rank ord, updated when one of its tiles moves: a move that does
-  // not jump over another of its tiles keeps ord and changes m by two
-  // binomials; otherwise m and ord are recomputed. All state sits in typed
-  // arrays and integers (V8 keeps the search in optimised code).
+  // colexicographic rank m and the order rank ord, updated when one of its
+  // tiles moves: a move that does not jump over another of its tiles keeps
+  // ord and changes m by two binomials; otherwise m and ord are recomputed.
+  // All state sits in typed arrays and integers (V8 keeps the search in
+  // optimised code).
+  //
+  // One loop serves an additive set and a catalogue (SPEC.md section 12).
+  // h is the maximum over the groups of the sums of their lookups, a group
+  // being a partition on the board or (with reflection) on the reflected
+  // board: group gi < K is partition gi, gi >= K partition gi - K
+  // reflected; an additive set is a catalogue of one partition (K = 1). A
+  // move changes at most one lookup per group (the one holding the moved
+  // tile), updated incrementally. The groups are evaluated in order and a
+  // child is cut as soon as one group's sum exceeds the bound. Of a
+  // catalogue, the other groups are then evaluated while the child's f so
+  // far is below the next bound, so that the next bound is exact (the
+  // search is the same as with every group evaluated). Of an additive set,
+  // a child cut by the direct sum is not looked up reflected: both sums
+  // have the parity of the Manhattan distance, so the next bound is the
+  // same (as in Korf's program).
   _ida(b, opts) {
     const x = this._start(b);
     const n = this.n;
@@ -489,167 +506,10 @@ export class Solver {
     let isGoalNow = true;
     for (let c = 0; c < n; c++) if (board[c] !== goal[c]) isGoalNow = false;
     if (isGoalNow) return { path: [], nodes: 0 };
-    if (this.partitions.length > 1) return this._idaCatalogue(x, opts);
-    const { P, reflect, S, maskLo, maskHi, mm, ord, hv, cells, cmap, nbrStart, nbrDir, nbrTo, undo, tmp, evalMove } = this._lookups(x);
-    // per tile: the lookups holding it (-1: none) and its index there
-    const qA = new Int32Array(n).fill(-1);
-    const jA = new Int32Array(n);
-    const qB = new Int32Array(n).fill(-1);
-    const jB = new Int32Array(n);
-    for (let t = 1; t < n; t++) {
-      if (this.tileTab[t] >= 0) {
-        qA[t] = this.tileTab[t];
-        jA[t] = this.tileIdx[t];
-      }
-      if (reflect) {
-        const rt = this.reflTile[t];
-        if (this.tileTab[rt] >= 0) {
-          qB[t] = P + this.tileTab[rt];
-          jB[t] = this.tileIdx[rt];
-        }
-      }
-    }
-
-    const NONE = 1 << 30;
-    const shouldStop = opts.shouldStop;
-    let nodes = 0;
-    let sumA = x.sum;
-    let sumB = reflect ? x.sumR : 0;
-    let bound = sumA > sumB ? sumA : sumB;
-    let next = NONE;
-    let poll = 1 << 16;
-    const path = [];
-
-    const dfs = (g, hist) => {
-      const bl = blank;
-      const skip = undo[hist & 7];
-      const end = nbrStart[bl + 1];
-      for (let i = nbrStart[bl]; i < end; i++) {
-        const dir = nbrDir[i];
-        if (dir === skip) continue;
-        const h6 = ((hist << HIST_BITS) | dir) & HIST_MASK;
-        if (h6 === DUP_RDLURD || h6 === DUP_LDRULD || h6 === DUP_LURDLU || h6 === DUP_RULDRU) continue;
-        const to = nbrTo[i];
-        const tile = board[to];
-        nodes++;
-        const qa = qA[tile];
-        let sA = sumA;
-        let hA = 0, aLo = 0, aHi = 0, aM = 0, aOrd = 0, ca = 0, cma = 0;
-        if (qa >= 0) {
-          ca = qa * S + jA[tile];
-          cma = qa * S;
-          cells[ca] = cmap[cma + bl];
-          hA = evalMove(qa, cmap[cma + to], cmap[cma + bl]);
-          aLo = tmp[0];
-          aHi = tmp[1];
-          aM = tmp[2];
-          aOrd = tmp[3];
-          sA += hA - hv[qa];
-        }
-        if (g + 1 + sA > bound) {
-          // pruned by the direct lookup alone: the reflected one is not
-          // needed (both sums have the parity of the Manhattan distance,
-          // so the next bound is the same)
-          if (g + 1 + sA < next) next = g + 1 + sA;
-          if (qa >= 0) cells[ca] = cmap[cma + to];
-          continue;
-        }
-        let sB = sumB;
-        const qb = qB[tile];
-        let hB = 0, bLo = 0, bHi = 0, bM = 0, bOrd = 0, cb = 0, cmb = 0;
-        if (qb >= 0) {
-          cb = qb * S + jB[tile];
-          cmb = qb * S;
-          cells[cb] = cmap[cmb + bl];
-          hB = evalMove(qb, cmap[cmb + to], cmap[cmb + bl]);
-          bLo = tmp[0];
-          bHi = tmp[1];
-          bM = tmp[2];
-          bOrd = tmp[3];
-          sB += hB - hv[qb];
-        }
-        const h = sA > sB ? sA : sB;
-        if (g + 1 + h > bound) {
-          if (g + 1 + h < next) next = g + 1 + h;
-          if (qa >= 0) cells[ca] = cmap[cma + to];
-          if (qb >= 0) cells[cb] = cmap[cmb + to];
-          continue;
-        }
-        // make the move
-        const oldA = sumA;
-        const oldB = sumB;
-        let oH = 0, oLo = 0, oHi = 0, oM = 0, oOrd = 0;
-        if (qa >= 0) {
-          oH = hv[qa]; oLo = maskLo[qa]; oHi = maskHi[qa]; oM = mm[qa]; oOrd = ord[qa];
-          hv[qa] = hA; maskLo[qa] = aLo; maskHi[qa] = aHi; mm[qa] = aM; ord[qa] = aOrd;
-        }
-        let rH = 0, rLo = 0, rHi = 0, rM = 0, rOrd = 0;
-        if (qb >= 0) {
-          rH = hv[qb]; rLo = maskLo[qb]; rHi = maskHi[qb]; rM = mm[qb]; rOrd = ord[qb];
-          hv[qb] = hB; maskLo[qb] = bLo; maskHi[qb] = bHi; mm[qb] = bM; ord[qb] = bOrd;
-        }
-        sumA = sA;
-        sumB = sB;
-        board[bl] = tile;
-        board[to] = 0;
-        blank = to;
-        path.push(dir);
-        if (h === 0) {
-          let done = true;
-          for (let c = 0; c < n; c++) if (board[c] !== goal[c]) done = false;
-          if (done) return true;
-        }
-        if (--poll <= 0) {
-          poll = 1 << 16;
-          if (shouldStop && shouldStop()) throw new Stopped('stopped');
-        }
-        if (dfs(g + 1, h6)) return true;
-        // undo it
-        path.pop();
-        blank = bl;
-        board[bl] = 0;
-        board[to] = tile;
-        sumA = oldA;
-        sumB = oldB;
-        if (qa >= 0) {
-          hv[qa] = oH; maskLo[qa] = oLo; maskHi[qa] = oHi; mm[qa] = oM; ord[qa] = oOrd;
-          cells[ca] = cmap[cma + to];
-        }
-        if (qb >= 0) {
-          hv[qb] = rH; maskLo[qb] = rLo; maskHi[qb] = rHi; mm[qb] = rM; ord[qb] = rOrd;
-          cells[cb] = cmap[cmb + to];
-        }
-      }
-      return false;
-    };
-
-    for (;;) {
-      next = NONE;
-      path.length = 0;
-      if (dfs(0, HIST_START)) return { path: path.slice(), nodes };
-      if (opts.onIteration) opts.onIteration(bound, nodes);
-      if (next === NONE) throw new Error('solver: search space exhausted without reaching the goal');
-      bound = next;
-    }
-  }
-  // IDA* over a catalogue (SPEC.md section 12): h = the maximum over the
-  // groups of the sums of their lookups, a group being a partition on the
-  // board or (with reflection) on the reflected board: group gi < K is
-  // partition gi, gi >= K partition gi - K reflected. A move changes at
-  // most one lookup per group (the one holding the moved tile), updated
-  // incrementally as in _ida. The groups are evaluated in order and a
-  // child is cut as soon as one group's sum exceeds the bound; the other
-  // groups are then evaluated only while the child's f so far is below
-  // the next bound, so that the next bound is exact (the search is the
-  // same as with every group evaluated).
-  _idaCatalogue(x, opts) {
-    const n = this.n;
-    const goal = this.goal;
-    const board = x.board;
-    let blank = x.blank;
     const { P, reflect, S, maskLo, maskHi, mm, ord, hv, cells, cmap, nbrStart, nbrDir, nbrTo, undo, tmp, evalMove } = this._lookups(x);
     const K = this.partitions.length;
     const G = reflect ? 2 * K : K;
+    const catalogue = K > 1;
     // per tile t and group gi: the lookup holding t, gq[t*G + gi] (-1: none), and its index there, gj
     const gq = new Int32Array(n * G).fill(-1);
     const gj = new Int32Array(n * G);
@@ -675,14 +535,18 @@ export class Solver {
       gsum[k] = x.sums[k];
       if (reflect) gsum[K + k] = x.sumsR[k];
     }
-    // per depth d and group gi (at d*G + gi): the child's new lookup state
-    // (nH..nOrd) and its new group sum (nSum), and the state it replaced (oH..oOrd, oSum)
+    // per group gi: the child being tried, its new lookup value (nH[gi];
+    // the lookup's new state is in tmp[4*gi..4*gi+3]), used at once when the
+    // move is made; per depth d and group gi, at old[5*(d*G + gi)...]: the
+    // lookup state the move replaced (value, cell set words, m and ord;
+    // the group's sum is restored from the values)
+    const nH = new Int32Array(G);
     let cap = 0;
-    let nH, nLo, nHi, nM, nOrd, nSum, oH, oLo, oHi, oM, oOrd, oSum;
+    let old = new Int32Array(0);
     const grow = (depth) => {
       if (depth < cap) return;
       cap = Math.max(2 * cap, depth + 64);
-      [nH, nLo, nHi, nM, nOrd, nSum, oH, oLo, oHi, oM, oOrd, oSum] = Array.from({ length: 12 }, () => new Int32Array(cap * G));
+      old = new Int32Array(5 * cap * G);
     };
 
     const NONE = 1 << 30;
@@ -712,25 +576,22 @@ export class Solver {
         let ev = 0;
         let cut = false;
         const tg = tile * G;
-        for (; ev < G; ev++) {
-          if (cut && g + 1 + h >= next) break;
+        while (ev < G) {
           const q = gq[tg + ev];
           let sum = gsum[ev];
           if (q >= 0) {
             const qs = q * S;
             cells[qs + gj[tg + ev]] = cmap[qs + bl];
-            const v = evalMove(q, cmap[qs + to], cmap[qs + bl]);
-            const o = base + ev;
-            nH[o] = v;
-            nLo[o] = tmp[0];
-            nHi[o] = tmp[1];
-            nM[o] = tmp[2];
-            nOrd[o] = tmp[3];
+            const v = evalMove(q, cmap[qs + to], cmap[qs + bl], 4 * ev);
+            nH[ev] = v;
             sum += v - hv[q];
           }
-          nSum[base + ev] = sum;
+          ev++;
           if (sum > h) h = sum;
-          if (g + 1 + h > bound) cut = true;
+          if (g + 1 + h > bound) {
+            cut = true;
+            if (!catalogue || g + 1 + h >= next) break;
+          }
         }
         if (cut) {
           if (g + 1 + h < next) next = g + 1 + h;
@@ -742,13 +603,13 @@ export class Solver {
         }
         // make the move
         for (let gi = 0; gi < G; gi++) {
-          const o = base + gi;
-          oSum[o] = gsum[gi];
-          gsum[gi] = nSum[o];
           const q = gq[tg + gi];
           if (q < 0) continue;
-          oH[o] = hv[q]; oLo[o] = maskLo[q]; oHi[o] = maskHi[q]; oM[o] = mm[q]; oOrd[o] = ord[q];
-          hv[q] = nH[o]; maskLo[q] = nLo[o]; maskHi[q] = nHi[o]; mm[q] = nM[o]; ord[q] = nOrd[o];
+          const o = 5 * (base + gi);
+          const t = 4 * gi;
+          gsum[gi] += nH[gi] - hv[q];
+          old[o] = hv[q]; old[o + 1] = maskLo[q]; old[o + 2] = maskHi[q]; old[o + 3] = mm[q]; old[o + 4] = ord[q];
+          hv[q] = nH[gi]; maskLo[q] = tmp[t]; maskHi[q] = tmp[t + 1]; mm[q] = tmp[t + 2]; ord[q] = tmp[t + 3];
         }
         board[bl] = tile;
         board[to] = 0;
@@ -770,11 +631,11 @@ export class Solver {
         board[bl] = 0;
         board[to] = tile;
         for (let gi = 0; gi < G; gi++) {
-          const o = base + gi;
-          gsum[gi] = oSum[o];
           const q = gq[tg + gi];
           if (q < 0) continue;
-          hv[q] = oH[o]; maskLo[q] = oLo[o]; maskHi[q] = oHi[o]; mm[q] = oM[o]; ord[q] = oOrd[o];
+          const o = 5 * (base + gi);
+          gsum[gi] += old[o] - hv[q];
+          hv[q] = old[o]; maskLo[q] = old[o + 1]; maskHi[q] = old[o + 2]; mm[q] = old[o + 3]; ord[q] = old[o + 4];
           cells[q * S + gj[tg + gi]] = cmap[q * S + to];
         }
       }

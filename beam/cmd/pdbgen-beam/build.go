@@ -33,16 +33,16 @@ const (
 
 // buildConfig is the parsed command line of build.
 type buildConfig struct {
-	out, work           string
-	presets, board      string
-	tiles               []string
-	goal                string
-	quiet               bool
-	fileFormat          int
-	shards, lanes, jobs int
-	stepWorkers         int
-	pools               []string
-	logLevel            string
+	out, work      string
+	presets, board string
+	tiles          []string
+	goal           string
+	quiet          bool
+	fileFormat     int
+	shards, lanes  int
+	stepWorkers    int
+	pools          []string
+	logLevel       string
 }
 
 type stringList []string
@@ -107,89 +107,21 @@ func parseBuildFlags(args []string, stderr io.Writer) (*buildConfig, error) {
 	return cfg, nil
 }
 
-// plannedTable is one table to build, and the set file of a preset whose
-// parts share tables (as pdbgen build plans them).
-type plannedTable struct {
-	pattern *puzzle.Pattern
-	file    string
-}
-
-type plannedSet struct {
-	file   string
-	parts  []preset.Part
-	tables []plannedTable
-}
-
 // resolveTables turns --preset or --board/--tiles/--goal into tables and
-// set files, as pdbgen build does.
-func resolveTables(cfg *buildConfig) ([]plannedTable, []plannedSet, error) {
-	if cfg.board != "" || len(cfg.tiles) > 0 {
-		if cfg.presets != "" {
-			return nil, nil, usagef("use either --preset or --board/--tiles, not both")
-		}
-		if cfg.board == "" || len(cfg.tiles) == 0 {
-			return nil, nil, usagef("--board and --tiles go together")
-		}
-		g, err := puzzle.ParseGeometry(cfg.board)
-		if err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		gb, err := puzzle.ParseGoal(cfg.goal, g)
-		if err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		var out []plannedTable
-		var names []string
-		var patterns []*puzzle.Pattern
-		for _, ts := range cfg.tiles {
-			list, err := puzzle.ParseTiles(ts)
-			if err != nil {
-				return nil, nil, usagef("%v", err)
-			}
-			p, err := puzzle.NewPattern(g, gb, list)
-			if err != nil {
-				return nil, nil, usagef("%v", err)
-			}
-			names = append(names, "--tiles "+ts)
-			patterns = append(patterns, p)
-			out = append(out, plannedTable{pattern: p, file: preset.FileName(g.String(), p)})
-		}
-		if err := puzzle.CheckAdditive(names, patterns); err != nil {
-			return nil, nil, usagef("the --tiles sets of one build must form one additive set: %v", err)
-		}
-		return out, nil, nil
+// set files as pdbgen build does (preset.Resolve), and refuses zero-aware
+// tables: the shard kernel builds plain additive tables only (pdbgen build
+// builds those).
+func resolveTables(cfg *buildConfig) ([]preset.Table, []preset.Set, error) {
+	tables, sets, err := preset.Resolve(cfg.presets, cfg.board, cfg.tiles, cfg.goal)
+	if err != nil {
+		return nil, nil, usagef("%v", err)
 	}
-	names := preset.Defaults()
-	if cfg.presets != "" {
-		names = strings.Split(cfg.presets, ",")
-	}
-	var out []plannedTable
-	var sets []plannedSet
-	seen := map[string]bool{}
-	for _, name := range names {
-		name = strings.TrimSpace(name)
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		pr, err := preset.Find(name)
-		if err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		tables, parts, err := pr.Plan(cfg.goal)
-		if err != nil {
-			return nil, nil, usagef("%v", err)
-		}
-		var planned []plannedTable
-		for _, p := range tables {
-			planned = append(planned, plannedTable{pattern: p, file: preset.FileName(pr.Name, p)})
-		}
-		out = append(out, planned...)
-		if len(tables) < len(parts) {
-			sets = append(sets, plannedSet{file: preset.SetFileName(pr.Name, tables[0]), parts: parts, tables: planned})
+	for _, t := range tables {
+		if t.Kind == format.KindZeroAware {
+			return nil, nil, usagef("%s is a zero-aware table: pdbgen-beam builds plain tables only (pdbgen build builds it)", t.File)
 		}
 	}
-	return out, sets, nil
+	return tables, sets, nil
 }
 
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -227,68 +159,25 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		opt.Log = stderr
 	}
 	if len(cfg.pools) > 0 {
-		for i, a := range append([]string{*jobopts.Endpoint}, cfg.pools...) {
-			c, err := net.DialTimeout("tcp", a, 10*time.Second)
-			if err != nil {
-				what := "worker pool"
-				if i == 0 {
-					what = "job server (--endpoint)"
-				}
-				return usagef("%s %s: %v", what, a, err)
-			}
-			c.Close()
-		}
-		placeholder := filepath.Join(sdkTmp, "worker-placeholder")
-		if err := os.WriteFile(placeholder, []byte("pdbgen-beam: the worker pools run the harness in-process\n"), 0o644); err != nil {
+		if err := usePools(cfg, sdkTmp, &opt); err != nil {
 			return err
 		}
-		opt.Jobs = len(cfg.pools)
-		opt.Run = func(ctx context.Context, job int, p *beam.Pipeline) error {
-			return runOnPool(ctx, p, *jobopts.Endpoint, cfg.pools[job], placeholder)
-		}
 	}
-	// The additive tables search together, level L of each in the same
-	// pipelines (shardbeam.BuildSet); then each is written in turn.
-	var set []shardbeam.Table
-	for _, pt := range tables {
-		if !pt.pattern.Exact {
-			set = append(set, shardbeam.Table{Pattern: pt.pattern, Shards: cfg.shards,
-				Work: strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.file, preset.FileSuffix)})
-		}
+	results, err := searchTables(ctx, cfg, tables, workRoot, opt, stderr)
+	if err != nil {
+		return err
 	}
-	var results []*shardbeam.Result
-	if len(set) > 0 {
-		start := time.Now()
-		if !cfg.quiet {
-			for _, t := range set {
-				fmt.Fprintf(stderr, "searching %s on Beam: %d entries, work folder %s\n", t.Pattern, t.Pattern.Size(), t.Work)
-			}
+	defer func() {
+		for _, r := range results {
+			r.Close()
 		}
-		var srep *shardbeam.SetReport
-		results, srep, err = shardbeam.BuildSet(ctx, set, opt)
-		if err != nil {
-			return &failedError{fmt.Errorf("%w (nothing written)", err)}
-		}
-		defer func() {
-			for _, r := range results {
-				r.Close()
-			}
-		}()
-		if !cfg.quiet {
-			var busy float64
-			for _, l := range srep.Levels {
-				busy += l.ReadSec + l.StepSec + l.WriteSec
-			}
-			fmt.Fprintf(stderr, "searched %d table(s): %d levels (the tables' level L in the same pipelines), %d lanes, %d job(s) per level, worker processes %v; %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level)\n",
-				len(set), len(srep.Levels), srep.Lanes, srep.Jobs, srep.Processes, time.Since(start).Seconds(), busy, srep.Overhead().Seconds(), srep.Overhead().Seconds()/float64(len(srep.Levels)))
-		}
-	}
+	}()
 	sha := map[string]string{}
 	next := 0 // the result of the next additive table
 	for _, pt := range tables {
-		path := filepath.Join(cfg.out, pt.file)
+		path := filepath.Join(cfg.out, pt.File)
 		var raw string
-		if pt.pattern.Exact {
+		if pt.Pattern.Exact {
 			raw, err = buildExact(ctx, cfg, pt, path, stderr)
 		} else {
 			raw, err = writeSearched(cfg, pt, results[next], path, stderr)
@@ -298,33 +187,94 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		sha[pt.file] = raw
+		sha[pt.File] = raw
 		fmt.Fprintln(stdout, path)
 	}
 	for _, ps := range sets {
 		if err := writeSetFile(cfg, ps, sha); err != nil {
 			return err
 		}
-		fmt.Fprintln(stdout, filepath.Join(cfg.out, ps.file))
+		fmt.Fprintln(stdout, filepath.Join(cfg.out, ps.File))
 	}
 	return nil
+}
+
+// usePools checks that the job server and every worker pool answer and
+// sets opt to run each level's job j on pool j (runOnPool).
+func usePools(cfg *buildConfig, sdkTmp string, opt *shardbeam.Options) error {
+	for i, a := range append([]string{*jobopts.Endpoint}, cfg.pools...) {
+		c, err := net.DialTimeout("tcp", a, 10*time.Second)
+		if err != nil {
+			what := "worker pool"
+			if i == 0 {
+				what = "job server (--endpoint)"
+			}
+			return usagef("%s %s: %v", what, a, err)
+		}
+		c.Close()
+	}
+	placeholder := filepath.Join(sdkTmp, "worker-placeholder")
+	if err := os.WriteFile(placeholder, []byte("pdbgen-beam: the worker pools run the harness in-process\n"), 0o644); err != nil {
+		return err
+	}
+	opt.Jobs = len(cfg.pools)
+	opt.Run = func(ctx context.Context, job int, p *beam.Pipeline) error {
+		return runOnPool(ctx, p, *jobopts.Endpoint, cfg.pools[job], placeholder)
+	}
+	return nil
+}
+
+// searchTables runs the searches of the additive tables together on
+// Apache Beam, level L of each in the same pipelines (shardbeam.BuildSet),
+// each in its work folder under workRoot; it returns their results in
+// table order (none when every table is exact), for the caller to close.
+func searchTables(ctx context.Context, cfg *buildConfig, tables []preset.Table, workRoot string, opt shardbeam.Options, stderr io.Writer) ([]*shardbeam.Result, error) {
+	var set []shardbeam.Table
+	for _, pt := range tables {
+		if !pt.Pattern.Exact {
+			set = append(set, shardbeam.Table{Pattern: pt.Pattern, Shards: cfg.shards,
+				Work: strings.TrimRight(workRoot, "/") + "/" + strings.TrimSuffix(pt.File, preset.FileSuffix)})
+		}
+	}
+	if len(set) == 0 {
+		return nil, nil
+	}
+	start := time.Now()
+	if !cfg.quiet {
+		for _, t := range set {
+			fmt.Fprintf(stderr, "searching %s on Apache Beam: %d entries, work folder %s\n", t.Pattern, t.Pattern.Size(), t.Work)
+		}
+	}
+	results, srep, err := shardbeam.BuildSet(ctx, set, opt)
+	if err != nil {
+		return nil, &failedError{fmt.Errorf("%w (nothing written)", err)}
+	}
+	if !cfg.quiet {
+		var busy float64
+		for _, l := range srep.Levels {
+			busy += l.ReadSec + l.StepSec + l.WriteSec
+		}
+		fmt.Fprintf(stderr, "searched %d table(s): %d levels (the tables' level L in the same pipelines), %d lanes, %d job(s) per level, worker processes %v; %.2fs: shard steps %.2fs, Beam overhead %.2fs (%.3fs per level)\n",
+			len(set), len(srep.Levels), srep.Lanes, srep.Jobs, srep.Processes, time.Since(start).Seconds(), busy, srep.Overhead().Seconds(), srep.Overhead().Seconds()/float64(len(srep.Levels)))
+	}
+	return results, nil
 }
 
 // buildExact builds an exact table (at most 4x3's 239,500,800 entries;
 // the shard kernel does not split those) with builder.Build in this
 // process and writes it to path; it returns the table's raw SHA-256 (for
 // a set file).
-func buildExact(ctx context.Context, cfg *buildConfig, pt plannedTable, path string, stderr io.Writer) (string, error) {
+func buildExact(ctx context.Context, cfg *buildConfig, pt preset.Table, path string, stderr io.Writer) (string, error) {
 	start := time.Now()
-	failed := func(err error) error { return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.file, err)} }
+	failed := func(err error) error { return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.File, err)} }
 	if !cfg.quiet {
-		fmt.Fprintf(stderr, "building %s: %s, %d entries, exact: in this process (the shard kernel splits additive patterns only)\n", pt.file, pt.pattern, pt.pattern.Size())
+		fmt.Fprintf(stderr, "building %s: %s, %d entries, exact: in this process (the shard kernel splits additive patterns only)\n", pt.File, pt.Pattern, pt.Pattern.Size())
 	}
-	values, err := builder.Build(ctx, pt.pattern, builder.Options{Workers: cfg.stepWorkers})
+	values, err := builder.Build(ctx, pt.Pattern, builder.Options{Workers: cfg.stepWorkers})
 	if err != nil {
 		return "", failed(err)
 	}
-	t, err := format.NewTable(pt.pattern, values, generator)
+	t, err := format.NewTable(pt.Pattern, values, generator)
 	if err != nil {
 		return "", failed(err)
 	}
@@ -342,10 +292,10 @@ func buildExact(ctx context.Context, cfg *buildConfig, pt plannedTable, path str
 // encoded from the shards' values one shard at a time
 // (format.EncodeStream: the table is never whole in memory); it returns
 // the table's raw SHA-256 (for a set file).
-func writeSearched(cfg *buildConfig, pt plannedTable, res *shardbeam.Result, path string, stderr io.Writer) (string, error) {
+func writeSearched(cfg *buildConfig, pt preset.Table, res *shardbeam.Result, path string, stderr io.Writer) (string, error) {
 	start := time.Now()
-	failed := func(err error) error { return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.file, err)} }
-	st, err := format.EncodeStream(pt.pattern, res.Source, format.StreamOptions{
+	failed := func(err error) error { return &failedError{fmt.Errorf("%s: %w (nothing written)", pt.File, err)} }
+	st, err := format.EncodeStream(pt.Pattern, res.Source, format.StreamOptions{
 		Major: uint16(cfg.fileFormat), Workers: cfg.stepWorkers, Generator: generator, TempDir: cfg.out})
 	if err != nil {
 		return "", failed(err)
@@ -367,9 +317,9 @@ func writeSearched(cfg *buildConfig, pt plannedTable, res *shardbeam.Result, pat
 		}
 		const mib = 1 << 20
 		fmt.Fprintf(stderr, "%s: work folder traffic: shard states %.1f MiB written and read per level, batches %.1f MiB in all (at most %.1f MiB at a level), value logs %.1f MiB\n",
-			pt.file, float64(maxState)/mib, float64(batches)/mib, float64(maxBatches)/mib, float64(logs)/mib)
+			pt.File, float64(maxState)/mib, float64(batches)/mib, float64(maxBatches)/mib, float64(logs)/mib)
 		fmt.Fprintf(stderr, "%s: %d levels, %d shards, worker processes %v; shard steps %.2fs; values and encoding %.2fs (value logs %.2fs)\n",
-			pt.file, len(rep.Levels), rep.Shards, rep.Processes, busy, time.Since(start).Seconds(), rep.ValuesSec)
+			pt.File, len(rep.Levels), rep.Shards, rep.Processes, busy, time.Since(start).Seconds(), rep.ValuesSec)
 		fmt.Fprintf(stderr, "wrote %s: %d entries, max %d\n", path, st.Header.Entries, st.Header.MaxValue)
 	}
 	return st.Header.RawSHA256, nil
@@ -377,12 +327,12 @@ func writeSearched(cfg *buildConfig, pt plannedTable, res *shardbeam.Result, pat
 
 // writeSetFile writes the set file of a preset whose parts share tables,
 // as pdbgen build does.
-func writeSetFile(cfg *buildConfig, ps plannedSet, sha map[string]string) error {
-	sf, err := ps.setFile(sha)
+func writeSetFile(cfg *buildConfig, ps preset.Set, sha map[string]string) error {
+	sf, err := ps.SetFile(sha)
 	if err != nil {
 		return err
 	}
-	return format.WriteSetFile(filepath.Join(cfg.out, ps.file), sf)
+	return format.WriteSetFile(filepath.Join(cfg.out, ps.File), sf)
 }
 
 // restoreEnv returns a function that gives the environment variable name
@@ -396,18 +346,4 @@ func restoreEnv(name string) func() {
 			os.Unsetenv(name)
 		}
 	}
-}
-
-// setFile is the set file of ps (preset.SetFile), its tables' raw SHA-256
-// taken from sha by file name.
-func (ps plannedSet) setFile(sha map[string]string) (*format.SetFile, error) {
-	pats, files, sums := make([]*puzzle.Pattern, len(ps.tables)), make([]string, len(ps.tables)), make([]string, len(ps.tables))
-	for i, pt := range ps.tables {
-		pats[i], files[i], sums[i] = pt.pattern, pt.file, sha[pt.file]
-	}
-	sf, err := preset.SetFile(ps.parts, pats, files, sums)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", ps.file, err)
-	}
-	return sf, nil
 }

@@ -145,6 +145,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"build", "--board", "4x4"}, "go together"},
 		{[]string{"build", "--board", "4x4", "--tiles", "1,2", "--preset", "15-555"}, "either --preset"},
 		{[]string{"build", "--board", "9x9", "--tiles", "1,2"}, "board"},
+		{[]string{"build", "--preset", "24-best"}, "24-best_13-14-15-19-20-24_za.pdb is a zero-aware table: pdbgen-beam builds plain tables only"},
 		{[]string{"build", "--format", "3"}, "--format"},
 		{[]string{"build", "--shards", "-1"}, "--shards"},
 		{[]string{"build", "--lanes", "0"}, "--lanes"},
