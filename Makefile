@@ -6,10 +6,10 @@
 #               verify before it is written
 #   make ci-tables  the CI recipe (scripts/ci-tables.sh) twice on a fresh folder
 #   make test   gofmt, go vet, the unit tests with the race detector (the heavy
-#               ones without it), the README examples (make readme-test)
+#               ones without it), the examples of README.md and docs/ (make readme-test)
 #   make cross  build and vet for Windows, macOS, arm64 and 32-bit x86, and
 #               check that go.mod and go.sum are tidy
-#   make bench  benchmarks and long runs (minutes); see README.md
+#   make bench  benchmarks and long runs (minutes); see docs/performance.md
 #   make readers-test  JavaScript, Java and Python readers: their tests and a
 #               cross-check against pdbgen lookup (after make data; scripts/ci-readers.sh
 #               installs)
@@ -18,7 +18,7 @@
 #               tidy, its tests on Prism in-process and on a Prism job server
 #               with two worker-pool processes (the first run downloads and
 #               compiles Beam: minutes)
-#   make beam-build  bin/pdbgen-beam (README.md, "Building on Apache Beam")
+#   make beam-build  bin/pdbgen-beam (docs/sharding.md, "Building on Apache Beam")
 SHELL := bash
 GO ?= go
 PDBGEN := bin/pdbgen
@@ -34,7 +34,7 @@ build:
 data: build
 	$(PDBGEN) build --if-needed -j $(J) -o data --manifest data/MANIFEST.tsv
 
-# The CI recipe of README.md (scripts/ci-tables.sh) on a fresh folder, twice
+# The CI recipe of docs/ci.md (scripts/ci-tables.sh) on a fresh folder, twice
 # with one cache: the first run builds, verifies and fills the cache; the
 # second restores every table from it and must build nothing.
 ci-tables: build
@@ -61,7 +61,7 @@ vet:
 # Korf's instances) then run a smaller variant, or none (RACE_SKIP). Those
 # tests then run in full without the race detector, which is about ten
 # times faster on them, so no correctness check is lost; make long runs
-# the long ones (-long). Then the README examples (scripts/readme-examples.sh).
+# the long ones (-long). Then the examples of README.md and docs/ (scripts/readme-examples.sh).
 # CATALOGUE663: the pdbgen tests of the 15-663 catalogue, whose shared
 # fixture builds the 15-663 preset unless data/ has it: 90 of the 215 s of
 # cmd/pdbgen under the race detector, 5 s without; the code they drive
@@ -77,7 +77,7 @@ test: fmt-check vet
 	$(GO) test -timeout 15m -run '^($(HEAVY))$$' ./...
 	scripts/readme-examples.sh
 
-# The README examples in a fresh copy of the checkout (git status stays clean).
+# The examples of README.md and docs/ in a fresh copy of the checkout (git status stays clean).
 readme-test: build
 	scripts/readme-examples.sh
 

@@ -9,7 +9,7 @@ import (
 
 // The memory model of an out-of-core build (BuildOutOfCore, then the
 // table encoded from its Source), in bytes, checked against measured
-// peaks (README, "Building beyond memory"). The live heap of the search
+// peaks (docs/sharding.md, "What out of core costs"). The live heap of the search
 // is the plan's index, the shard states in memory (the resident ones and
 // one more: the shard being stepped, or the arrays kept for the next one
 // read from its file) and a Step's outputs and inputs: its value log
@@ -175,9 +175,9 @@ func (m *OutOfCoreModel) Fit(budget uint64, workers, shards int) (fit OutOfCoreF
 // encoding, writing), measured on 2 cores. In memory: the 24-puzzle
 // 6-tile table (--board 5x5 --tiles 1,2,5,6,7,12 --goal blank-first,
 // 181,008,000 search states) takes 20-25 CPU-s on a quiet machine, about
-// 120 ns per state (README, "Performance"). Out of core: 1,084 CPU-s for
+// 120 ns per state (docs/performance.md). Out of core: 1,084 CPU-s for
 // the 24-puzzle 7-tile table's 4.07 × 10^9 states on a quiet machine
-// (README, "Building beyond memory"), 180-365 ns per state under load;
+// (docs/sharding.md, "What out of core costs"), 180-365 ns per state under load;
 // 270 counted.
 const (
 	inMemoryNsPerState  = 120

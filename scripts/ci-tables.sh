@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CI recipe for a folder of tilepdb tables (README.md, "Tables in CI"):
+# The CI recipe for a folder of tilepdb tables (docs/ci.md, "Tables in CI"):
 #   1. restore the tables from a cache keyed by the SHA-256 of the manifest,
 #   2. rebuild only the tables that are missing or wrong (pdbgen build --if-needed),
 #   3. verify the folder against the manifest (pdbgen verify --manifest),

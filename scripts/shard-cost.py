@@ -9,8 +9,8 @@ per level, the states expanded, the states sent between shards, the batch
 bytes exchanged, the value-log bytes and the disk traffic; then the totals
 and the bytes per state. With the build's CPU seconds (user + sys from
 /usr/bin/time -v) and the table's entries, also the CPU per entry and per
-search state. Only the standard library; README.md, "Building beyond
-memory", quotes its output.
+search state. Only the standard library; docs/sharding.md, "What out of core
+costs", quotes its output.
 """
 import json
 import sys

@@ -22,8 +22,8 @@ import (
 // memory proportional to width times the solution's length. It finds a
 // solution or none (every state of a level may be a duplicate), with no
 // guarantee on its length; on DeepCubeA's 35-puzzle states it gives far
-// shorter solutions than weighted A* in the same time (README, "35-puzzle
-// and 48-puzzle").
+// shorter solutions than weighted A* in the same time (docs/big-boards.md, "The 35-puzzle,
+// the 48-puzzle and DeepCubeA").
 //
 // Duplicate detection is by 64-bit key hashes, in two steps. A child whose
 // hash was generated in a window of recent levels is dropped before its

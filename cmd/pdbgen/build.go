@@ -41,7 +41,7 @@ and builds only the missing or bad ones; a table built is compared with
 the manifest and verified before it is written. One line per table on
 stdout: "kept PATH: ...", "built PATH: missing", "replaced PATH because
 ...", "failed PATH: ...". --json prints one JSON object per table instead
-(README.md, "JSON reports").
+(docs/ci.md, "JSON reports").
 
 Out of core: with --max-memory SIZE, a table whose search needs more than
 SIZE is built out of core (--shards, --shard-dir or --resume ask for it
@@ -61,8 +61,8 @@ free is refused before anything is written. An interrupted or failed
 build (Ctrl-C, a full disk) keeps its finished levels: the same command
 with --resume continues from the last one, and refuses a folder of another
 table, shard count or version, and a build with no folder to resume. The
-folder is removed once the table is written. README.md, "Building beyond
-memory".
+folder is removed once the table is written. docs/sharding.md, "Building
+beyond memory".
 
 Exit status: 0 success; 1 a malformed manifest, a built table that differs
 from --manifest or fails verify (it is not written), or damaged shard data

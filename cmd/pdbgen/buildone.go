@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -60,12 +61,13 @@ func buildOne(ctx context.Context, e *env, cfg *buildConfig, plan *buildPlan, pt
 	vopts := verify.Options{Workers: cfg.workers}
 	action, why := actionBuilt, ""
 	if cfg.ifNeeded {
-		// Verifying the file there must fit in memory too (nil when the
-		// header does not read: checkExisting then says why).
-		if err := checkVerifyMemory(plan.budget, path, vopts); err != nil {
-			return nil, &exitError{code: exitTrouble, err: err}
+		// Verifying the file there must fit in memory too: checkExisting
+		// refuses it (an *exitError) after reading the header.
+		ex, err := checkExisting(ctx, path, pt.pattern, cfg.fileFormat, want, res.Manifest, vopts, plan.budget)
+		var refused *exitError
+		if errors.As(err, &refused) {
+			return nil, err
 		}
-		ex, err := checkExisting(ctx, path, pt.pattern, cfg.fileFormat, want, res.Manifest, vopts)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w (left as it is)", path, err)
 		}

@@ -38,7 +38,7 @@ func TestExitCode(t *testing.T) {
 
 // TestTablesThatDoNotCombine (issue 22 item 5): tables given together that
 // do not form one heuristic (another goal, an exact table among others,
-// shared tiles) are bad data, exit 1 as README's table says, not 2.
+// shared tiles) are bad data, exit 1 as the exit table of docs/commands.md says, not 2.
 func TestTablesThatDoNotCombine(t *testing.T) {
 	for _, tc := range []struct {
 		name  string

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/manifest"
 	"github.com/tilepdb/tilepdb/puzzle"
 	"github.com/tilepdb/tilepdb/verify"
@@ -29,11 +30,14 @@ type existingTable struct {
 // major (a file in the other format is rebuilt), with the
 // identity of the manifest entry want (when not nil; where names its
 // line), then a full verify.File with no finding. Cheap checks come
-// first, so a wrong file costs only a header read. The error is reserved
-// for trouble that says nothing about the file's data (permission, I/O,
-// interruption, a directory in the way): the caller must stop rather than
+// first, so a wrong file costs only a header read. Verifying the file must
+// fit budget b: the header read is checked against it first (verifyFits),
+// so the file is opened at most twice (its header, then verify.File). The
+// error is reserved for trouble that says nothing about the file's data
+// (permission, I/O, interruption, a directory in the way) and for the
+// memory refusal (an *exitError, exit 2): the caller must stop rather than
 // replace the file.
-func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, major int, want *manifest.Entry, where string, opts verify.Options) (existingTable, error) {
+func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, major int, want *manifest.Entry, where string, opts verify.Options, b sysmem.Budget) (existingTable, error) {
 	st, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -48,7 +52,16 @@ func checkExisting(ctx context.Context, path string, p *puzzle.Pattern, major in
 		if !format.IsBadData(err) {
 			return existingTable{}, err
 		}
+		// A header that is not strictly good may still declare a size
+		// too large to verify: refused as before (checkVerifyMemory
+		// reads it leniently, the file's second and last open).
+		if err := checkVerifyMemory(b, path, opts); err != nil {
+			return existingTable{}, &exitError{code: exitTrouble, err: err}
+		}
 		return existingTable{reason: "its header does not read: " + strings.TrimPrefix(oneLine(err), path+": ")}, nil
+	}
+	if err := verifyFits(b, path, h, opts); err != nil {
+		return existingTable{}, &exitError{code: exitTrouble, err: err}
 	}
 	ex := existingTable{header: h}
 	if d := patternDiff(h, p); d != "" {

@@ -178,10 +178,6 @@ func TestBuildIfNeededJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatalf("line %d: %v: %s", i+1, err, line)
 		}
-		var keys []string
-		for k := range m {
-			keys = append(keys, k)
-		}
 		for _, k := range []string{"version", "file", "action", "reason", "manifest", "entries", "max_value", "raw_sha256", "seconds", "verify"} {
 			if _, ok := m[k]; !ok {
 				t.Errorf("line %d lacks %q: %s", i+1, k, line)
@@ -218,7 +214,7 @@ func TestBuildIfNeededBadInput(t *testing.T) {
 		msg  string
 	}{
 		{"missing manifest", []string{"--manifest", filepath.Join(dir, "none.tsv")}, 2, "manifest: open " + filepath.Join(dir, "none.tsv") + ": "},
-		{"manifest is a folder", []string{"--manifest", dir}, 2, "manifest: " + dir + ": not a regular file (a directory)"}, // README: trouble, not bad data
+		{"manifest is a folder", []string{"--manifest", dir}, 2, "manifest: " + dir + ": not a regular file (a directory)"}, // docs/commands.md: trouble, not bad data
 		{"three columns", []string{"--manifest", write("m3.tsv", "# c\n3x3_1-2-3.pdb\t504\t11\n")}, 1, "manifest " + filepath.Join(dir, "m3.tsv") + ":2: want 4 columns"},
 		{"bad hash", []string{"--manifest", write("mh.tsv", "3x3_1-2-3.pdb 504 11 XYZ\n")}, 1, "mh.tsv:1: raw SHA-256 \"XYZ\": want 64 lowercase hex digits"},
 		{"bad number", []string{"--manifest", write("mn.tsv", "3x3_1-2-3.pdb many 11 "+sha+"\n")}, 1, "mn.tsv:1: entries \"many\""},
@@ -294,7 +290,11 @@ func TestBuildIfNeededReadOnly(t *testing.T) {
 	if err := os.Chmod(out, 0o555); err != nil {
 		t.Fatal(err)
 	}
-	defer os.Chmod(out, 0o755)
+	t.Cleanup(func() { // writable again, or t.TempDir cannot remove it
+		if err := os.Chmod(out, 0o755); err != nil {
+			t.Error(err)
+		}
+	})
 	old := checkWritable
 	defer func() { checkWritable = old }()
 	checkWritable = func(path string) error {
@@ -306,11 +306,15 @@ func TestBuildIfNeededReadOnly(t *testing.T) {
 		t.Errorf("want both tables kept:\n%v", r)
 	}
 	// One table missing: trouble, and the good one is still reported kept.
-	os.Chmod(out, 0o755)
+	if err := os.Chmod(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Remove(a); err != nil {
 		t.Fatal(err)
 	}
-	os.Chmod(out, 0o555)
+	if err := os.Chmod(out, 0o555); err != nil {
+		t.Fatal(err)
+	}
 	r = build()
 	wantCode(t, r, exitTrouble)
 	oneErrorLine(t, r, "build", "cannot write "+a)

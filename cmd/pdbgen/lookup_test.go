@@ -187,7 +187,7 @@ func TestLookup(t *testing.T) {
 			lineErrs: []string{"line 1: line longer than 4096 bytes"},
 			final:    []string{summary, "1 bad line(s)"},
 		},
-		// Tables that do not combine are bad data (README: exit 1).
+		// Tables that do not combine are bad data (docs/commands.md: exit 1).
 		{name: "same exact twice", files: []string{p8, p8}, stdin: goal8 + "\n", code: 1, final: []string{summary, "used alone"}},
 		{name: "same additive twice", files: []string{p123, p123}, stdin: goal8 + "\n", code: 1, final: []string{summary, "not disjoint"}},
 		{name: "exact with additive", files: []string{p123, p8}, stdin: goal8 + "\n", code: 1, final: []string{summary, "used alone"}},

@@ -94,6 +94,14 @@ func checkVerifyMemory(b sysmem.Budget, file string, opts verify.Options) error 
 	if err != nil {
 		return nil
 	}
+	return verifyFits(b, file, h, opts)
+}
+
+// verifyFits is checkVerifyMemory with the header h of file read already.
+func verifyFits(b sysmem.Budget, file string, h *format.Header, opts verify.Options) error {
+	if !b.Known {
+		return nil
+	}
 	if err := b.Check(file, sysmem.SatAdd(runtimeBase, verify.MemoryNeed(h, opts))); err != nil {
 		if opts.Deep {
 			return fmt.Errorf("%w with --deep", err)

@@ -24,13 +24,15 @@ var verifyCmd = &command{name: "verify", usage: "[--deep] [--frames] [-j N] [--m
 (goal 0, Manhattan bound and parity, a closer neighbour for every entry,
 symmetry); --deep also rebuilds the table with a simple reference search
 and compares every entry. One report per file on stdout; --json prints one
-JSON object per file instead (README.md, "JSON reports"). A set file
+JSON object per file instead (docs/ci.md, "JSON reports"). A set file
 (format/SPEC.md section 10) is checked as a whole: its tables' board, goal,
 tiles and checksums, and that each part's symmetry maps its goal cells onto
 its table's (--deep: each symmetric part is rebuilt and compared).
 
 A table too large for the memory (--max-memory, or what is available) is
-refused at once (exit 2). --frames verifies an additive table frame by
+refused at once (exit 2), and so is a set file whose tables together do
+not fit (pdbgen info checks it against its tables' headers without
+loading them). --frames verifies an additive table frame by
 frame instead: integrity, header, ranking, goal, unreached and Manhattan
 on every entry, holding a few frames at a time; the rules that read
 neighbouring entries anywhere in the table (descent, step, symmetry) are
@@ -71,7 +73,7 @@ func parseVerifyFlags(e *env, args []string) (*verifyConfig, []string, error) {
 	fs.IntVar(&cfg.workers, "j", runtime.NumCPU(), "worker goroutines")
 	fs.IntVar(&cfg.maxFind, "max-findings", verify.DefaultMaxFindings, "findings printed per check (all are counted)")
 	fs.StringVar(&cfg.maxMem, "max-memory", "", maxMemoryHelp)
-	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per file (schema in README.md, 'JSON reports') instead of the text report")
+	fs.BoolVar(&cfg.asJSON, "json", false, "print one JSON object per file (schema in docs/ci.md, 'JSON reports') instead of the text report")
 	fs.StringVar(&cfg.manifest, "manifest", "", "check the folder DIR against this manifest: every listed table present, with the listed identity, passing verify; unlisted tables reported")
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -292,6 +294,15 @@ func namingFile(f string, err error) error {
 func (v *tableVerifier) report(f string) (bad, trouble bool, err error) {
 	e, ctx := v.e, v.e.context()
 	if isSet, err := format.IsSetFile(f); err == nil && isSet {
+		if err := v.setFits(f); err != nil {
+			fmt.Fprintf(e.stderr, "%v\n", err)
+			if v.cfg.asJSON {
+				if err := writeJSONLine(e.stdout, setReportJSON{File: f, Set: true, Error: err.Error()}); err != nil {
+					return false, true, err
+				}
+			}
+			return false, true, nil
+		}
 		switch err := verifySet(ctx, e, f, v.cfg.deep, v.cfg.asJSON); {
 		case err != nil && ctx.Err() != nil:
 			return false, false, err
@@ -322,6 +333,24 @@ func (v *tableVerifier) report(f string) (bad, trouble bool, err error) {
 		err = rep.WriteText(e.stdout)
 	}
 	return !rep.OK(), false, err
+}
+
+// setFits refuses at once the set file f when loading its tables together
+// (format.PlanSet(f).Memory, plus runtimeBase) needs more memory than the
+// budget, as verify refuses a table too large (a set file naming a table
+// that declares tens of GiB would otherwise be loaded whole). The set's
+// own checks against its tables' headers need no table loaded: the
+// refusal names pdbgen info, which makes them. A set file that does not
+// parse counts 0 and is left for the check to report.
+func (v *tableVerifier) setFits(f string) error {
+	if !v.budget.Known {
+		return nil
+	}
+	pl := format.PlanSet(f)
+	if err := v.budget.Check(f, sysmem.SatAdd(runtimeBase, pl.Memory())); err != nil {
+		return fmt.Errorf("%w to load its tables; pdbgen info %s checks the set file against its tables' headers without loading them", err, f)
+	}
+	return nil
 }
 
 // setReportJSON is the --json report of a set file.

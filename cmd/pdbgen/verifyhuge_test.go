@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -170,5 +172,101 @@ func TestVerifyProgressLines(t *testing.T) {
 	// The report itself does not depend on the lines, but its elapsed times do.
 	if strings.Count(r.stdout, "\n") != strings.Count(quiet.stdout, "\n") {
 		t.Errorf("report with progress lines:\n%s\nwithout:\n%s", r.stdout, quiet.stdout)
+	}
+}
+
+// hugeSetFile writes into dir a set file of one identity part through the
+// table file table, a 5x5 additive table of tiles 1..k with a raw SHA-256
+// of zeros (validFramesTable), and returns its path.
+func hugeSetFile(t *testing.T, dir, table string, k int) string {
+	t.Helper()
+	tiles := make([]string, k)
+	for i := range tiles {
+		tiles[i] = strconv.Itoa(i + 1)
+	}
+	ts := "[" + strings.Join(tiles, ",") + "]"
+	goal := make([]string, 25)
+	for i := range 24 {
+		goal[i] = strconv.Itoa(i + 1)
+	}
+	goal[24] = "0"
+	set := `{"tilepdb_set":1,"width":5,"height":5,"goal":[` + strings.Join(goal, ",") + `],"parts":[` +
+		`{"tiles":` + ts + `,"table":"` + filepath.Base(table) + `","table_tiles":` + ts +
+		`,"symmetry":"identity","tile_map":` + ts + `,"table_raw_sha256":"` + strings.Repeat("0", 64) + `"}]}` + "\n"
+	path := filepath.Join(dir, "huge-"+strconv.Itoa(k)+".set.json")
+	if err := os.WriteFile(path, []byte(set), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestVerifySetTooLargeRefusedAtOnce: verify refuses at once, exit 2, a
+// set file whose tables together do not fit the memory budget, as it
+// refuses a table (before the fix: the set's tables were loaded whole
+// whatever their size: the 122 MiB table here under --max-memory 64M, and
+// a 1.4 MB file declaring 40.6 GiB the same way). --json says so in the
+// set's report.
+func TestVerifySetTooLargeRefusedAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	mid := hugeSetFile(t, dir, validFramesTable(t, dir, 6, format.MajorVersion1, format.MaxFrameSize), 6)
+	const hint = " to load its tables; pdbgen info "
+	// The figures depend on GOMAXPROCS (a frame buffer per decoder).
+	for i, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"verify", "--max-memory", "64M", mid}, "MiB of memory, more than --max-memory 64.0 MiB" + hint + mid},
+		{[]string{"verify", "--max-memory", "64M", "--json", mid}, "MiB of memory, more than --max-memory 64.0 MiB" + hint + mid},
+		{[]string{"verify", "--max-memory", "1G", "@huge"}, "GiB of memory, more than --max-memory 1.0 GiB" + hint},
+	} {
+		if c.args[len(c.args)-1] == "@huge" {
+			if strconv.IntSize == 32 {
+				continue // a 32-bit build refuses the 43.6 G-entry pattern itself
+			}
+			// Only once the smaller set is refused: unrefused, this one
+			// would allocate 40.6 GiB.
+			c.args[len(c.args)-1] = hugeSetFile(t, dir, validFramesTable(t, dir, 8, format.MajorVersion, format.MaxFrameSize), 8)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		start := time.Now()
+		r := pdbgenCtx(t, ctx, c.args...)
+		cancel()
+		if r.code != exitTrouble || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "1 of 1 file(s) could not be checked") {
+			t.Fatalf("%v: want exit 2 and stderr saying %q\n%v", c.args, c.want, r)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("%v took %v", c.args, d)
+		}
+		if i == 1 && !strings.Contains(r.stdout, `"set":true,"ok":false,"error":"`+mid+` needs `) {
+			t.Errorf("%v: stdout is not the set's report with the refusal\n%v", c.args, r)
+		}
+	}
+}
+
+// TestBuildIfNeededHugeExisting: build --if-needed refuses at once, exit 2,
+// to verify a file already there that declares a table too large for the
+// memory, whether its header reads strictly or only leniently (a broken
+// header checksum), reading each file's header once before refusing.
+func TestBuildIfNeededHugeExisting(t *testing.T) {
+	if strconv.IntSize == 32 {
+		t.Skip("a 32-bit build refuses the 43.6 G-entry pattern itself")
+	}
+	for _, broken := range []bool{false, true} {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "5x5_1-2-3-4-5-6-7-8.pdb")
+		if err := os.Rename(hugeDeclaredTable(t, dir), target); err != nil {
+			t.Fatal(err)
+		}
+		if broken {
+			b := readBytes(t, target)
+			n := int(binary.LittleEndian.Uint32(b[12:16]))
+			b[16+n+3] ^= 0x10 // a byte of the header SHA-256
+			if err := os.WriteFile(target, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := pdbgen(t, "", "build", "--if-needed", "--quiet", "--board", "5x5", "--tiles", "1-8", "-o", dir, "--max-memory", "1G")
+		wantCode(t, r, exitTrouble)
+		oneErrorLine(t, r, "build", target+" needs 41.2 GiB of memory, more than --max-memory 1.0 GiB")
 	}
 }
