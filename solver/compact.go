@@ -42,6 +42,7 @@ func (s *Solver) compactFor(built map[*format.Table]*compact.Table, t *format.Ta
 	built[t] = c
 	if c != nil {
 		s.compactBytes += c.Bytes()
+		s.released = s.released || t.Values == nil
 	}
 	return c
 }

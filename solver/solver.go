@@ -114,6 +114,7 @@ type Solver struct {
 	directBytes  uint64 // memory of the direct indexes built
 	compactBytes uint64 // memory of the tables held at 1 bit (compact.go)
 	compactErrs  []error
+	released     bool // a table held at 1 bit has no byte values
 	tabs         []tableInfo
 	tileTab      [puzzle.MaxCells]int8             // part holding tile t, -1 when none
 	tileIdx      [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
@@ -345,13 +346,14 @@ func (s *Solver) Options() Options { return s.opt }
 // the tables' convention, not converted): the sum of the table values, or
 // with Reflect the maximum of that sum and the sum for the reflected board.
 // b must be valid and solvable. It is 0 for a Solver without tables
-// (NewBoard). With tables held at 1 bit (Options.ZeroAwareBits) it is the
-// search's own evaluation (hcalc.load), which needs no byte table.
+// (NewBoard). When a table held at 1 bit (Options.Packed) has had its
+// byte values released (format.Table.ReleaseValues), it is the search's
+// own evaluation (hcalc.load) instead, which needs no byte table.
 func (s *Solver) Heuristic(b puzzle.Board) int {
 	if s.set == nil {
 		return 0 // NewBoard: no tables
 	}
-	if s.compactBytes > 0 {
+	if s.released {
 		var board [puzzle.MaxCells]uint8
 		copy(board[:], b)
 		return newHcalc(s).load(&board)
