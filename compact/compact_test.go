@@ -55,6 +55,17 @@ func zeroAware(tb testing.TB, p *puzzle.Pattern) *format.Table {
 	return t
 }
 
+// packed is the zero-aware table of p (zeroAware) and its 1-bit form.
+func packed(tb testing.TB, p *puzzle.Pattern) (*format.Table, *Table) {
+	tb.Helper()
+	zt := zeroAware(tb, p)
+	c, err := Pack(zt, Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return zt, c
+}
+
 // stateOf is a state of zero-aware index idx: the cells of the pattern
 // tiles and the lowest cell of the blank's region.
 func stateOf(tb testing.TB, r *puzzle.Regions, idx uint64) ([]uint8, uint8) {
@@ -100,11 +111,7 @@ func TestValueEveryState(t *testing.T) {
 	for _, tc := range cases {
 		p := pdbtest.Pattern(t, tc.w, tc.h, tc.goal, tc.tiles...)
 		t.Run(p.String(), func(t *testing.T) {
-			zt := zeroAware(t, p)
-			c, err := Pack(zt, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			zt, c := packed(t, p)
 			if got, want := c.Bytes(), (c.Entries()+63)/64*8; got != want {
 				t.Errorf("Bytes = %d, want %d", got, want)
 			}
@@ -139,11 +146,7 @@ func TestRandomWalks(t *testing.T) {
 	for _, tc := range cases {
 		p := pdbtest.Pattern(t, tc.w, tc.h, tc.goal, tc.tiles...)
 		t.Run(p.String(), func(t *testing.T) {
-			zt := zeroAware(t, p)
-			c, err := Pack(zt, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			zt, c := packed(t, p)
 			inPattern := map[uint8]int{}
 			for i, tile := range p.Tiles {
 				inPattern[tile] = i
