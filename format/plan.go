@@ -188,6 +188,28 @@ func (pl *SetPlan) Open() (*Set, error) {
 	return pl.open(tableCache(ReadFile))
 }
 
+// OpenWith is Open reading each table file with read instead of ReadFile:
+// a caller's function that calls ReadFile and may keep a table's values
+// in another form (Table.ReleaseValues), so that a front end that packs
+// zero-aware tables at one bit per entry as they are read never holds
+// them all in bytes.
+func (pl *SetPlan) OpenWith(read func(path string) (*Table, error)) (*Set, error) {
+	return pl.open(tableCache(read))
+}
+
+// Headers returns the headers of the distinct tables whose headers the
+// plan read (those Memory counts), in order of first use.
+func (pl *SetPlan) Headers() []*Header {
+	var out []*Header
+	for _, k := range pl.order {
+		if pt := pl.tables[k]; pt.err == nil && pt.t != nil {
+			h := pt.t.Header
+			out = append(out, &h)
+		}
+	}
+	return out
+}
+
 // CheckHeaders checks the plan's set files against the headers of their
 // tables as Open would, in the same order and with the same first error,
 // without decoding a table (nor reading anything again): it finds every

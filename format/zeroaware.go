@@ -50,6 +50,12 @@ func zeroAwareHeader(r *puzzle.Regions) Header {
 	return h
 }
 
+// ReleaseValues drops t's values, which the caller holds in another form
+// (package compact's 1 bit per entry): t stays a complete table for the
+// checks of NewSet, NewCatalogue and OpenSet, as a table whose header
+// alone was read does, but has no Values to look up.
+func (t *Table) ReleaseValues() { t.Values, t.headerOnly = nil, true }
+
 // ZeroAware reports whether t is a zero-aware table.
 func (t *Table) ZeroAware() bool { return t.Regions != nil }
 

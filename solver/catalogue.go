@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/tilepdb/tilepdb/compact"
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -131,9 +132,14 @@ func (s *Solver) addCatalogue(ctx context.Context) error {
 		tabs: new([maxCatParts]tableInfo), cell: new([maxCatParts][puzzle.MaxCells]uint8), cellR: new([maxCatParts][puzzle.MaxCells]uint8)}
 	direct := map[*format.Table]*directIndex{}
 	zas := map[*format.Table]*zeroAwareTable{}
+	packed := map[*format.Table]*compact.Table{}
 	for id, p := range set.Parts {
-		ti, err := s.prepareTable(ctx, direct, zas, p.Table, false)
-		if err != nil {
+		var ti tableInfo
+		var err error
+		if cz := s.catCompact(packed, p.Table); cz != nil {
+			ti = newTableInfo(p.Table)
+			ti.values, ti.cz = nil, cz
+		} else if ti, err = s.prepareTable(ctx, direct, zas, p.Table, false); err != nil {
 			return err
 		}
 		cat.tabs[id] = ti
@@ -183,6 +189,15 @@ func (s *Solver) addCatalogue(ctx context.Context) error {
 	return nil
 }
 
+// catCompact is the 1-bit form of a catalogue part's table t
+// (Options.ZeroAwareBits, compact.go), nil when it keeps its byte form.
+func (s *Solver) catCompact(packed map[*format.Table]*compact.Table, t *format.Table) *compact.Table {
+	if !s.opt.ZeroAwareBits || t.Regions == nil {
+		return nil
+	}
+	return s.compactFor(packed, t)
+}
+
 // prepareTable is the tableInfo of one table for the search: the plain
 // values or a zero-aware table's placement values, through the direct
 // index when one is built (directFor). zaDirect false keeps a zero-aware
@@ -225,6 +240,10 @@ func (sd *catSide) load(cat *catalogue, board []uint8, pc *[maxCatParts][puzzle.
 	for i := 0; i < cat.nt; i++ {
 		tab := &cat.tabs[i]
 		sd.st[i] = tab.rank(&sd.cells[i])
+		if tab.cz != nil {
+			sd.h[i] = compactValue(tab.cz, sd.cells[i][:tab.k], pc[i][blank])
+			continue
+		}
 		sd.h[i] = tab.values[tab.index(sd.st[i])]
 		if sd.h[i]&zaLazy != 0 && tab.za != nil {
 			sd.h[i] = tab.za.value(sd.st[i].ord, sd.st[i].m, pc[i][blank])
@@ -280,9 +299,14 @@ func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzl
 			t := r.part
 			tab := &cat.tabs[t]
 			c.part, c.p, c.from, c.to = t, r.idx&(puzzle.MaxCells-1), pc[t][to&(puzzle.MaxCells-1)], pc[t][blank&(puzzle.MaxCells-1)]
-			if tab.dvals != nil {
+			switch {
+			case tab.cz != nil:
+				// Exact at once: the parent's value ±1 (compact.go).
+				c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
+				c.h = tab.cz.Next(sd.h[t], tab.cz.At(c.st.ord, c.st.m, c.from))
+			case tab.dvals != nil:
 				c.st.d, c.h = tab.directStep(sd.st[t].d, c.from, c.to, c.p)
-			} else {
+			default:
 				c.st, c.h = tab.movedValue(&sd.st[t], &sd.cells[t], c.from, c.to, c.p)
 			}
 			c.lazy = c.h&zaLazy != 0 && tab.za != nil

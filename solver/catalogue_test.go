@@ -252,7 +252,7 @@ func TestCatalogueIncremental(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := c.s
-		for _, opt := range []Options{{}, {Compact: true}, {Reflect: true}, {Reflect: true, Compact: true}} {
+		for _, opt := range []Options{{}, {Compact: true}, {Reflect: true}, {Reflect: true, Compact: true}, {ZeroAwareBits: true}, {Reflect: true, ZeroAwareBits: true}} {
 			if opt.Reflect && (s.Geom.W != s.Geom.H || !s.Goal.Equal(puzzle.BlankLastGoal(s.Geom))) {
 				continue
 			}

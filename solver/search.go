@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tilepdb/tilepdb/compact"
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
 	"github.com/tilepdb/tilepdb/solver/fsm"
@@ -29,6 +30,10 @@ type tableInfo struct {
 	// plain one; values and dvals then hold, with the bit zaLazy, the
 	// minimum over regions of the placements whose cell set has several.
 	za *zeroAware
+
+	// cz is the part held at one bit per entry (compact.go), nil
+	// otherwise; values, dvals and za are then nil.
+	cz *compact.Table
 }
 
 func newTableInfo(t *format.Table) tableInfo {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tilepdb/tilepdb/compact"
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -51,6 +52,22 @@ type Options struct {
 	// other tables are searched through their compact index. 0 means no
 	// bound.
 	MaxDirectBytes uint64
+	// ZeroAwareBits holds the zero-aware tables of a catalogue of several
+	// partitions at one bit per entry instead of a byte plus the placement
+	// table (compact.go; package compact): 22.6 MB instead of 309 MB per
+	// 6-tile table of the 24-puzzle, the same values and nodes. A table
+	// that fails compact's checks is kept in bytes (CompactErrors). Other
+	// zero-aware tables (an additive set's) keep their byte form. It is
+	// made for IDA*, which carries the values along its path: every other
+	// load of a state (the roots, idaParallel's subtree roots, and each
+	// state the other searches expand) walks each part to the goal
+	// (compact.Table.Value, 4·k·h lookups), which is correct but slow.
+	ZeroAwareBits bool
+	// Packed are zero-aware tables already packed (compact.Pack), by the
+	// table they were packed from, for ZeroAwareBits: a caller that packs
+	// each table as it is read need not hold them all in bytes at once.
+	// A table given here is not packed again; its Values are not read.
+	Packed map[*format.Table]*compact.Table
 }
 
 // Result is the answer for one board.
@@ -94,17 +111,20 @@ type Solver struct {
 	explored atomic.Uint64
 
 	// Additive search data.
-	directBytes uint64 // memory of the direct indexes built
-	tabs        []tableInfo
-	tileTab     [puzzle.MaxCells]int8             // part holding tile t, -1 when none
-	tileIdx     [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
-	partCell    [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
-	partCellR   [maxTables][puzzle.MaxCells]uint8 // per part, partCell after the main-diagonal reflection
-	reflCell    [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
-	reflTile    [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
-	nbr         [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
-	dup         []uint16                          // duplicate-path automaton of IDA* (dupTable)
-	goalPos     [puzzle.MaxCells]uint8
+	directBytes  uint64 // memory of the direct indexes built
+	compactBytes uint64 // memory of the tables held at 1 bit (compact.go)
+	compactErrs  []error
+	released     bool // a table held at 1 bit has no byte values
+	tabs         []tableInfo
+	tileTab      [puzzle.MaxCells]int8             // part holding tile t, -1 when none
+	tileIdx      [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
+	partCell     [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
+	partCellR    [maxTables][puzzle.MaxCells]uint8 // per part, partCell after the main-diagonal reflection
+	reflCell     [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
+	reflTile     [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
+	nbr          [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
+	dup          []uint16                          // duplicate-path automaton of IDA* (dupTable)
+	goalPos      [puzzle.MaxCells]uint8
 
 	// cat is the search data of a catalogue of several partitions
 	// (catalogue.go), nil otherwise.
@@ -326,10 +346,17 @@ func (s *Solver) Options() Options { return s.opt }
 // the tables' convention, not converted): the sum of the table values, or
 // with Reflect the maximum of that sum and the sum for the reflected board.
 // b must be valid and solvable. It is 0 for a Solver without tables
-// (NewBoard).
+// (NewBoard). When a table held at 1 bit (Options.Packed) has had its
+// byte values released (format.Table.ReleaseValues), it is the search's
+// own evaluation (hcalc.load) instead, which needs no byte table.
 func (s *Solver) Heuristic(b puzzle.Board) int {
 	if s.set == nil {
 		return 0 // NewBoard: no tables
+	}
+	if s.released {
+		var board [puzzle.MaxCells]uint8
+		copy(board[:], b)
+		return newHcalc(s).load(&board)
 	}
 	pos := b.Positions()
 	h := s.set.Heuristic(pos)

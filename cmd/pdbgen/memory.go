@@ -55,7 +55,15 @@ func checkLoadMemory(e *env, b sysmem.Budget, files []string) error {
 	if !b.Known {
 		return nil
 	}
-	need := loadMemoryNeed(e, files)
+	return checkLoadMemoryNeed(b, files, loadMemoryNeed(e, files))
+}
+
+// checkLoadMemoryNeed is checkLoadMemory for a load estimated at need
+// bytes.
+func checkLoadMemoryNeed(b sysmem.Budget, files []string, need uint64) error {
+	if !b.Known {
+		return nil
+	}
 	what := files[0]
 	if len(files) > 1 {
 		what = fmt.Sprintf("loading the %d tables", len(files))

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/tilepdb/tilepdb/compact"
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -275,6 +276,7 @@ func runSolve(e *env, args []string) error {
 	timeLimit := fs.String("time-limit", "", "stop each board's search after this long, e.g. 500ms, 10s, 2m (answers the best solution found, if any)")
 	board := fs.String("board", "", "board size WxH for --algorithm bidirectional without table files")
 	goal := fs.String("goal", "", "goal of --board: blank-last (default), blank-first or a board")
+	zaBytes := fs.Bool("zero-aware-bytes", false, zeroAwareBitsHelp)
 	compact := fs.Bool("compact-index", false, "IDA*: look the tables up through their compact index only, without the direct copy (N^k bytes per table of k tiles on N cells) that IDA* otherwise makes when it fits in memory: less memory and set-up time, a slower search")
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -309,7 +311,7 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	src := solveSource{files: files, board: *board, goal: *goal, from: *from, budget: budget,
-		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact}}
+		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact, ZeroAwareBits: !*zaBytes}}
 	s, err := src.open(e, cfg.opt.Algorithm)
 	if err != nil {
 		return err
@@ -380,13 +382,27 @@ func (src solveSource) open(e *env, alg solver.Algorithm) (*solver.Solver, error
 // index, bidirectional without reflection; IDA*'s direct index copies are
 // made while they fit in the budget (a warning says when not all do).
 func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver, error) {
-	if err := checkLoadMemory(e, src.budget, src.files); err != nil {
+	// IDA* carries each zero-aware part's value along its path; the other
+	// searches would walk to the goal at every state they load.
+	bits := src.opt.ZeroAwareBits && alg == solver.AlgIDA && catalogueFiles(e, src.files)
+	need := loadMemoryNeed(e, src.files)
+	if bits {
+		need = packedLoadMemoryNeed(e, src.files)
+	}
+	if err := checkLoadMemoryNeed(src.budget, src.files, need); err != nil {
 		return nil, err
 	}
 	if err := e.context().Err(); err != nil {
 		return nil, err
 	}
-	tset, err := openTables(e, src.files) // Ctrl-C ends the wait at once
+	var tset *format.Set
+	var err error
+	packed := map[*format.Table]*compact.Table{}
+	if bits {
+		tset, err = openTablesPacked(e, src.files, packed)
+	} else {
+		tset, err = openTables(e, src.files) // Ctrl-C ends the wait at once
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -397,7 +413,8 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	opt.Reflect = opt.Reflect && alg.UsesTables()
 	opt.FromBlankFirst = src.from != ""
 	opt.Compact = opt.Compact || alg != solver.AlgIDA
-	if need := loadMemoryNeed(e, src.files); !opt.Compact && src.budget.Known {
+	opt.ZeroAwareBits, opt.Packed = bits, packed
+	if !opt.Compact && src.budget.Known {
 		// The direct copies that fit beside the tables; the other
 		// tables are searched through their compact index.
 		opt.MaxDirectBytes = 1 // none

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"fmt"
+	"runtime/debug"
+
+	"github.com/tilepdb/tilepdb/compact"
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// zeroAwareBitsHelp is the help of solve's --zero-aware-bytes.
+const zeroAwareBitsHelp = "IDA* with a catalogue of several partitions: keep its zero-aware tables at a byte per entry (plus a placement table) instead of 1 bit per entry (the default: the same nodes and moves in a seventh of the memory)"
+
+// catalogueFiles reports whether files (the command's plan of them,
+// planFor) name a catalogue of several partitions (a set file of
+// format.CatalogueVersion), whose zero-aware tables IDA* holds at one bit
+// per entry (solver.Options.ZeroAwareBits). A file that cannot be read
+// counts as none: the load reports it.
+func catalogueFiles(e *env, files []string) bool {
+	plan := e.planFor(files)
+	for i := range files {
+		if _, sf, err := plan.File(i); err == nil && sf != nil && sf.Version == format.CatalogueVersion && len(sf.Partitions) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// openTablesPacked is openTables packing each zero-aware table at one bit
+// per entry (package compact) as soon as it is read, its bytes released
+// (format.Table.ReleaseValues) before the next is read, so that the load
+// never holds more than one table in bytes. The packed tables are added to
+// packed, for solver.Options.Packed. A table that fails compact's check
+// keeps its bytes, with a line on stderr saying why.
+func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.Table) (*format.Set, error) {
+	stderr := e.stderr
+	read := func(path string) (*format.Table, error) {
+		t, err := format.ReadFile(path)
+		if err != nil || !t.ZeroAware() {
+			return t, err
+		}
+		c, err := compact.Pack(t, compact.Options{})
+		if err != nil {
+			fmt.Fprintf(stderr, "pdbgen solve: %s: %v; that table is kept at a byte per entry\n", path, err)
+			return t, nil
+		}
+		packed[t] = c
+		t.ReleaseValues()
+		debug.FreeOSMemory() // the next table reuses the pages
+		return t, nil
+	}
+	plan := e.planFor(files)
+	return untilDone(e.context(), func() (*format.Set, error) { return plan.OpenWith(read) })
+}
+
+// packedLoadMemoryNeed is loadMemoryNeed for openTablesPacked: each
+// zero-aware table counts its bits (⌈entries/64⌉·8 bytes) and region maps
+// (C(N,k)·(N+4) bytes), plus, once, the largest excess of a zero-aware
+// table's decode memory over that (the table being read); other tables
+// count their decode memory. It is at most loadMemoryNeed.
+func packedLoadMemoryNeed(e *env, files []string) uint64 {
+	need := uint64(runtimeBase)
+	var excess uint64
+	for _, h := range e.planFor(files).Headers() {
+		dec := h.DecodeMemory()
+		if h.Kind != format.KindZeroAware {
+			need = sysmem.SatAdd(need, dec)
+			continue
+		}
+		n := h.Width * h.Height
+		regions := sysmem.SatMul(puzzle.Binomial(n, len(h.Tiles)), uint64(n+4))
+		held := min(dec, sysmem.SatAdd((h.Entries+63)/64*8, regions))
+		need = sysmem.SatAdd(need, held)
+		excess = max(excess, dec-held)
+	}
+	return sysmem.SatAdd(need, excess)
+}
