@@ -41,14 +41,14 @@ func CheckAdditive(names []string, patterns []*Pattern) error {
 		if p.Exact && len(patterns) > 1 {
 			return notAdditive("%s is an exact table and must be used alone, not in a set of %d", desc, len(patterns))
 		}
+		// The earlier part holding the smallest shared tile, and the
+		// tiles p shares with that part (not those it shares with others).
 		var shared []string
 		other := -1
 		for _, t := range p.Tiles {
-			if j := owner[t] - 1; j >= 0 {
+			if j := owner[t] - 1; j >= 0 && (other < 0 || j == other) {
 				shared = append(shared, strconv.Itoa(int(t)))
-				if other < 0 {
-					other = j
-				}
+				other = j
 			}
 		}
 		if len(shared) > 0 {

@@ -712,10 +712,12 @@ export class TableSet {
       const owner = owners[partitionOf[i]];
       const shared = [];
       let other = -1;
+      // the earlier part holding the smallest shared tile, and the tiles
+      // shared with that part (not those shared with others)
       for (const tile of p.tiles) {
-        if (owner.has(tile)) {
+        if (owner.has(tile) && (other < 0 || owner.get(tile) === other)) {
           shared.push(tile);
-          if (other < 0) other = owner.get(tile);
+          other = owner.get(tile);
         }
       }
       if (shared.length) throw fail(`${desc} and ${names[other]} (${parts[other].pattern}) are not disjoint: both hold tile(s) ${shared.join(',')}`);

@@ -183,9 +183,12 @@ class TableSet:
                 raise fail(f'{desc} has goal "{g1}", {names[0]} has goal "{g0}"')
             if p.exact and len(parts) > 1:
                 raise fail(f"{desc} is an exact table and must be used alone, not in a set of {len(parts)}")
-            shared = [t for t in p.tiles if t in owner]
-            if shared:
-                other = owner[shared[0]]
+            # the earlier part holding the smallest shared tile, and the
+            # tiles shared with that part (not those shared with others)
+            first_shared = next((t for t in p.tiles if t in owner), None)
+            if first_shared is not None:
+                other = owner[first_shared]
+                shared = [t for t in p.tiles if owner.get(t) == other]
                 raise fail(
                     f"{desc} and {names[other]} ({parts[other].pattern}) are not disjoint: "
                     f"both hold tile(s) {','.join(map(str, shared))}"

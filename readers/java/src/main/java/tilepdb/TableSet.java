@@ -219,11 +219,13 @@ public final class TableSet {
                 throw new SetException("tilepdb: " + desc + " is an exact table and must be used alone, not in a set of " + parts.size());
             StringJoiner shared = new StringJoiner(",");
             int other = -1;
+            // the earlier part holding the smallest shared tile, and the
+            // tiles shared with that part (not those shared with others)
             for (byte t : p.tiles) {
                 Integer j = owner.get((int) t);
-                if (j != null) {
+                if (j != null && (other < 0 || j == other)) {
                     shared.add(Integer.toString(t));
-                    if (other < 0) other = j;
+                    other = j;
                 }
             }
             if (other >= 0)
