@@ -185,20 +185,24 @@ func (v *tableVerifier) verify(f string) (*verify.Report, error) {
 	check, frames := verify.File, false
 	memErr := checkVerifyMemory(v.budget, f, v.opts)
 	var h *format.Header
+	var need uint64
+	fits := false
 	if memErr != nil || v.cfg.frames {
-		h = v.framesHeader(f)
+		h, need, fits = v.framesPlan(f)
 	}
 	switch {
+	case v.cfg.frames && h != nil && !fits:
+		return nil, v.framesTooLarge(f, need)
 	case v.cfg.frames && h == nil && memErr != nil:
-		return nil, v.framesTooLarge(f, memErr)
+		return nil, memErr
 	case v.cfg.frames && h == nil:
 		return nil, fmt.Errorf("%s: --frames verifies additive tables only, within the memory (not with --deep)", f)
 	case v.cfg.frames:
 		check, frames = verify.FileFrames, true
 		fmt.Fprintf(v.e.stderr, "verifying %s frame by frame: %d entries in %d frames\n", f, h.Entries, len(h.Frames))
-	case memErr != nil && h != nil:
+	case memErr != nil && fits:
 		return nil, fmt.Errorf("%w; --frames checks its %d entries frame by frame in %s (the rules on single entries only)",
-			memErr, h.Entries, sysmem.FormatSize(sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts))))
+			memErr, h.Entries, sysmem.FormatSize(need))
 	case memErr != nil:
 		return nil, memErr
 	}
@@ -262,37 +266,29 @@ func (p *progressLines) report(pass string, done, total uint64) {
 		what, 100*float64(done)/float64(total), done, total, rate/1e6, left)
 }
 
-// framesTooLarge is the refusal of --frames for an additive table whose
-// frame-by-frame check does not fit the budget either: it names the
-// memory --frames needs (memErr, the whole table's, otherwise).
-func (v *tableVerifier) framesTooLarge(f string, memErr error) error {
-	h, _, err := format.InspectHeaderFile(f)
-	if err != nil || h.Kind != format.KindAdditive || v.opts.Deep || !v.budget.Known {
-		return memErr
+// framesPlan says whether --frames can check f: its header when f is an
+// additive table (not with --deep), else nil, and the memory the
+// frame-by-frame check needs; fits when that is within the budget.
+func (v *tableVerifier) framesPlan(f string) (h *format.Header, need uint64, fits bool) {
+	if v.opts.Deep {
+		return nil, 0, false
 	}
-	need := sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts))
+	h, _, err := format.InspectHeaderFile(f)
+	if err != nil || h.Kind != format.KindAdditive {
+		return nil, 0, false
+	}
+	need = sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts))
+	return h, need, !v.budget.Known || need <= v.budget.Limit
+}
+
+// framesTooLarge is the refusal of --frames for an additive table whose
+// frame-by-frame check (need bytes) does not fit the budget either.
+func (v *tableVerifier) framesTooLarge(f string, need uint64) error {
 	limit := sysmem.FormatSize(v.budget.Limit) + " available (--max-memory overrides)"
 	if v.budget.FromFlag {
 		limit = "more than --max-memory " + sysmem.FormatSize(v.budget.Limit)
 	}
 	return fmt.Errorf("%s: --frames needs %s of memory, %s", f, sysmem.FormatSize(need), limit)
-}
-
-// framesHeader returns f's header when f is an additive table that
-// verify.FileFrames can check within the budget (not with --deep), else
-// nil.
-func (v *tableVerifier) framesHeader(f string) *format.Header {
-	if v.opts.Deep {
-		return nil
-	}
-	h, _, err := format.InspectHeaderFile(f)
-	if err != nil || h.Kind != format.KindAdditive {
-		return nil
-	}
-	if v.budget.Known && sysmem.SatAdd(runtimeBase, verify.FramesMemory(h, v.opts)) > v.budget.Limit {
-		return nil
-	}
-	return h
 }
 
 // namingFile returns err with f's name in front, unless it starts with it
