@@ -57,8 +57,8 @@ var ErrNotCompactable = errors.New("compact: the table cannot be held at 1 bit p
 
 // Table is a zero-aware table at one bit per entry: bit i is bit 1 of
 // the value of zero-aware index i (puzzle.RankingCellsetOrderRegion).
-// Memory: ⌈entries/64⌉·8 bytes (Bytes) plus the region maps of its
-// puzzle.Regions, which it shares. Read-only after Pack and safe for
+// Memory: ⌈entries/64⌉·8 bytes and a record per cell set (Bytes, Memory)
+// plus the region maps of its puzzle.Regions, which it shares. Read-only after Pack and safe for
 // concurrent use.
 type Table struct {
 	bits    []uint64
@@ -66,13 +66,19 @@ type Table struct {
 	p       *puzzle.Pattern
 	entries uint64
 	nb      [][]uint8
-	slots   uint64   // S
-	start   []uint32 // slotStart[M]
-	region  []uint8  // region[M·N + c]
-	n       uint64
-	colour  uint64 // bit c set: cell c has colour 1
-	goalPar uint8  // colour parity of the goal placement
-	header  format.Header
+	slots   uint64 // S
+	// rec holds, per cell set M, slotStart[M] and the region of every
+	// cell in one record of 1<<recShift words: word 0 the slot start,
+	// then the regions a byte each, four to a word, little end first. A
+	// record never straddles a cache line (it is 16 to 128 bytes, a
+	// power of two, from an aligned array), so At costs one miss for both
+	// where the two maps of puzzle.Regions cost two.
+	rec      []uint32
+	recShift uint
+	n        uint64
+	colour   uint64 // bit c set: cell c has colour 1
+	goalPar  uint8  // colour parity of the goal placement
+	header   format.Header
 }
 
 // Pack packs the zero-aware table t into one bit per entry, after Check
@@ -112,7 +118,8 @@ func newTable(t *format.Table) (*Table, error) {
 	g := p.Geom
 	r := t.Regions
 	c := &Table{r: r, p: p, entries: r.Size(), nb: g.Neighbors(), header: t.Header,
-		slots: r.Slots(), start: r.SlotStarts(), region: r.RegionMap(), n: uint64(g.N())}
+		slots: r.Slots(), n: uint64(g.N())}
+	c.records()
 	for cell := range g.N() {
 		if (g.Row(cell)+g.Col(cell))&1 != 0 {
 			c.colour |= 1 << cell
@@ -120,6 +127,40 @@ func newTable(t *format.Table) (*Table, error) {
 	}
 	c.goalPar = c.parity(maskOf(p.GoalCells()))
 	return c, nil
+}
+
+// recordShift is log2 of the words of a record of Table.rec on a board
+// of n cells: the slot start and n region bytes, rounded up to a power of
+// two of at least 4 words.
+func recordShift(n uint64) uint {
+	var shift uint = 2
+	for uint64(1)<<shift < 1+(n+3)/4 {
+		shift++
+	}
+	return shift
+}
+
+// Memory is the memory in bytes of a Table packed from a zero-aware
+// table of entries entries for tiles pattern tiles on a board of cells
+// cells (Bytes), before it is packed: its bits and its records, not the
+// puzzle.Regions maps it keeps (C(cells,tiles)·(cells+4) bytes, which the
+// byte form has too).
+func Memory(cells, tiles int, entries uint64) uint64 {
+	return (entries+63)/64*8 + puzzle.Binomial(cells, tiles)*4<<recordShift(uint64(cells))
+}
+
+// records fills c.rec from the maps of c.r (see Table.rec).
+func (c *Table) records() {
+	c.recShift = recordShift(c.n)
+	sets := c.p.Combinations()
+	c.rec = make([]uint32, sets<<c.recShift)
+	for m := uint64(0); m < sets; m++ {
+		rec := c.rec[m<<c.recShift : (m+1)<<c.recShift]
+		rec[0] = c.r.SlotStarts()[m]
+		for cell, reg := range c.r.RegionsOf(m) {
+			rec[1+cell/4] |= uint32(reg) << (8 * (cell % 4))
+		}
+	}
 }
 
 // maskOf is the cell set of cells as a bit mask.
@@ -168,7 +209,9 @@ func (c *Table) Next(old uint8, idx uint64) uint8 {
 // free cell blank: ord·S + slotStart[m] + region of blank. It does not
 // check its arguments.
 func (c *Table) At(ord, m uint64, blank uint8) uint64 {
-	return ord*c.slots + uint64(c.start[m]) + uint64(c.region[m*c.n+uint64(blank)])
+	base := m << c.recShift
+	reg := c.rec[base+1+uint64(blank>>2)] >> (blank & 3 * 8) & 0xFF
+	return ord*c.slots + uint64(c.rec[base]) + uint64(reg)
 }
 
 // Index is the zero-aware index of the state whose pattern tiles (tiles
@@ -229,9 +272,10 @@ func (c *Table) Value(cells []uint8, blank uint8) (uint8, error) {
 // Entries is the number of entries (puzzle.Regions.Size).
 func (c *Table) Entries() uint64 { return c.entries }
 
-// Bytes is the memory the bits take: ⌈Entries/64⌉·8 bytes (the region
-// maps, C(N,k)·(N+4) bytes, belong to Regions).
-func (c *Table) Bytes() uint64 { return uint64(len(c.bits)) * 8 }
+// Bytes is the memory of the bits and the records: ⌈Entries/64⌉·8 bytes
+// plus C(N,k) records of 16 to 128 bytes (Memory; the region maps of
+// Regions, C(N,k)·(N+4) bytes, are not counted).
+func (c *Table) Bytes() uint64 { return uint64(len(c.bits))*8 + uint64(len(c.rec))*4 }
 
 // Regions is the region numbering of the table's pattern.
 func (c *Table) Regions() *puzzle.Regions { return c.r }

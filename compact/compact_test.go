@@ -34,6 +34,9 @@ var cases = []struct {
 	{4, 4, "blank-first", []uint8{1, 2, 5, 6}},
 	{4, 4, "blank-last", []uint8{1, 2, 3, 4, 7}},
 	{5, 2, "blank-last", []uint8{1, 2, 6, 7}},
+	{6, 6, "blank-last", []uint8{1, 2}},   // records of 16 words
+	{8, 8, "blank-first", []uint8{1, 9}},  // records of 32 words
+	{7, 7, "blank-last", []uint8{24, 25}}, // 16 words, tiles in the middle
 }
 
 // zeroAware builds the zero-aware table of the pattern with the
@@ -112,8 +115,19 @@ func TestValueEveryState(t *testing.T) {
 		p := pdbtest.Pattern(t, tc.w, tc.h, tc.goal, tc.tiles...)
 		t.Run(p.String(), func(t *testing.T) {
 			zt, c := packed(t, p)
-			if got, want := c.Bytes(), (c.Entries()+63)/64*8; got != want {
+			// The bits, and a record (slot start and a region byte per
+			// cell) of a power of two of at least 16 bytes per cell set.
+			n := p.Geom.N()
+			rec := uint64(16)
+			for rec < 4*uint64(1+(n+3)/4) {
+				rec *= 2
+			}
+			want := (c.Entries()+63)/64*8 + p.Combinations()*rec
+			if got := c.Bytes(); got != want {
 				t.Errorf("Bytes = %d, want %d", got, want)
+			}
+			if got := Memory(n, len(p.Tiles), c.Entries()); got != want {
+				t.Errorf("Memory = %d, want %d", got, want)
 			}
 			step := uint64(1)
 			if testing.Short() && c.Entries() > 1e5 {

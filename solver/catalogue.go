@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/tilepdb/tilepdb/compact"
@@ -81,6 +82,10 @@ type catalogue struct {
 	free  [puzzle.MaxCells][]uint8             // per tile, the partitions with no part holding it
 	np    int                                  // partitions
 	nt    int                                  // distinct parts
+	// packed: every part is held at 1 bit per entry (tableInfo.cz), so
+	// that a move of one of a part's tiles changes its value by exactly ±1
+	// and eval takes evalPacked.
+	packed bool
 }
 
 // catStep is a move's effect on one distinct part: tile idx p of part
@@ -94,6 +99,7 @@ type catStep struct {
 	h        uint8
 	lazy     bool // h is only a lower bound (zaLazy), until resolve
 	st       rankState
+	idx      uint64 // the entry of st in a part held at 1 bit (evalPacked)
 }
 
 // catSide is the heuristic of one state (or of its reflection) under a
@@ -184,6 +190,10 @@ func (s *Solver) addCatalogue(ctx context.Context) error {
 				cat.hold[t] = append(cat.hold[t], catHold{q: uint8(q), j: uint8(j)})
 			}
 		}
+	}
+	cat.packed = true
+	for i := 0; i < cat.nt; i++ {
+		cat.packed = cat.packed && cat.tabs[i].cz != nil
 	}
 	s.cat = cat
 	return nil
@@ -281,6 +291,9 @@ func (sd *catSide) max(np int) int {
 // stop; when true the value is exact and every step is computed and
 // resolved (make may use them).
 func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzle.MaxCells]uint8, tile, blank, to uint8, thr, stop int) (int, bool) {
+	if cat.packed {
+		return cat.evalPacked(sd, steps, pc, tile, blank, to, thr, stop)
+	}
 	h := 0
 	for _, q := range cat.free[tile&(puzzle.MaxCells-1)] {
 		h = max(h, sd.sum[q&(maxPartitions-1)])
@@ -326,6 +339,85 @@ func (cat *catalogue) eval(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzl
 			}
 		}
 		h = v
+	}
+	return h, true
+}
+
+// evalPacked is eval for a catalogue whose parts are all held at 1 bit
+// (catalogue.packed), with the same result. A move of tile changes the
+// value of each part holding it by exactly ±1 (compact.Child), so the sum
+// of a partition holding tile moves by ±1 and only the "hot" partitions,
+// whose sum+1 exceeds thr, can cut the child. evalPacked computes the
+// steps of the hot partitions' parts first and, when they do not cut, the
+// others; each group in three passes, every part's rank update, then
+// every part's entry (its record of slot start and regions: one cache
+// line), then every part's bit, so that the loads of each pass, each a
+// likely cache miss into tables of tens of MB, are issued together and
+// overlap instead of waiting one for another. When every
+// partition covers every tile (24-best), partition sums all have the
+// parity of the distance, so the hot partitions are those attaining the
+// maximum when the parent's f equals the bound, and none otherwise: a cut
+// child costs the lookups of the partitions at the maximum only.
+func (cat *catalogue) evalPacked(sd *catSide, steps *catSteps, pc *[maxCatParts][puzzle.MaxCells]uint8, tile, blank, to uint8, thr, stop int) (int, bool) {
+	t := tile & (puzzle.MaxCells - 1)
+	h := 0
+	for _, q := range cat.free[t] {
+		h = max(h, sd.sum[q&(maxPartitions-1)])
+	}
+	if h > thr && h >= stop {
+		return h, false
+	}
+	holds := cat.hold[t]
+	var hot, all uint64 // the parts (index j into cat.tile[t]) of the hot partitions, and of all
+	for _, hd := range holds {
+		bit := uint64(1) << (hd.j & (maxPartitions - 1))
+		all |= bit
+		if sd.sum[hd.q&(maxPartitions-1)]+1 > thr {
+			hot |= bit
+		}
+	}
+	refs := cat.tile[t]
+	from, dst := to&(puzzle.MaxCells-1), blank&(puzzle.MaxCells-1)
+	for pass, mask := range [2]uint64{hot, all &^ hot} {
+		if mask == 0 {
+			continue
+		}
+		for m := mask; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros64(m) & (maxPartitions - 1)
+			r := refs[j]
+			c := &steps[j]
+			tab := &cat.tabs[r.part]
+			c.part, c.p, c.from, c.to, c.lazy = r.part, r.idx&(puzzle.MaxCells-1), pc[r.part][from], pc[r.part][dst], false
+			c.st = tab.moved(sd.st[r.part], &sd.cells[r.part], c.from, c.to, c.p)
+		}
+		for m := mask; m != 0; m &= m - 1 {
+			c := &steps[bits.TrailingZeros64(m)&(maxPartitions-1)]
+			c.idx = cat.tabs[c.part].cz.At(c.st.ord, c.st.m, c.from)
+		}
+		for m := mask; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros64(m) & (maxPartitions - 1)
+			c := &steps[j]
+			c.h = compact.Child(sd.h[c.part], cat.tabs[c.part].cz.Bit(c.idx))
+		}
+		if pass == 1 {
+			break
+		}
+		// Only a hot partition can exceed thr: the maximum over them,
+		// when it does, is the maximum.
+		hh := h
+		for _, hd := range holds {
+			if q := hd.q & (maxPartitions - 1); sd.sum[q]+1 > thr {
+				c := &steps[hd.j&(maxPartitions-1)]
+				hh = max(hh, sd.sum[q]+int(c.h)-int(sd.h[c.part]))
+			}
+		}
+		if hh > thr {
+			return hh, false
+		}
+	}
+	for _, hd := range holds {
+		c := &steps[hd.j&(maxPartitions-1)]
+		h = max(h, sd.sum[hd.q&(maxPartitions-1)]+int(c.h)-int(sd.h[c.part]))
 	}
 	return h, true
 }
@@ -424,4 +516,46 @@ func (x *searcher) level(g int) *catLevel {
 		x.levels = append(x.levels, new(catLevel))
 	}
 	return x.levels[g]
+}
+
+// reflectClosed reports whether the catalogue is closed under the
+// main-diagonal reflection (Solver.reflTile; Options.Reflect set): every
+// partition's reflection, each part's tiles mapped by reflTile, is a
+// partition of the catalogue whose parts have tables of the same kinds.
+// The value of a partition on the reflected state is then the value of
+// its reflection on the state itself (a pattern database of the reflected
+// pattern is the reflected pattern database, the goal being mapped to
+// itself), so the maximum over the partitions is the same on both sides
+// and the reflected side can only repeat the regular one: the search
+// skips it (Solver.reflSide) and generates the same nodes for half the
+// lookups of the children it keeps. Preset 24-best (7 partitions and
+// their transposes) is closed.
+func (s *Solver) reflectClosed() bool {
+	if !s.opt.Reflect || s.cat == nil {
+		return false
+	}
+	sig := func(q []int, tmap func(uint8) uint8) string {
+		parts := make([]string, 0, len(q))
+		for _, id := range q {
+			p := s.set.Parts[id]
+			tiles := make([]int, 0, len(p.Pattern.Tiles))
+			for _, t := range p.Pattern.Tiles {
+				tiles = append(tiles, int(tmap(t)))
+			}
+			slices.Sort(tiles)
+			parts = append(parts, fmt.Sprint(p.Table.Header.Kind, tiles))
+		}
+		slices.Sort(parts)
+		return fmt.Sprint(parts)
+	}
+	have := map[string]bool{}
+	for _, q := range s.set.Partitions {
+		have[sig(q, func(t uint8) uint8 { return t })] = true
+	}
+	for _, q := range s.set.Partitions {
+		if !have[sig(q, func(t uint8) uint8 { return s.reflTile[t] })] {
+			return false
+		}
+	}
+	return true
 }

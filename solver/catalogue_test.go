@@ -403,3 +403,53 @@ func TestCatalogueDirectBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogueReflectClosed: a catalogue closed under the main-diagonal
+// reflection (every partition's transpose is one of its partitions) is
+// searched without the reflected side (Solver.reflSide false), with the
+// heuristic and the nodes of the search that keeps it; a catalogue that
+// is not closed keeps it.
+func TestCatalogueReflectClosed(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		za     bool
+		closed bool
+		parts  [][][]uint8
+	}{
+		{"rows and columns", false, true, catSmall[0].partitions},
+		{"not closed", false, false, catSmall[1].partitions},
+		{"zero-aware, a partition its own transpose", true, true, catSmall[2].partitions},
+		{"zero-aware, the transpose missing", true, false, catSmall[2].partitions[:1]},
+	} {
+		s := catalogueSet(t, c.za, 3, 3, puzzle.GoalBlankLast, c.parts...)
+		sv := newCatSolver(t, s, Options{Reflect: true})
+		if sv.reflSide == c.closed {
+			t.Fatalf("%s: reflSide %v, want %v", c.name, sv.reflSide, !c.closed)
+		}
+		if !c.closed {
+			continue
+		}
+		both := newCatSolver(t, s, Options{Reflect: true})
+		both.reflSide = true // the reflected side kept: the reference
+		rng := rand.New(rand.NewPCG(30, 7))
+		for i := 0; i < 40; i++ {
+			b := pdbtest.RandomSolvable(rng, s.Geom, s.Goal)
+			var board [puzzle.MaxCells]uint8
+			copy(board[:], b)
+			if h1, h2 := newHcalc(sv).load(&board), newHcalc(both).load(&board); h1 != h2 {
+				t.Fatalf("%s: %v: heuristic %d without the reflected side, %d with it", c.name, b, h1, h2)
+			}
+			r1, err := sv.solve(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r2, err := both.solve(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r1.Length != r2.Length || r1.Nodes != r2.Nodes {
+				t.Fatalf("%s: %v: length %d, %d nodes without the reflected side; %d, %d with it", c.name, b, r1.Length, r1.Nodes, r2.Length, r2.Nodes)
+			}
+		}
+	}
+}

@@ -176,7 +176,7 @@ type hcalc struct {
 }
 
 func newHcalc(s *Solver) *hcalc {
-	return &hcalc{s: s, tableState: tableState{reflect: s.opt.Reflect && s.exact == nil}}
+	return &hcalc{s: s, tableState: tableState{reflect: s.reflSide}}
 }
 
 // load prepares the children of board (n cells) and returns its

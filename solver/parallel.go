@@ -150,7 +150,7 @@ func (s *Solver) searchFrontier(ctx context.Context, b puzzle.Board, items []fro
 // subtree from counter until none is left or the ones left come after a
 // solution's (first), and stops at an error other than errAbandoned.
 func (s *Solver) subtreeWorker(ctx context.Context, b puzzle.Board, items []frontierNode, bound int, results []subResult, counter, first *atomic.Int64) {
-	x := &searcher{s: s, tableState: tableState{reflect: s.opt.Reflect}, n: s.n}
+	x := &searcher{s: s, tableState: tableState{reflect: s.reflSide}, n: s.n}
 	for {
 		i := counter.Add(1) - 1
 		if i >= int64(len(items)) || i > first.Load() {

@@ -267,7 +267,7 @@ type searcher struct {
 // newSearcher returns a searcher at the root b (in the tables'
 // convention, solvable) with its table indices and values computed.
 func (s *Solver) newSearcher(ctx context.Context, b []uint8) *searcher {
-	x := &searcher{s: s, tableState: tableState{reflect: s.opt.Reflect}, n: s.n}
+	x := &searcher{s: s, tableState: tableState{reflect: s.reflSide}, n: s.n}
 	x.reset(ctx, b)
 	return x
 }

@@ -115,16 +115,20 @@ type Solver struct {
 	compactBytes uint64 // memory of the tables held at 1 bit (compact.go)
 	compactErrs  []error
 	released     bool // a table held at 1 bit has no byte values
-	tabs         []tableInfo
-	tileTab      [puzzle.MaxCells]int8             // part holding tile t, -1 when none
-	tileIdx      [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
-	partCell     [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
-	partCellR    [maxTables][puzzle.MaxCells]uint8 // per part, partCell after the main-diagonal reflection
-	reflCell     [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
-	reflTile     [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
-	nbr          [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
-	dup          []uint16                          // duplicate-path automaton of IDA* (dupTable)
-	goalPos      [puzzle.MaxCells]uint8
+	// reflSide: the search keeps the reflected side of the heuristic
+	// (Options.Reflect, unless the catalogue is closed under the
+	// reflection: reflectClosed).
+	reflSide  bool
+	tabs      []tableInfo
+	tileTab   [puzzle.MaxCells]int8             // part holding tile t, -1 when none
+	tileIdx   [puzzle.MaxCells]uint8            // index of tile t's image within its part's table tiles
+	partCell  [maxTables][puzzle.MaxCells]uint8 // per part, cell c -> cell of the part's symmetry
+	partCellR [maxTables][puzzle.MaxCells]uint8 // per part, partCell after the main-diagonal reflection
+	reflCell  [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
+	reflTile  [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
+	nbr       [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
+	dup       []uint16                          // duplicate-path automaton of IDA* (dupTable)
+	goalPos   [puzzle.MaxCells]uint8
 
 	// cat is the search data of a catalogue of several partitions
 	// (catalogue.go), nil otherwise.
@@ -210,6 +214,7 @@ func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (
 	if err != nil {
 		return nil, err
 	}
+	s.reflSide = opt.Reflect && s.exact == nil && !(s.cat != nil && s.reflectClosed())
 	return s, nil
 }
 

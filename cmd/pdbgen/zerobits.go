@@ -56,7 +56,7 @@ func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.
 }
 
 // packedLoadMemoryNeed is loadMemoryNeed for openTablesPacked: each
-// zero-aware table counts its bits (⌈entries/64⌉·8 bytes) and region maps
+// zero-aware table counts its bits and records (compact.Memory) and region maps
 // (C(N,k)·(N+4) bytes), plus, once, the largest excess of a zero-aware
 // table's decode memory over that (the table being read); other tables
 // count their decode memory. It is at most loadMemoryNeed.
@@ -71,7 +71,7 @@ func packedLoadMemoryNeed(e *env, files []string) uint64 {
 		}
 		n := h.Width * h.Height
 		regions := sysmem.SatMul(puzzle.Binomial(n, len(h.Tiles)), uint64(n+4))
-		held := min(dec, sysmem.SatAdd((h.Entries+63)/64*8, regions))
+		held := min(dec, sysmem.SatAdd(compact.Memory(n, len(h.Tiles), h.Entries), regions))
 		need = sysmem.SatAdd(need, held)
 		excess = max(excess, dec-held)
 	}
