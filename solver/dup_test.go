@@ -10,8 +10,8 @@ import (
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
-// TILEPDB_DUP_DEPTH sets the depth of the duplicate-path automaton for the
-// tests of this package (for measuring the node counts by depth; 6 is the
+// TILEPDB_DUP_DEPTH sets the depth of the duplicate-path automaton (of
+// additive sets and of catalogues alike) for the tests of this package (for measuring the node counts by depth; 6 is the
 // former 2x2 rule): TILEPDB_DUP_DEPTH=10 go test ./solver -run ... .
 func init() {
 	if v := os.Getenv("TILEPDB_DUP_DEPTH"); v != "" {
@@ -19,7 +19,7 @@ func init() {
 		if err != nil {
 			panic("TILEPDB_DUP_DEPTH: " + err.Error())
 		}
-		dupDepth = d
+		dupDepth, dupDepthCatalogue = d, d
 	}
 }
 

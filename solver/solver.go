@@ -215,6 +215,11 @@ func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (
 		return nil, err
 	}
 	s.reflSide = opt.Reflect && s.exact == nil && !(s.cat != nil && s.reflectClosed())
+	if s.cat != nil && len(set.Partitions) > 1 && dupDepthCatalogue != dupDepth {
+		if s.dup, err = dupTable(dupDepthCatalogue); err != nil {
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -240,7 +245,7 @@ func newBase(g puzzle.Geometry, goal puzzle.Board, opt Options) (*Solver, error)
 		s.goalPos[goal[c]] = uint8(c)
 	}
 	neighbourMoves(g, n, &s.nbr)
-	dup, err := dupTable()
+	dup, err := dupTable(dupDepth)
 	if err != nil {
 		return nil, err
 	}
