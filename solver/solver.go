@@ -214,7 +214,7 @@ func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (
 	if err != nil {
 		return nil, err
 	}
-	s.reflSide = opt.Reflect && s.exact == nil && !(s.cat != nil && s.reflectClosed())
+	s.reflSide = opt.Reflect && s.exact == nil && (s.cat == nil || !s.reflectClosed())
 	if s.cat != nil && len(set.Partitions) > 1 && dupDepthCatalogue != dupDepth {
 		if s.dup, err = dupTable(dupDepthCatalogue); err != nil {
 			return nil, err
