@@ -3,6 +3,9 @@ package compact
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -57,17 +60,19 @@ func Check(t *format.Table, opt Options) error {
 	if err != nil {
 		return err
 	}
-	return c.check(t.Values, opt)
+	return c.check(t.Values, opt, nil)
 }
 
-// check is Check of values, a table of c's shape.
-func (c *Table) check(values []uint8, opt Options) error {
+// check is Check of values, a table of c's shape; with bits not nil
+// (⌈len(values)/64⌉ words, zero) it also packs bit 1 of every entry into
+// bits, in the parity pass.
+func (c *Table) check(values []uint8, opt Options, bits []uint64) error {
 	p, r := c.p, c.r
 	goal := r.IndexCells(p.GoalCells(), p.GoalPositions()[0])
 	if values[goal] != 0 {
 		return fmt.Errorf("%w: %s: the goal's entry %d holds %d, not 0", ErrNotCompactable, p, goal, values[goal])
 	}
-	if err := c.checkParity(values); err != nil {
+	if err := c.checkParity(values, bits); err != nil {
 		return err
 	}
 	if p.Size() <= exhaustiveLimit || opt.Exhaustive {
@@ -92,8 +97,10 @@ func (c *Table) check(values []uint8, opt Options) error {
 }
 
 // checkParity checks that every entry's low bit is the parity of its
-// cell set.
-func (c *Table) checkParity(values []uint8) error {
+// cell set and, with bits not nil, packs every entry's bit 1 into bits.
+// The entries are split into runs of whole words among GOMAXPROCS
+// goroutines; the error is that of the first entry that fails.
+func (c *Table) checkParity(values []uint8, bits []uint64) error {
 	p, r := c.p, c.r
 	comb := p.Combinations()
 	s := r.Slots()
@@ -104,17 +111,58 @@ func (c *Table) checkParity(values []uint8) error {
 			want[slot] = par
 		}
 	}
-	for ord := range uint64(len(values)) / s {
-		block := values[ord*s : (ord+1)*s]
-		for slot, v := range block {
-			if (v^want[slot])&1 != 0 {
-				idx := ord*s + uint64(slot)
-				return fmt.Errorf("%w: %s: entry %d holds %d, whose parity is not that of its placement (%d): not a zero-aware distance table",
-					ErrNotCompactable, p, idx, v, want[slot])
-			}
+	words := (uint64(len(values)) + 63) / 64
+	workers := uint64(max(1, min(runtime.GOMAXPROCS(0), 64)))
+	per := (words + workers - 1) / workers
+	bad := make([]uint64, workers) // per run, the first entry that fails, or len(values)
+	var g errgroup.Group
+	for w := range workers {
+		g.Go(func() error {
+			lo, hi := min(w*per, words)*64, min((w+1)*per*64, uint64(len(values)))
+			bad[w] = checkRun(values, want, bits, lo, hi)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for _, idx := range bad {
+		if idx < uint64(len(values)) {
+			slot := idx % s
+			return fmt.Errorf("%w: %s: entry %d holds %d, whose parity is not that of its placement (%d): not a zero-aware distance table",
+				ErrNotCompactable, p, idx, values[idx], want[slot])
 		}
 	}
 	return nil
+}
+
+// checkRun is checkParity's work on the entries lo..hi-1 (lo a multiple
+// of 64): the first entry whose parity is not want's, or len(values),
+// packing bit 1 of each into bits when bits is not nil.
+func checkRun(values, want []uint8, bits []uint64, lo, hi uint64) uint64 {
+	s := uint64(len(want))
+	slot := lo % s
+	for base := lo; base < hi; base += 64 {
+		run := values[base:min(base+64, hi)]
+		var word uint64
+		var odd uint8
+		for i, v := range run {
+			odd |= (v ^ want[slot]) & 1
+			word |= uint64(v>>1&1) << i
+			if slot++; slot == s {
+				slot = 0
+			}
+		}
+		if odd != 0 {
+			for i, v := range run {
+				if (v^want[(base+uint64(i))%s])&1 != 0 {
+					return base + uint64(i)
+				}
+			}
+		}
+		if bits != nil {
+			bits[base/64] = word
+		}
+	}
+	return uint64(len(values))
 }
 
 // checkMoves checks every pattern-tile move out of the placement of rank

@@ -91,12 +91,9 @@ func Pack(t *format.Table, opt Options) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.check(t.Values, opt); err != nil {
-		return nil, err
-	}
 	c.bits = make([]uint64, (c.entries+63)/64)
-	for i, v := range t.Values {
-		c.bits[i>>6] |= uint64(v>>1&1) << (i & 63)
+	if err := c.check(t.Values, opt, c.bits); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

@@ -255,6 +255,19 @@ func TestRefusals(t *testing.T) {
 			}
 		})
 	}
+	// Two entries of bad parity in different runs of checkParity's
+	// goroutines: the error names the first.
+	two := *zt
+	two.Values = slices.Clone(zt.Values)
+	last := uint64(len(two.Values)) - 1
+	for last == goal || last == mid {
+		last--
+	}
+	two.Values[mid]++
+	two.Values[last]++
+	if _, err := Pack(&two, Options{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("entry %d holds", mid)) {
+		t.Errorf("Pack with bad parity at %d and %d: %v, want entry %d named", mid, last, err, mid)
+	}
 	short := *zt
 	short.Values = zt.Values[:len(zt.Values)-1]
 	if _, err := Pack(&short, Options{}); err == nil || errors.Is(err, ErrNotCompactable) {
