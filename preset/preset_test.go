@@ -26,6 +26,7 @@ func TestPresets(t *testing.T) {
 		"35-puzzle":         2*(36*35*34*33*32*31) + 36*35*34*33*32,
 		"48-puzzle":         6*(49*48*47*46*45) + 3*(49*48*47*46) + 2*(49*48*47),
 		"24-best":           11 * 127512000, // placements; the zero-aware tables hold one entry per placement and blank region
+		"24-7tile":          6*(25*24*23*22*21*20*19) + 2*(25*24*23),
 	}
 	for _, pr := range preset.All {
 		for _, goal := range []string{"blank-last", "blank-first"} {
@@ -183,5 +184,69 @@ func TestCatalogue24Best(t *testing.T) {
 	}
 	if len(want) != 14 || parts != 56 || len(tables) != 11 {
 		t.Errorf("%d partitions, %d parts, %d tables; want 14, 56, 11", len(want), parts, len(tables))
+	}
+}
+
+// TestCatalogue24Seven: preset 24-7tile's 4 partitions (blank-first) are
+// 7-7-7-3 partitions of the 24 tiles, each partition's transpose (tile t
+// at row r, column c becomes the tile at column r, row c) is one of them,
+// so that the solver skips the reflected side (solver.reflectClosed), and
+// its 16 parts go through 6 tables of 7 tiles and 2 of 3.
+func TestCatalogue24Seven(t *testing.T) {
+	pr, err := preset.Find("24-7tile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, partitions, err := pr.PlanCatalogue("blank-first")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(sets [][]uint8) string {
+		var ss []string
+		for _, s := range sets {
+			s = slices.Clone(s)
+			slices.Sort(s)
+			ss = append(ss, fmt.Sprintf("%d", s))
+		}
+		slices.Sort(ss)
+		return strings.Join(ss, " ")
+	}
+	have := map[string]bool{}
+	var all [][][]uint8
+	for _, ps := range partitions {
+		var sets [][]uint8
+		var sizes []int
+		for _, p := range ps {
+			sets = append(sets, p.Pattern.Tiles)
+			sizes = append(sizes, len(p.Pattern.Tiles))
+		}
+		slices.Sort(sizes)
+		if !slices.Equal(sizes, []int{3, 7, 7, 7}) {
+			t.Errorf("partition %s: sizes %v, want 3 7 7 7", key(sets), sizes)
+		}
+		have[key(sets)] = true
+		all = append(all, sets)
+	}
+	for _, sets := range all {
+		var tr [][]uint8
+		for _, s := range sets {
+			var ts []uint8
+			for _, tile := range s {
+				ts = append(ts, tile%5*5+tile/5) // blank-first: tile t in cell t
+			}
+			tr = append(tr, ts)
+		}
+		if !have[key(tr)] {
+			t.Errorf("the transpose of partition %s is not in the catalogue", key(sets))
+		}
+	}
+	sevens := 0
+	for _, p := range tables {
+		if len(p.Tiles) == 7 {
+			sevens++
+		}
+	}
+	if len(partitions) != 4 || len(tables) != 8 || sevens != 6 {
+		t.Errorf("%d partitions, %d tables (%d of 7 tiles); want 4, 8, 6", len(partitions), len(tables), sevens)
 	}
 }
