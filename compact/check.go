@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -104,12 +105,15 @@ func (c *Table) checkParity(values []uint8, bits []uint64) error {
 	p, r := c.p, c.r
 	comb := p.Combinations()
 	s := r.Slots()
-	want := make([]uint8, s) // h mod 2 of every slot
+	want := make([]uint8, s, s+wrap) // h mod 2 of every slot, then the first ones again (checkRun)
 	for m := range comb {
 		par := c.Parity(puzzle.CombinationUnrank(m, p.Geom.N(), p.K()))
 		for slot := r.SlotStart(m); slot < r.SlotStart(m+1); slot++ {
 			want[slot] = par
 		}
+	}
+	for i := range uint64(wrap) {
+		want = append(want, want[i%s])
 	}
 	words := (uint64(len(values)) + 63) / 64
 	workers := uint64(max(1, min(runtime.GOMAXPROCS(0), 64)))
@@ -136,17 +140,31 @@ func (c *Table) checkParity(values []uint8, bits []uint64) error {
 
 // checkRun is checkParity's work on the entries lo..hi-1 (lo a multiple
 // of 64): the first entry whose parity is not want's, or len(values),
-// packing bit 1 of each into bits when bits is not nil.
+// packing bit 1 of each into bits when bits is not nil. want holds the
+// parity of every slot followed by its first seven again (wantWrap), so
+// that eight slots from any slot can be read as one word.
 func checkRun(values, want []uint8, bits []uint64, lo, hi uint64) uint64 {
-	s := uint64(len(want))
+	s := uint64(len(want)) - wrap
 	slot := lo % s
 	for base := lo; base < hi; base += 64 {
 		run := values[base:min(base+64, hi)]
-		var word uint64
-		var odd uint8
-		for i, v := range run {
-			odd |= (v ^ want[slot]) & 1
-			word |= uint64(v>>1&1) << i
+		var word, odd uint64
+		i := 0
+		if s >= wrap+1 {
+			// Eight entries at a time: the parity bits against want's, and
+			// bit 1 of each gathered into one byte (gather8).
+			for ; i+8 <= len(run); i += 8 {
+				x := binary.LittleEndian.Uint64(run[i:])
+				odd |= (x ^ binary.LittleEndian.Uint64(want[slot:])) & lowBits
+				word |= gather8(x>>1) << i
+				if slot += 8; slot >= s {
+					slot -= s
+				}
+			}
+		}
+		for ; i < len(run); i++ {
+			odd |= uint64((run[i] ^ want[slot]) & 1)
+			word |= uint64(run[i]>>1&1) << i
 			if slot++; slot == s {
 				slot = 0
 			}
@@ -163,6 +181,20 @@ func checkRun(values, want []uint8, bits []uint64, lo, hi uint64) uint64 {
 		}
 	}
 	return uint64(len(values))
+}
+
+// wrap is the number of want's first slots repeated after its end
+// (checkRun reads eight slots at once).
+const wrap = 7
+
+// lowBits has bit 0 of every byte of a word set.
+const lowBits = 0x0101010101010101
+
+// gather8 returns bit 0 of each byte of x, byte i giving bit i: the
+// multiplication moves bit 8i to bit 56+i without carries (the other
+// products land on distinct bits below 56).
+func gather8(x uint64) uint64 {
+	return (x & lowBits) * 0x0102040810204080 >> 56
 }
 
 // checkMoves checks every pattern-tile move out of the placement of rank

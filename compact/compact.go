@@ -44,6 +44,7 @@ import (
 	"math/bits"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -92,6 +93,7 @@ func Pack(t *format.Table, opt Options) (*Table, error) {
 		return nil, err
 	}
 	c.bits = make([]uint64, (c.entries+63)/64)
+	sysmem.AdviseHugePages(c.bits, false) // filled at once, then read at random
 	if err := c.check(t.Values, opt, c.bits); err != nil {
 		return nil, err
 	}

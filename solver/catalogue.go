@@ -9,6 +9,7 @@ import (
 
 	"github.com/tilepdb/tilepdb/compact"
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -219,7 +220,7 @@ func (s *Solver) prepareTable(ctx context.Context, direct map[*format.Table]*dir
 		zt := zeroAwareFor(zas, t)
 		ti.values, ti.za, dt = zt.placements.Values, zt.za, zt.placements
 		if !zaDirect {
-			adviseHugePages(t.Values)
+			sysmem.AdviseHugePages(t.Values, true)
 			return ti, nil
 		}
 	}
@@ -230,7 +231,7 @@ func (s *Solver) prepareTable(ctx context.Context, direct map[*format.Table]*dir
 	if d != nil {
 		ti.dvals, ti.dpow = d.values, d.pow
 	}
-	adviseHugePages(t.Values)
+	sysmem.AdviseHugePages(t.Values, true)
 	return ti, nil
 }
 

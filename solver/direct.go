@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -65,10 +66,10 @@ func newDirectIndex(ctx context.Context, t *format.Table) (*directIndex, error) 
 	// The compact index is ord·C(N,k) + m (RankingCellsetOrder): order
 	// ord places tile i on the perm[i]-th cell of combination m. The
 	// compact table is read in order (ord outer, m inner) and the direct
-	// one written at random, on huge pages (adviseHugePages before the
+	// one written at random, on huge pages (sysmem.AdviseHugePages before the
 	// first write); the writes' cache misses dominate (about 1.5 s for a
 	// 6-tile table of the 24-puzzle on 2 cores).
-	adviseHugePages(d.values)
+	sysmem.AdviseHugePages(d.values, true)
 	kf := int(puzzle.Factorial(k))
 	comb := p.Combinations()
 	// sorted[m*k+j] is the j-th smallest cell of combination m.

@@ -1,6 +1,0 @@
-//go:build !linux
-
-package solver
-
-// adviseHugePages does nothing outside Linux.
-func adviseHugePages([]byte) {}
