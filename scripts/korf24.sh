@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Solves Korf's 24-puzzle instances that took Korf & Felner fewer than
 # 5e9 nodes (Korf & Felner 2002, Table 2), easiest first, in ONE
-# `pdbgen solve --reflect --from blank-first -j JOBS -t THREADS --json`
-# process (the tables are loaded once), and prints a table: instance,
+# `pdbgen solve --reflect -j JOBS -t THREADS --json` process (the tables are
+# loaded once; --from blank-first when they are built for the blank-last
+# goal), and prints a table: instance,
 # length (published), nodes generated, Korf & Felner's nodes and the ratio,
 # the instance's own search time (elapsed_ms); then the total wall time,
 # CPU time and peak memory of the process. Every length is checked against
@@ -34,6 +35,9 @@ for v in "$jobs" "$threads" "$count"; do
   [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "korf24.sh: -j, -t and -n take a positive integer, not '$v'" >&2; exit 2; }
 done
 files=(${set//,/ })
+# Korf's boards are blank-first: converted unless the tables' goal is too.
+from=(--from blank-first)
+if bin/pdbgen info "${files[0]}" | grep -q 'goal blank-first'; then from=(); fi
 ids=(38 40 25 32 44 37 30 13 1 28 36 5 22 16 29)
 tsv=solver/testdata/korf50-24.tsv
 out=$(mktemp -d)
@@ -42,8 +46,8 @@ for id in "${ids[@]:0:$count}"; do
   awk -F'\t' -v id="$id" '$1 == id' "$tsv"
 done >"$out/instances"
 cut -f4 "$out/instances" >"$out/boards"
-echo "pdbgen solve --reflect --from blank-first -j $jobs -t $threads ${extra[*]} ${files[*]}: $(wc -l <"$out/boards") instances" >&2
-/usr/bin/time -f '%e %U %S %M' -o "$out/t" bin/pdbgen solve --reflect --from blank-first -j "$jobs" -t "$threads" "${extra[@]}" --json "${files[@]}" <"$out/boards" >"$out/answers"
+echo "pdbgen solve --reflect ${from[*]} -j $jobs -t $threads ${extra[*]} ${files[*]}: $(wc -l <"$out/boards") instances" >&2
+/usr/bin/time -f '%e %U %S %M' -o "$out/t" bin/pdbgen solve --reflect "${from[@]}" -j "$jobs" -t "$threads" "${extra[@]}" --json "${files[@]}" <"$out/boards" >"$out/answers"
 read -r wall user sys rss <"$out/t"
 python3 - "$out/instances" "$out/answers" "$wall" "$user" "$sys" "$rss" <<'PY'
 import json, sys
