@@ -54,36 +54,6 @@ PY
 echo "pdbgen solve --reflect -j $jobs ${files[*]}: $(wc -l <"$out/boards") instances (baseline at most $limit nodes)" >&2
 /usr/bin/time -f '%e %U %S %M' -o "$out/t" bin/pdbgen solve --reflect -j "$jobs" --json "${files[@]}" <"$out/boards" >"$out/answers"
 read -r wall user sys rss <"$out/t"
-python3 - "$out/instances" "$out/answers" "$wall" "$user" "$sys" "$rss" "$bf" <<'PY'
-import json, sys
-inst = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
-ans = [json.loads(l) for l in open(sys.argv[2])]
-wall, user, sys_, rss, bf = float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6]), sys.argv[7] == "1"
-if len(ans) != len(inst):
-    sys.exit("%d answers for %d instances" % (len(ans), len(inst)))
-goal = list(range(25)) if bf else list(range(1, 25)) + [0]
-print("| id | length | nodes | baseline nodes | ratio |")
-print("|---|---|---|---|---|")
-bad, nodes, base, worst = 0, 0, 0, 0.0
-for (id_, want, bn, board), a in zip(inst, ans):
-    b = list(map(int, board.split()))
-    if a["board"] != b:
-        sys.exit("answer for %s, want %s" % (a["board"], b))
-    z = b.index(0)
-    for m in a["moves"]:
-        r, c = divmod(z, 5)
-        r, c = {"u": (r-1, c), "d": (r+1, c), "l": (r, c-1), "r": (r, c+1)}[m]
-        if not (0 <= r < 5 and 0 <= c < 5):
-            sys.exit("#%s: move off the board" % id_)
-        t = r*5 + c; b[z], b[t] = b[t], 0; z = t
-    if not (b == goal and a["length"] == int(want) == len(a["moves"])):
-        bad += 1
-        print("#%s: length %s, optimal %s, replay %s" % (id_, a["length"], want, "ok" if b == goal else "FAILS"), file=sys.stderr)
-    ratio = a["nodes"] / int(bn)
-    worst = max(worst, ratio)
-    nodes += a["nodes"]; base += int(bn)
-    print("| %s | %d | %s | %s | %.4f |" % (id_, a["length"], format(a["nodes"], ","), format(int(bn), ","), ratio))
-print("| all %d | | %s | %s | %.4f (largest %.4f) |" % (len(inst), format(nodes, ","), format(base, ","), nodes / base, worst))
-print("wall %.1f s, CPU %.1f s (user %.1f + sys %.1f), peak RSS %d MiB" % (wall, user + sys_, user, sys_, rss // 1024))
-sys.exit(1 if bad else 0)
-PY
+goal=blank-last
+[ $bf = 0 ] || goal=blank-first
+python3 scripts/ida24-check.py "$out/instances" "$out/answers" $goal "baseline nodes" "$wall" "$user" "$sys" "$rss"

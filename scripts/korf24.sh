@@ -49,34 +49,5 @@ cut -f4 "$out/instances" >"$out/boards"
 echo "pdbgen solve --reflect ${from[*]} -j $jobs -t $threads ${extra[*]} ${files[*]}: $(wc -l <"$out/boards") instances" >&2
 /usr/bin/time -f '%e %U %S %M' -o "$out/t" bin/pdbgen solve --reflect "${from[@]}" -j "$jobs" -t "$threads" "${extra[@]}" --json "${files[@]}" <"$out/boards" >"$out/answers"
 read -r wall user sys rss <"$out/t"
-python3 - "$out/instances" "$out/answers" "$wall" "$user" "$sys" "$rss" <<'PY'
-import json, sys
-inst = [l.rstrip('\n').split('\t') for l in open(sys.argv[1])]
-ans = [json.loads(l) for l in open(sys.argv[2])]
-wall, user, sys_, rss = float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
-if len(ans) != len(inst):
-    sys.exit("%d answers for %d instances" % (len(ans), len(inst)))
-print("| # | length (published) | nodes | Korf & Felner | ratio | search s |")
-print("|---|---|---|---|---|---|")
-bad, nodes, kf, search = 0, 0, 0, 0.0
-for (id_, want, kfn, board), a in zip(inst, ans):
-    b = list(map(int, board.split()))
-    if a["board"] != b:
-        sys.exit("answer for %s, want %s" % (a["board"], b))
-    z = b.index(0)
-    for m in a["moves"]:
-        r, c = divmod(z, 5)
-        r, c = {'u': (r-1, c), 'd': (r+1, c), 'l': (r, c-1), 'r': (r, c+1)}[m]
-        if not (0 <= r < 5 and 0 <= c < 5):
-            sys.exit("#%s: move off the board" % id_)
-        t = r*5 + c; b[z], b[t] = b[t], 0; z = t
-    ok = b == list(range(25)) and a["length"] == int(want) == len(a["moves"])
-    if not ok:
-        bad += 1
-        print("#%s: length %s, published %s, replay %s" % (id_, a["length"], want, "ok" if b == list(range(25)) else "FAILS"), file=sys.stderr)
-    nodes += a["nodes"]; kf += int(kfn); search += a["elapsed_ms"] / 1000
-    print("| %s | %d (%s) | %s | %s | %.2f | %.1f |" % (id_, a["length"], want, format(a["nodes"], ","), format(int(kfn), ","), a["nodes"] / int(kfn), a["elapsed_ms"] / 1000))
-print("| all | | %s | %s | %.2f | %.1f |" % (format(nodes, ","), format(kf, ","), nodes / kf, search))
-print("wall %.1f s, CPU %.1f s (user %.1f + sys %.1f), %.1f M nodes per CPU-second, peak RSS %d MiB" % (wall, user + sys_, user, sys_, nodes / (user + sys_) / 1e6, rss // 1024))
-sys.exit(1 if bad else 0)
-PY
+# The answers are in the boards' convention (solve converts back): blank-first.
+python3 scripts/ida24-check.py "$out/instances" "$out/answers" blank-first "Korf & Felner" "$wall" "$user" "$sys" "$rss"
