@@ -23,9 +23,8 @@ func TestCheckRun(t *testing.T) {
 			for i := range values {
 				values[i] = uint8(rng.IntN(60))&^1 | want[i%s]
 			}
-			bad := n
 			if trial%2 == 1 {
-				bad = rng.IntN(n)
+				bad := rng.IntN(n)
 				values[bad] ^= 1
 				if b2 := bad + rng.IntN(n-bad); b2 != bad {
 					values[b2] ^= 1
