@@ -56,10 +56,24 @@ func Decode(r io.ReaderAt, size int64) (*Table, error) {
 // ReadFile opens, decodes and verifies the table file at path (see Decode).
 // Errors name the path.
 func ReadFile(path string) (*Table, error) {
+	return ReadFileInto(path, nil)
+}
+
+// ReadFileInto is ReadFile decoding the values into buf[:Entries] when buf
+// has the capacity (else into a new slice, as ReadFile does), so that a
+// caller reading large tables one after another, each released once used
+// (solve packs zero-aware tables at 1 bit: format.Table.ReleaseValues),
+// reuses one buffer: a new one of 3.8 GiB (a 7-tile zero-aware table of the
+// 24-puzzle) costs the kernel its page faults and zeroing, a few CPU-seconds
+// each time. The table returned owns the buffer; its former contents do
+// not matter (every entry is written). Errors as for ReadFile; buf is then
+// unspecified.
+func ReadFileInto(path string, buf []uint8) (*Table, error) {
 	var t *Table
 	err := withFile(path, func(f *os.File, size int64) error {
+		d := &decoder{r: f, size: size, strict: true, buf: buf}
 		var err error
-		t, err = Decode(f, size)
+		t, err = d.decode()
 		return err
 	})
 	return t, err
@@ -183,6 +197,7 @@ type decoder struct {
 	v        *version        // the file's version, once its prefix is read
 	c        codec           // the file's codec, once its header is checked
 	regions  *puzzle.Regions // a zero-aware table's region numbering, once its header is checked
+	buf      []uint8         // ReadFileInto: where the values go when they fit its capacity
 }
 
 // note records an integrity problem. In strict mode the first problem is
@@ -724,8 +739,13 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 		}
 	}
 
-	values := make([]uint8, h.Entries)
-	sysmem.AdviseHugePages(values, false) // a page fault per 2 MiB as the frames fill it, not per 4 KiB
+	var values []uint8
+	if uint64(cap(d.buf)) >= h.Entries {
+		values = d.buf[:h.Entries] // every entry is written below
+	} else {
+		values = make([]uint8, h.Entries)
+		sysmem.AdviseHugePages(values, false) // a page fault per 2 MiB as the frames fill it, not per 4 KiB
+	}
 	var g errgroup.Group
 	g.SetLimit(workers)
 	var failed atomic.Bool

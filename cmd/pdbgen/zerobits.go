@@ -30,14 +30,17 @@ func catalogueFiles(e *env, files []string) bool {
 
 // openTablesPacked is openTables packing each zero-aware table at one bit
 // per entry (package compact) as soon as it is read, its bytes released
-// (format.Table.ReleaseValues) before the next is read, so that the load
-// never holds more than one table in bytes. The packed tables are added to
+// (format.Table.ReleaseValues) and their buffer reused for the next table
+// (format.ReadFileInto), so that the load never holds more than one table
+// in bytes and pays the page faults of one buffer only. The packed tables are added to
 // packed, for solver.Options.Packed. A table that fails compact's check
 // keeps its bytes, with a line on stderr saying why.
 func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.Table) (*format.Set, error) {
 	stderr := e.stderr
+	var buf []uint8 // the decode buffer of the last table packed, for the next (format.ReadFileInto)
 	read := func(path string) (*format.Table, error) {
-		t, err := format.ReadFile(path)
+		t, err := format.ReadFileInto(path, buf)
+		buf = nil // t owns it now
 		if err != nil || !t.ZeroAware() {
 			return t, err
 		}
@@ -47,12 +50,18 @@ func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.
 			return t, nil
 		}
 		packed[t] = c
+		buf = t.Values // free again: the table is held packed
 		t.ReleaseValues()
-		debug.FreeOSMemory() // the next table reuses the pages
+		debug.FreeOSMemory() // the garbage of this read, before the heap grows past it
 		return t, nil
 	}
 	plan := e.planFor(files)
-	return untilDone(e.context(), func() (*format.Set, error) { return plan.OpenWith(read) })
+	return untilDone(e.context(), func() (*format.Set, error) {
+		set, err := plan.OpenWith(read)
+		buf = nil
+		debug.FreeOSMemory() // the last decode buffer
+		return set, err
+	})
 }
 
 // packedLoadMemoryNeed is loadMemoryNeed for openTablesPacked: each
