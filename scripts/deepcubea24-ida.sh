@@ -32,7 +32,8 @@ done
 go build -o bin/pdbgen ./cmd/pdbgen
 files=(${set_files//,/ })
 bf=0
-if bin/pdbgen info "${files[0]}" | grep -q 'goal blank-first'; then bf=1; fi
+info=$(bin/pdbgen info "${files[0]}") # whole, not piped to grep -q: an early exit would kill info (SIGPIPE) and, under pipefail, read as blank-last
+if [[ $info == *'goal blank-first'* ]]; then bf=1; fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 python3 - "$tsv" "$limit" "$bf" "$out" <<'PY'

@@ -43,7 +43,7 @@ def main(argv):
     wall, user, sys_, rss = float(argv[5]), float(argv[6]), float(argv[7]), int(argv[8])
     if len(ans) != len(inst):
         sys.exit("%d answers for %d instances" % (len(ans), len(inst)))
-    print("| # | length (optimal) | nodes | %s | ratio | search s |" % ref)
+    print("| # | length (optimal) | nodes generated | %s | ratio | search s |" % ref)
     print("|---|---|---|---|---|---|")
     bad, nodes, refn, search, worst = 0, 0, 0, 0.0, 0.0
     for (id_, want, rn, board), a in zip(inst, ans):
