@@ -65,7 +65,7 @@ func Check(t *format.Table, opt Options) error {
 }
 
 // check is Check of values, a table of c's shape; with bits not nil
-// (⌈len(values)/64⌉ words, zero) it also packs bit 1 of every entry into
+// (⌈len(values)/64⌉ words, each overwritten) it also packs bit 1 of every entry into
 // bits, in the parity pass.
 func (c *Table) check(values []uint8, opt Options, bits []uint64) error {
 	p, r := c.p, c.r
@@ -141,7 +141,7 @@ func (c *Table) checkParity(values []uint8, bits []uint64) error {
 // checkRun is checkParity's work on the entries lo..hi-1 (lo a multiple
 // of 64): the first entry whose parity is not want's, or len(values),
 // packing bit 1 of each into bits when bits is not nil. want holds the
-// parity of every slot followed by its first seven again (wantWrap), so
+// parity of every slot followed by its first seven again (wrap), so
 // that eight slots from any slot can be read as one word.
 func checkRun(values, want []uint8, bits []uint64, lo, hi uint64) uint64 {
 	s := uint64(len(want)) - wrap
