@@ -28,7 +28,8 @@
 #       then IDA* for the lower bound; "--restarts --schedule
 #       3,2,1.6,1.4,1.2,1" runs restarting weighted A* instead, whose
 #       solutions are far longer on these boards)
-# Needs GNU time (/usr/bin/time) and python3.
+# Needs GNU time (/usr/bin/time) and python3. PDBGEN=BINARY runs that binary
+# instead of building bin/pdbgen (for side-by-side runs of two versions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_files="" tsv=../shared/reference/deepcubea-35.tsv range=0-99 secs="" jobs=2 mem=16G out=""
@@ -54,7 +55,9 @@ secs=${secs:-$def}
 [[ $secs =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "deepcubea.sh: -T takes seconds, not '$secs'" >&2; exit 2; }
 out=${out:-results/deepcubea-$n-$from-$to.tsv}
 mkdir -p "$(dirname "$out")"
-go build -o bin/pdbgen ./cmd/pdbgen
+# PDBGEN: another binary to run (side-by-side runs); default: build bin/pdbgen.
+pdbgen=${PDBGEN:-bin/pdbgen}
+[ -n "${PDBGEN:-}" ] || go build -o bin/pdbgen ./cmd/pdbgen
 files=(${set_files//,/ })
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -63,7 +66,7 @@ awk -F'\t' -v lo="$from" -v hi="$to" '!/^#/ && $1 ~ /^[0-9]+$/ && $1+0 >= lo && 
 awk -F'\t' '{print $NF}' "$tmp/instances" >"$tmp/boards"
 echo "pdbgen solve --anytime $search --time-limit ${secs}s -j $jobs --max-memory $mem ${files[*]}: $(wc -l <"$tmp/boards") instances of $tsv" >&2
 # shellcheck disable=SC2086 # $search is a list of flags
-/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" bin/pdbgen solve --anytime $search --time-limit "${secs}s" -j "$jobs" \
+/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$pdbgen" solve --anytime $search --time-limit "${secs}s" -j "$jobs" \
   --max-memory "$mem" --json "${files[@]}" <"$tmp/boards" >"$tmp/answers" || true
 read -r wall user sys rss < <(tail -n 1 "$tmp/t")
 python3 - "$tmp/instances" "$tmp/answers" "$out" "$n" "$secs" "$wall" "$user" "$sys" "$rss" "$search -j $jobs --max-memory $mem" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" <<'PY'

@@ -23,6 +23,11 @@ const FirstBeamWidth = 1000
 // searches leave to IDA* for the lower bound.
 const beamBoundShare = 4 // a quarter
 
+// beamPolishShare is the share of anytimeOptions.TimeLimit, taken from
+// IDA*'s quarter, within which the best path's improvement (polish) must
+// end; it usually takes a second or two.
+const beamPolishShare = 8 // an eighth
+
 // beamFreeBytes is the peak of a beam search above which its arrays are
 // given back to the system before the next, wider one allocates.
 const beamFreeBytes = 64 << 20
@@ -74,7 +79,28 @@ func (a *beamAnytime) run() error {
 	if err != nil || done {
 		return err
 	}
+	a.polish()
 	return a.lastBound()
+}
+
+// polish improves the best path (improvePath) until an eighth of the
+// time limit is left (to the end of its passes without one).
+func (a *beamAnytime) polish() {
+	if a.best.Length < 2 || a.s.exact != nil {
+		return
+	}
+	var deadline time.Time
+	if a.opt.TimeLimit > 0 {
+		deadline = a.began.Add(a.opt.TimeLimit - a.opt.TimeLimit/beamPolishShare)
+	}
+	path := a.s.pathOf(a.best.Moves)
+	better, nodes := a.s.improvePath(a.ctx, a.work, path, deadline)
+	a.best.Stats.Generated += nodes
+	if len(better) < len(path) {
+		a.best.Polished += len(path) - len(better)
+		a.best.Length, a.best.Moves = len(better), a.s.moveString(better)
+		a.report()
+	}
 }
 
 // left is the time left of the time limit (meaningless without one).
@@ -155,6 +181,7 @@ func (a *beamAnytime) improve(out Bounded, w int) {
 		return
 	}
 	a.best.Length, a.best.Moves, a.best.Width, a.best.Weight = out.Length, out.Moves, w, 0
+	a.best.Polished = 0
 	a.report()
 }
 
@@ -200,6 +227,7 @@ func (a *beamAnytime) bound(d time.Duration) (done bool, err error) {
 	switch {
 	case err == nil: // the optimum, shorter than the best
 		a.best.Length, a.best.Moves, a.best.Width, a.best.Weight = len(path), a.s.moveString(path), 0, 1
+		a.best.Polished = 0
 		a.best.Lower = a.best.Length
 		a.report()
 		return true, nil

@@ -44,6 +44,10 @@ type Bounded struct {
 	// Width is the width of the beam search that found the solution
 	// (AlgBeamSearch, AlgAnytimeBeamSearch); 0 for the other searches.
 	Width int
+	// Polished is how many moves the path improvement after the beam
+	// searches (AlgAnytimeBeamSearch: windows re-solved by IDA*, loops
+	// cut; solver/improve.go) took off the beam's solution; 0 otherwise.
+	Polished int
 	// Stats are the counts of the whole search up to this answer.
 	Stats Stats
 	// Algorithm is the search that answered (set by Solver.Search).
@@ -443,6 +447,21 @@ func (s *Solver) start(b puzzle.Board, lim Limits) (out Bounded, work puzzle.Boa
 	}
 	out.Solvable = true
 	return out, work, true, nil
+}
+
+// pathOf is the inverse of moveString: the blank moves (puzzle.Direction
+// values, in the tables' convention) of a move string of the solver's
+// own making.
+func (s *Solver) pathOf(moves string) []uint8 {
+	path := make([]uint8, len(moves))
+	for i := 0; i < len(moves); i++ {
+		d := puzzle.Direction(strings.IndexByte("udlr", moves[i]))
+		if s.opt.FromBlankFirst {
+			d = d.Opposite()
+		}
+		path[i] = uint8(d)
+	}
+	return path
 }
 
 // moveString spells the blank moves of path as letters, translated back to

@@ -94,6 +94,9 @@ func (b Bounded) boundsText(sb *strings.Builder) {
 	switch {
 	case b.Width > 0:
 		fmt.Fprintf(sb, " width %d", b.Width)
+		if b.Polished > 0 {
+			fmt.Fprintf(sb, " polished %d", b.Polished)
+		}
 	case b.Algorithm.Weighted():
 		fmt.Fprintf(sb, " weight %s", strconv.FormatFloat(b.Weight, 'g', -1, 64))
 	}
@@ -111,7 +114,8 @@ func (b Bounded) boundsText(sb *strings.Builder) {
 // Result.MarshalJSON; otherwise its keys (board, solvable, length, moves,
 // nodes = states generated, elapsed_ms, converted_from, solved_as) and
 // algorithm, weight (null for the algorithms without one), width (beam
-// searches), lower and bound (null when unknown), optimal, expanded,
+// searches), polished (the moves the anytime beam search's path
+// improvement cut, when it cut any), lower and bound (null when unknown), optimal, expanded,
 // stored, peak_bytes (the search's arrays), final (false for an anytime
 // algorithm's improvement) and stopped (null, or one of the Stop
 // reasons), in this order.
@@ -128,6 +132,9 @@ func (b Bounded) JSON(final bool) string {
 		o.add("weight", weight)
 		if b.Width > 0 {
 			o.add("width", b.Width)
+		}
+		if b.Polished > 0 {
+			o.add("polished", b.Polished)
 		}
 	}
 	var length, lower *int

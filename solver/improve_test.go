@@ -1,0 +1,251 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// bfsFrom returns every state of s's board reachable from t with its
+// distance to t (moves are reversible: also its distance from t), by
+// breadth-first search. Only for the 8-puzzle (181,440 states).
+func bfsFrom(s *Solver, t [puzzle.MaxCells]uint8) map[[puzzle.MaxCells]uint8]int {
+	dist := map[[puzzle.MaxCells]uint8]int{t: 0}
+	queue := [][puzzle.MaxCells]uint8{t}
+	for k := 0; k < len(queue); k++ {
+		b := queue[k]
+		blank := uint8(slices.Index(b[:s.n], 0))
+		m := &s.nbr[blank]
+		for i := uint8(0); i < m.n; i++ {
+			c := b
+			s.step(&c, blank, m.dir[i])
+			if _, ok := dist[c]; !ok {
+				dist[c] = dist[b] + 1
+				queue = append(queue, c)
+			}
+		}
+	}
+	return dist
+}
+
+// windowH is the improver's heuristic of x towards t.
+func windowH(im *improver, x, t [puzzle.MaxCells]uint8) int {
+	im.w.board = x
+	return im.load(&t)
+}
+
+// randomState is a random solvable state of s's board: a random walk of
+// 200 moves from the goal.
+func randomState(s *Solver, rng *rand.Rand) [puzzle.MaxCells]uint8 {
+	var b [puzzle.MaxCells]uint8
+	copy(b[:], s.goal)
+	blank := uint8(slices.Index(s.goal, 0))
+	for range 200 {
+		m := &s.nbr[blank]
+		blank = s.step(&b, blank, m.dir[rng.IntN(int(m.n))])
+	}
+	return b
+}
+
+// window8Solvers are 8-puzzle solvers whose relabelled heuristic the
+// window tests check: full and partial partitions, and one part ({2,4}
+// blank-last) whose tiles on their goal cells cut cell 0 off from the
+// others (improver.split).
+func window8Solvers(t *testing.T) map[string]*Solver {
+	return map[string]*Solver{
+		"4-4":   newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{}),
+		"2-2":   newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2}, []uint8{3, 4}), Options{}),
+		"split": newSolver(t, set(t, 3, 3, "blank-last", []uint8{2, 4}, []uint8{5, 6, 7, 8}), Options{}),
+		"first": newSolver(t, set(t, 3, 3, "blank-first", []uint8{1, 2, 4, 5}, []uint8{3, 6, 7, 8}), Options{}),
+	}
+}
+
+// TestWindowHeuristicAdmissible checks the relabelled heuristic between
+// arbitrary states against breadth-first distances on the 8-puzzle: for a
+// few targets t, every state x has h(x, t) at most its distance to t, and
+// 0 only at t.
+func TestWindowHeuristicAdmissible(t *testing.T) {
+	targets := 4
+	if testing.Short() {
+		targets = 2
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	solvers := window8Solvers(t)
+	for _, name := range slices.Sorted(maps.Keys(solvers)) {
+		s := solvers[name]
+		im := s.newImprover()
+		if !im.tables {
+			t.Fatalf("%s: the tables are not used", name)
+		}
+		if got, want := im.split[0], name == "split"; got != want {
+			t.Fatalf("%s: part 0 split %v, want %v", name, got, want)
+		}
+		tighter := 0
+		for range targets {
+			tg := randomState(s, rng)
+			for x, d := range bfsFrom(s, tg) {
+				h := windowH(im, x, tg)
+				if h > d {
+					t.Fatalf("%s: h(%v -> %v) = %d > distance %d", name, x[:9], tg[:9], h, d)
+				}
+				if (h == 0) != (d == 0) {
+					t.Fatalf("%s: h(%v -> %v) = %d at distance %d", name, x[:9], tg[:9], h, d)
+				}
+				md := 0
+				for c := 0; c < s.n; c++ {
+					if x[c] != 0 {
+						md += s.geom.Manhattan(c, slices.Index(tg[:s.n], x[c]))
+					}
+				}
+				if h < md && name != "2-2" {
+					t.Fatalf("%s: h(%v -> %v) = %d below Manhattan distance %d", name, x[:9], tg[:9], h, md)
+				}
+				if h > md {
+					tighter++
+				}
+			}
+		}
+		if name != "split" && tighter == 0 { // split: both parts are cut (tile 8 alone in cell 8)
+			t.Fatalf("%s: the tables never beat Manhattan distance", name)
+		}
+		t.Logf("%s: %d states where the tables beat Manhattan distance", name, tighter)
+	}
+}
+
+// TestSolveWindowOptimal checks the window's IDA* against breadth-first
+// distances: from random states to a random target, a window longer than
+// the distance d gives a path of exactly d moves that ends at the target,
+// and a window of length d gives none.
+func TestSolveWindowOptimal(t *testing.T) {
+	samples := 60
+	if testing.Short() {
+		samples = 15
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	solvers := window8Solvers(t)
+	for _, name := range slices.Sorted(maps.Keys(solvers)) {
+		s := solvers[name]
+		im := s.newImprover()
+		tg := randomState(s, rng)
+		dist := bfsFrom(s, tg)
+		for range samples {
+			x := randomState(s, rng)
+			d := dist[x]
+			blank := uint8(slices.Index(x[:s.n], 0))
+			if _, ok := im.solveWindow(&x, blank, &tg, d); ok {
+				t.Fatalf("%s: a path shorter than the distance %d from %v to %v", name, d, x[:9], tg[:9])
+			}
+			sub, ok := im.solveWindow(&x, blank, &tg, d+2)
+			if !ok || len(sub) != d {
+				t.Fatalf("%s: window from %v to %v: %d moves (found %v), distance %d", name, x[:9], tg[:9], len(sub), ok, d)
+			}
+			b := x
+			for _, m := range sub {
+				blank = s.step(&b, blank, m)
+			}
+			if b != tg {
+				t.Fatalf("%s: window path from %v ends at %v, not %v", name, x[:9], b[:9], tg[:9])
+			}
+		}
+	}
+}
+
+// TestImprovePath checks path improvement on long paths to the goal (the
+// reverse of random walks, full of detours): the improved path still leads
+// to the goal, is no longer, is at least the optimum, and on the 8-puzzle
+// (windows as long as its diameter) is optimal; on the 15-puzzle it is
+// shorter than the walk.
+func TestImprovePath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	exact := table(t, 3, 3, "blank-last")
+	cases := []struct {
+		name    string
+		s       *Solver
+		walk    int
+		optimal bool
+	}{
+		{"8 4-4", newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{}), 60, true},
+		{"15 5-5-5", newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{}), 120, false},
+	}
+	samples := 8
+	if testing.Short() {
+		samples = 3
+	}
+	for _, tc := range cases {
+		s := tc.s
+		for range samples {
+			// A walk from the goal, reversed: a path from its end to the goal.
+			var b [puzzle.MaxCells]uint8
+			copy(b[:], s.goal)
+			blank := uint8(slices.Index(s.goal, 0))
+			var back []uint8
+			for range tc.walk {
+				m := &s.nbr[blank]
+				k := rng.IntN(int(m.n))
+				blank = s.step(&b, blank, m.dir[k])
+				back = append(back, uint8(puzzle.Direction(m.dir[k]).Opposite()))
+			}
+			slices.Reverse(back)
+			work := puzzle.Board(slices.Clone(b[:s.n]))
+			got, nodes := s.improvePath(context.Background(), work, back, time.Time{})
+			if len(got) > len(back) {
+				t.Fatalf("%s: improved path %d moves, was %d", tc.name, len(got), len(back))
+			}
+			end := b
+			eb := blank
+			for _, m := range got {
+				eb = s.step(&end, eb, m)
+			}
+			if !slices.Equal(end[:s.n], s.goal) {
+				t.Fatalf("%s: improved path from %v ends at %v", tc.name, work, end[:s.n])
+			}
+			if tc.optimal {
+				pos := puzzle.Board(work).Positions()
+				if opt := int(exact.Values[exact.Pattern.Rank(pos)]); len(got) != opt {
+					t.Fatalf("%s: improved path %d moves, optimum %d", tc.name, len(got), opt)
+				}
+			} else if len(got) >= len(back) || nodes == 0 {
+				t.Fatalf("%s: %d-move walk not improved (%d nodes)", tc.name, len(back), nodes)
+			}
+		}
+	}
+}
+
+// TestAnytimeBeamPolish checks the path improvement inside the anytime
+// beam search: with beams of width at most 2 (nearly greedy, full of detours) on
+// 15-puzzle states, the polished answer is reported, shorter by Polished
+// than the beam's, and replays to the goal.
+func TestAnytimeBeamPolish(t *testing.T) {
+	s := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{})
+	rng := rand.New(rand.NewPCG(13, 14))
+	polished := 0
+	for range 4 {
+		x := randomState(s, rng)
+		b := puzzle.Board(slices.Clone(x[:s.n]))
+		var reports []Bounded
+		opt := anytimeOptions{Beam: true, MaxWidth: 2, OnSolution: func(r Bounded) { reports = append(reports, r) }}
+		opt.TimeLimit = 2 * time.Second
+		if _, err := s.solveBeamAnytime(context.Background(), b, opt); err != nil && !errors.Is(err, ErrTimeLimit) {
+			t.Fatal(err)
+		}
+		for i, r := range reports {
+			checkReplay(t, s.geom, b, s.goal, r.Moves, r.Length)
+			if r.Polished > 0 {
+				polished++
+				// The beam's own answer came first, Polished moves longer.
+				if !slices.ContainsFunc(reports[:i], func(p Bounded) bool { return p.Polished == 0 && p.Length == r.Length+r.Polished }) {
+					t.Fatalf("%v: polished %d moves off, to %d, but no beam answer of %d moves before", b, r.Polished, r.Length, r.Length+r.Polished)
+				}
+			}
+		}
+	}
+	if polished == 0 {
+		t.Fatal("no greedy path was polished")
+	}
+}
