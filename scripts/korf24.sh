@@ -26,14 +26,18 @@ while getopts "j:t:n:s:c" o; do
     *) sed -n '12,18p' "$0" >&2; exit 2 ;;
   esac
 done
+for v in "$jobs" "$threads" "$count"; do
+  [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "korf24.sh: -j, -t and -n take a positive integer, not '$v'" >&2; exit 2; }
+done
+(( count <= 15 )) || { echo "korf24.sh: -n takes 1 to 15 (the instances Korf & Felner solved in under 5e9 nodes), not $count" >&2; exit 2; }
+for f in ${set//,/ }; do
+  [ -f "$f" ] || { echo "korf24.sh: -s: $f: no such file" >&2; exit 2; }
+done
 go build -o bin/pdbgen ./cmd/pdbgen
 if [ -z "$set" ]; then
   set=data/24-6666.set.json
   [ -f "$set" ] || bin/pdbgen build --preset 24-6666 -o data --quiet >/dev/null
 fi
-for v in "$jobs" "$threads" "$count"; do
-  [[ $v =~ ^[1-9][0-9]*$ ]] || { echo "korf24.sh: -j, -t and -n take a positive integer, not '$v'" >&2; exit 2; }
-done
 files=(${set//,/ })
 # Korf's boards are blank-first: converted unless the tables' goal is too.
 from=(--from blank-first)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/compact"
+	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -46,7 +48,21 @@ func TestSolveZeroAwareBits(t *testing.T) {
 		}
 	}
 	files := []string{file}
-	if got, full := packedLoadMemoryNeed(e, files), loadMemoryNeed(e, files); got > full || got <= runtimeBase {
+	// At most the bytes of every table plus the bits of the one being
+	// packed (while a table is packed, its bytes and its bits are both
+	// held), and at least that for each table alone.
+	got, full := packedLoadMemoryNeed(e, files), loadMemoryNeed(e, files)
+	var bits uint64
+	for _, h := range e.planFor(files).Headers() {
+		if h.Kind == format.KindZeroAware {
+			b := compact.Memory(h.Width*h.Height, len(h.Tiles), h.Entries)
+			bits = max(bits, b)
+			if both := runtimeBase + h.DecodeMemory() + b; got < both {
+				t.Errorf("load memory at 1 bit %d: below the %d of packing %v alone", got, both, h.Tiles)
+			}
+		}
+	}
+	if got > full+bits || got <= runtimeBase {
 		t.Errorf("load memory: %d bytes at 1 bit, %d in bytes", got, full)
 	}
 	if catalogueFiles(e, []string{filepath.Join("..", "..", "readers", "testdata", "sets", "good-catalogue-one.set.json")}) {
