@@ -260,7 +260,7 @@ type beamSearch struct {
 	links   [][]beamLink
 
 	ckeys []uint64   // children's keys, words each
-	ch    []uint16   // children's heuristic values
+	ch    []uint16   // children's ranking keys: h, or the weighted key (rank)
 	chash []uint64   // children's key hashes
 	clink []beamLink // how each child was reached
 	count []int      // per heuristic value, the children with it (keep)
@@ -376,10 +376,20 @@ func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, blank, to uin
 		}
 	}
 	bs.ckeys = append(bs.ckeys, ck[:bs.words]...)
-	bs.ch = append(bs.ch, uint16(h))
+	bs.ch = append(bs.ch, bs.rank(h))
 	bs.chash = append(bs.chash, hv)
 	bs.clink = append(bs.clink, link)
 	return false, nil
+}
+
+// rank is the ranking key of the child just evaluated, whose heuristic
+// is h: h itself, or with Options.RankWeights the weighted key (capped to
+// 16 bits).
+func (bs *beamSearch) rank(h int) uint16 {
+	if bs.s.rankW == nil {
+		return uint16(h)
+	}
+	return uint16(min(bs.hc.ckey, 1<<16-1))
 }
 
 // trace sets bs.path to the moves from the start to the goal, the child

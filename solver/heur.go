@@ -173,6 +173,9 @@ type hcalc struct {
 	tableState
 	pos   [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
 	steps *catSteps              // a catalogue's steps (childCat)
+	// key, ckey: with Solver.rankW, the weighted ranking key of the
+	// loaded state and of the last child (child).
+	key, ckey int
 }
 
 func newHcalc(s *Solver) *hcalc {
@@ -190,6 +193,12 @@ func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
 		return int(s.exact.Value(x.pos[:s.n]))
 	}
 	x.tableState.load(s, board[:s.n])
+	if s.rankW != nil {
+		x.key = 0
+		for t, w := range s.rankW {
+			x.key += w * int(x.reg.h[t])
+		}
+	}
 	return x.value()
 }
 
@@ -210,6 +219,12 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 	s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
 	s.resolve(&c, &x.reg)
 	h := c.sum
+	if s.rankW != nil {
+		x.ckey = x.key
+		if c.t >= 0 {
+			x.ckey += s.rankW[c.t] * (int(c.h) - int(x.reg.h[c.t]))
+		}
+	}
 	if x.reflect {
 		s.childOf(&c, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
 		s.resolve(&c, &x.refl)

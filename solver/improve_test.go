@@ -249,3 +249,58 @@ func TestAnytimeBeamPolish(t *testing.T) {
 		t.Fatal("no greedy path was polished")
 	}
 }
+
+// TestRankWeights checks the beam's weighted ranking key: after every
+// move from random 15-puzzle states the incremental key (hcalc.child) is
+// Σ w_i·h_i of the child computed afresh (hcalc.load); equal weights rank
+// as h does, so the beam's answers are those without weights; and bad
+// weights are refused.
+func TestRankWeights(t *testing.T) {
+	st := set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15})
+	s := newSolver(t, st, Options{RankWeights: []float64{0.5, 1.25, 2}})
+	rng := rand.New(rand.NewPCG(15, 16))
+	hc, fresh := newHcalc(s), newHcalc(s)
+	for range 50 {
+		b := randomState(s, rng)
+		hc.load(&b)
+		blank := uint8(slices.Index(b[:s.n], 0))
+		m := &s.nbr[blank]
+		for i := uint8(0); i < m.n; i++ {
+			to := m.to[i]
+			hc.child(b[to], blank, to)
+			c := b
+			s.step(&c, blank, m.dir[i])
+			fresh.load(&c)
+			want := 0
+			for p, w := range s.rankW {
+				want += w * int(fresh.reg.h[p])
+			}
+			if hc.ckey != want || fresh.key != want {
+				t.Fatalf("%v move %d: key %d incremental, %d loaded, want %d", b[:s.n], i, hc.ckey, fresh.key, want)
+			}
+		}
+	}
+	plain, equal := newSolver(t, st, Options{}), newSolver(t, st, Options{RankWeights: []float64{1, 1, 1}})
+	for range 5 {
+		x := randomState(s, rng)
+		b := puzzle.Board(slices.Clone(x[:s.n]))
+		p, err1 := plain.solveBeam(context.Background(), b, 20, Limits{})
+		q, err2 := equal.solveBeam(context.Background(), b, 20, Limits{})
+		if (err1 == nil) != (err2 == nil) || p.Moves != q.Moves {
+			t.Fatalf("%v: equal weights gave %q (%v), h gave %q (%v)", b, q.Moves, err2, p.Moves, err1)
+		}
+	}
+	for _, bad := range []Options{
+		{RankWeights: []float64{1, 1}},
+		{RankWeights: []float64{1, 1, -1}},
+		{RankWeights: []float64{1, 1, MaxRankWeight + 1}},
+		{RankWeights: []float64{1, 1, 1}, Reflect: true},
+	} {
+		if _, err := New(st, bad); err == nil {
+			t.Errorf("weights %v (reflect %v) accepted", bad.RankWeights, bad.Reflect)
+		}
+	}
+	if _, err := New(set(t, 3, 3, "blank-last"), Options{RankWeights: []float64{1}}); err == nil {
+		t.Error("weights on an exact table accepted")
+	}
+}

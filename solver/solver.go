@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -68,7 +69,18 @@ type Options struct {
 	// each table as it is read need not hold them all in bytes at once.
 	// A table given here is not packed again; its Values are not read.
 	Packed map[*format.Table]*compact.Table
+	// RankWeights, when not nil, ranks the children of a beam search
+	// (AlgBeamSearch, AlgAnytimeBeamSearch) by Σ w_i·h_i over the additive
+	// set's parts (one weight per part, in the set's order of parts, each
+	// 0 to MaxRankWeight) instead of by h: a sharper estimate of the
+	// distance, not admissible, fitted to known solutions
+	// (scripts/fit-rank-weights.py). The search still prunes and bounds
+	// with the admissible h. Not with Reflect, catalogues or exact tables.
+	RankWeights []float64
 }
+
+// MaxRankWeight is the largest weight of Options.RankWeights.
+const MaxRankWeight = 8
 
 // Result is the answer for one board.
 type Result struct {
@@ -130,6 +142,8 @@ type Solver struct {
 	dup       []uint16                          // duplicate-path automaton of IDA* (dupTable)
 	goalPos   [puzzle.MaxCells]uint8
 
+	// rankW are Options.RankWeights in 1/rankScale units, nil without.
+	rankW []int
 	// cat is the search data of a catalogue of several partitions
 	// (catalogue.go), nil otherwise.
 	cat *catalogue
@@ -215,6 +229,9 @@ func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (
 		return nil, err
 	}
 	s.reflSide = opt.Reflect && s.exact == nil && (s.cat == nil || !s.reflectClosed())
+	if err := s.setRankWeights(opt.RankWeights); err != nil {
+		return nil, err
+	}
 	if s.cat != nil && len(set.Partitions) > 1 && dupDepthCatalogue != dupDepth {
 		if s.dup, err = dupTable(dupDepthCatalogue); err != nil {
 			return nil, err
@@ -495,4 +512,32 @@ func (s *Solver) walk(b puzzle.Board) ([]uint8, uint64, error) {
 		return nil, nodes, fmt.Errorf("solver: exact table %s is inconsistent: state %q has value 0 but is not the goal", t.Pattern, board)
 	}
 	return path, nodes, nil
+}
+
+// rankScale is the fixed-point unit of the beam's weighted ranking key
+// (Options.RankWeights): weights are rounded to 1/64.
+const rankScale = 64
+
+// setRankWeights checks Options.RankWeights against the set and keeps
+// them in fixed point.
+func (s *Solver) setRankWeights(w []float64) error {
+	if w == nil {
+		return nil
+	}
+	switch {
+	case s.exact != nil || s.cat != nil:
+		return errors.New("solver: rank weights need an additive set (not an exact table or a catalogue)")
+	case s.opt.Reflect:
+		return errors.New("solver: rank weights do not go with --reflect")
+	case len(w) != len(s.tabs):
+		return fmt.Errorf("solver: %d rank weights for %d parts: want one per part", len(w), len(s.tabs))
+	}
+	s.rankW = make([]int, len(w))
+	for i, v := range w {
+		if !(v >= 0 && v <= MaxRankWeight) { // also NaN
+			return fmt.Errorf("solver: rank weight %d is %v: want 0 to %d", i+1, v, MaxRankWeight)
+		}
+		s.rankW[i] = int(math.Round(v * rankScale))
+	}
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/puzzle"
@@ -11,11 +13,15 @@ import (
 
 // lookupCmd is "pdbgen lookup": its usage line, summary and help (the flags are
 // defined where it parses them).
-var lookupCmd = &command{name: "lookup", usage: "[--from blank-first] [--max-memory SIZE] FILE... < boards   (FILE: tables and set files)", short: "print the heuristic value of each board on stdin",
+var lookupCmd = &command{name: "lookup", usage: "[--from blank-first] [--parts] [--max-memory SIZE] FILE... < boards   (FILE: tables and set files)", short: "print the heuristic value of each board on stdin",
 	help: `Prints "<board>\t<value>" per board: the value in moves from the tables (an
 exact table: the true distance to the goal; additive tables: the sum of
 their entries, a lower bound; a catalogue, set file version 2: the largest
 of its partitions' sums), or "<board>\tunsolvable".
+
+--parts adds a third column: each part's value, comma-separated, in the
+set's order of parts (the order solve's --rank-weights takes; a catalogue's
+distinct parts, in the set file's order).
 
 --from blank-first reads boards of the blank-first convention (Korf's
 15-puzzle instances: goal 0 1 2 ... 15) for tables whose goal is blank-last,
@@ -35,6 +41,7 @@ func runLookup(e *env, args []string) error {
 	fs := newFlags(e, "lookup")
 	maxMem := fs.String("max-memory", "", maxMemoryHelp)
 	from := fs.String("from", "", "convention of the input boards when it differs from the tables' goal: blank-first")
+	parts := fs.Bool("parts", false, "also print each part's value, comma-separated, in the set's order of parts")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -71,12 +78,29 @@ func runLookup(e *env, args []string) error {
 		if err != nil {
 			return "", err
 		}
+		if *parts {
+			return fmt.Sprintf("%s\t%d\t%s", b, h, partValues(set, work)), nil
+		}
 		return fmt.Sprintf("%s\t%d", b, h), nil
 	})
 	if errors.Is(err, errBadLines) {
 		return dataErr(err)
 	}
 	return err
+}
+
+// partValues lists the value of each of set's parts for the board b (valid
+// and solvable), comma-separated.
+func partValues(set *format.Set, b puzzle.Board) string {
+	pos := b.Positions()
+	var sb strings.Builder
+	for i := range set.Parts {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteString(strconv.Itoa(int(set.Parts[i].Value(pos))))
+	}
+	return sb.String()
 }
 
 // openSet checks that the tables fit in memory (--max-memory, or the

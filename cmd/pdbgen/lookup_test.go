@@ -304,3 +304,29 @@ func TestLookupFrom(t *testing.T) {
 	wantCode(t, r, 2)
 	oneErrorLine(t, r, "lookup", `--from: only "blank-first" is supported`)
 }
+
+// TestLookupParts checks lookup --parts: each board's sum, then each
+// part's value in the order of the files, against values computed by the
+// reference builder.
+func TestLookupParts(t *testing.T) {
+	p123, p456 := fixture(t, fx123), fixture(t, fx456)
+	geom, err := puzzle.NewGeometry(3, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v123, v456 := refValues(t, geom, 1, 2, 3), refValues(t, geom, 4, 5, 6)
+	var in, want strings.Builder
+	for _, s := range []string{goal8, hardest8, twoMoves8, "4 5 6 1 2 3 8 7 0"} {
+		b, err := puzzle.ParseBoard(s, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.WriteString(s + "\n")
+		fmt.Fprintf(&want, "%s\t%d\t%d,%d\n", b, v123(b)+v456(b), v123(b), v456(b))
+	}
+	r := pdbgen(t, in.String(), "lookup", "--parts", p123, p456)
+	wantCode(t, r, 0)
+	if r.stdout != want.String() {
+		t.Fatalf("lookup --parts:\n%s\nwant:\n%s", r.stdout, want.String())
+	}
+}

@@ -278,6 +278,7 @@ func runSolve(e *env, args []string) error {
 	goal := fs.String("goal", "", "goal of --board: blank-last (default), blank-first or a board")
 	zaBytes := fs.Bool("zero-aware-bytes", false, zeroAwareBitsHelp)
 	compact := fs.Bool("compact-index", false, "IDA*: look the tables up through their compact index only, without the direct copy (N^k bytes per table of k tiles on N cells) that IDA* otherwise makes when it fits in memory: less memory and set-up time, a slower search")
+	rankWeights := fs.String("rank-weights", "", fmt.Sprintf("beam searches: rank each level's children by W1*h1 + W2*h2 + ... over the additive set's parts (one weight per part, in the set's order, each 0 to %d; scripts/fit-rank-weights.py fits them to solutions) instead of by h; bounds still come from h", solver.MaxRankWeight))
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -300,6 +301,10 @@ func runSolve(e *env, args []string) error {
 	if *from != "" && *from != puzzle.GoalBlankFirst {
 		return usageErr("--from: only %q is supported", puzzle.GoalBlankFirst)
 	}
+	weights, err := parseRankWeights(*rankWeights, cfg.opt.Algorithm)
+	if err != nil {
+		return err
+	}
 	if err := checkWorkers(*workers); err != nil {
 		return err
 	}
@@ -311,7 +316,7 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	src := solveSource{files: files, board: *board, goal: *goal, from: *from, budget: budget,
-		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact, ZeroAwareBits: !*zaBytes}}
+		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact, ZeroAwareBits: !*zaBytes, RankWeights: weights}}
 	s, err := src.open(e, cfg.opt.Algorithm)
 	if err != nil {
 		return err
@@ -678,4 +683,25 @@ func paramHelp(alg solver.Algorithm) string {
 		return `"pdbgen solve --algorithm bidirectional --board 4x4 [--goal G]" (files given: their board and goal are used; --reflect does not apply)`
 	}
 	return ""
+}
+
+// parseRankWeights parses --rank-weights (a comma-separated list of
+// numbers, "" for none) for the algorithm alg, which must be a beam
+// search. The solver checks the count and the range.
+func parseRankWeights(list string, alg solver.Algorithm) ([]float64, error) {
+	if list == "" {
+		return nil, nil
+	}
+	if alg != solver.AlgBeamSearch && alg != solver.AlgAnytimeBeamSearch {
+		return nil, usageErr("--rank-weights: only for the beam searches (--algorithm beam or anytime-beam), not %s", alg)
+	}
+	var w []float64
+	for _, f := range strings.Split(list, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || math.IsNaN(v) || v < 0 || v > solver.MaxRankWeight {
+			return nil, usageErr("--rank-weights: %q is not a weight from 0 to %d", f, solver.MaxRankWeight)
+		}
+		w = append(w, v)
+	}
+	return w, nil
 }
