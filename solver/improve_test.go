@@ -206,7 +206,7 @@ func TestImprovePath(t *testing.T) {
 				t.Fatalf("%s: improved path from %v ends at %v", tc.name, work, end[:s.n])
 			}
 			if tc.optimal {
-				pos := puzzle.Board(work).Positions()
+				pos := work.Positions()
 				if opt := int(exact.Values[exact.Pattern.Rank(pos)]); len(got) != opt {
 					t.Fatalf("%s: improved path %d moves, optimum %d", tc.name, len(got), opt)
 				}

@@ -27,7 +27,7 @@ import (
 // or the published optimal lengths of Korf's instances.
 
 // boundedRE is one text line of wastar, anytime or bidirectional (solveText).
-var boundedRE = regexp.MustCompile(`^([0-9 ]+) : (improved )?length (\d+) moves ([udlr]+|-) nodes (\d+)(?: weight ([0-9.]+)| width (\d+))? lower (\d+) bound (\d+\.\d{3})( optimal)?(?: stopped ([a-z-]+))?( converted-from blank-first)?$`)
+var boundedRE = regexp.MustCompile(`^([0-9 ]+) : (improved )?length (\d+) moves ([udlr]+|-) nodes (\d+)(?: weight ([0-9.]+)| width (\d+)(?: polished \d+)?)? lower (\d+) bound (\d+\.\d{3})( optimal)?(?: stopped ([a-z-]+))?( converted-from blank-first)?$`)
 
 // stoppedRE is the text line of a board stopped before any solution.
 var stoppedRE = regexp.MustCompile(`^([0-9 ]+) : stopped (time-limit|node-limit|memory-limit|beam-exhausted)(?: lower (\d+))?(?: nodes (\d+))?( converted-from blank-first)?$`)
