@@ -56,11 +56,17 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     answers, tables = sys.argv[1], sys.argv[2:]
-    first = json.loads(open(answers).readline())
+    try:
+        first = json.loads(open(answers).readline())
+    except (OSError, ValueError) as e:
+        sys.exit("fit-rank-weights: %s: not solve --json output: %s" % (answers, e))
     side = int(round(len(first["board"]) ** 0.5))
     rows = list(samples(answers, side))
     text = "".join(" ".join(map(str, b)) + "\n" for b, _ in rows)
-    out = subprocess.run(["bin/pdbgen", "lookup", "--parts"] + tables, input=text, capture_output=True, text=True, check=True).stdout
+    run = subprocess.run(["bin/pdbgen", "lookup", "--parts"] + tables, input=text, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit("fit-rank-weights: pdbgen lookup --parts failed: " + run.stderr.strip())
+    out = run.stdout
     x = [[1.0] + [int(v) for v in l.split("\t")[2].split(",")] for l in out.splitlines() if l.strip()]
     if len(x) != len(rows):
         sys.exit("fit-rank-weights: pdbgen lookup answered %d of %d samples" % (len(x), len(rows)))
