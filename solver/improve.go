@@ -42,8 +42,8 @@ const windowNodes = 1 << 23
 // windowWidths are the window lengths of the improvement passes, in moves:
 // each is used until a pass over the whole path gains nothing, then the
 // next. Measured on DeepCubeA's 48-puzzle instances 0-5 (40 s each, the
-// 48-puzzle preset): windows up to 48 moves cut 24 of 1,925 moves,
-// up to 128 moves 38.
+// 48-puzzle preset): windows up to 48 moves (2^20 nodes each) cut 24 of
+// the beams' 1,925 moves; up to 128 (2^23 nodes each) 40 of 1,929.
 var windowWidths = []int{16, 24, 32, 40, 48, 64, 80, 100, 128}
 
 // improver improves one path (Solver.improvePath).
@@ -71,7 +71,6 @@ type window struct {
 	md     int                    // Σ Manhattan distance of the free tiles
 	bound  int
 	next   int
-	limit  int // the window's length: only a shorter path is sought
 	path   []uint8
 	nodes  uint64
 	budget uint64
@@ -85,8 +84,6 @@ func (s *Solver) newImprover() *improver {
 		if s.tabs[i].za != nil || s.tabs[i].values == nil {
 			im.tables = false
 		}
-	}
-	for i := range s.tabs {
 		im.split[i] = !s.goalFreeConnected(int8(i))
 	}
 	for a := 0; a < s.n; a++ {
@@ -99,8 +96,8 @@ func (s *Solver) newImprover() *improver {
 
 // improvePath shortens path (blank moves, puzzle.Direction values, from
 // work to the goal, in the tables' convention) until deadline (zero: no
-// deadline) or ctx ends, and returns the shorter path (path itself when
-// nothing was gained) and the nodes generated. The path returned leads
+// deadline) or ctx ends, and returns the shorter path (a copy of path
+// when nothing was gained; path is not modified) and the nodes generated. The path returned leads
 // from work to the goal and is at most as long as path.
 func (s *Solver) improvePath(ctx context.Context, work puzzle.Board, path []uint8, deadline time.Time) ([]uint8, uint64) {
 	if s.exact != nil || len(path) < 2 {
@@ -215,7 +212,7 @@ func (im *improver) cutCycles(work puzzle.Board, path []uint8) ([]uint8, int) {
 // when one is found (sub, a shortest one).
 func (im *improver) solveWindow(board *[puzzle.MaxCells]uint8, blank uint8, target *[puzzle.MaxCells]uint8, limit int) (sub []uint8, ok bool) {
 	w := &im.w
-	w.board, w.blank, w.limit = *board, blank, limit
+	w.board, w.blank = *board, blank
 	w.path, w.nodes, w.budget, w.stop = w.path[:0], 0, windowNodes, false
 	h := im.load(target)
 	defer func() { im.nodes += w.nodes }()
@@ -228,7 +225,7 @@ func (im *improver) solveWindow(board *[puzzle.MaxCells]uint8, blank uint8, targ
 			}
 			return slices.Clone(w.path), true
 		}
-		if w.stop || w.next == inf {
+		if w.next == inf { // (dfs returns true when the budget is spent)
 			return nil, false
 		}
 	}

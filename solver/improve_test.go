@@ -3,7 +3,6 @@ package solver
 import (
 	"context"
 	"errors"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -57,13 +56,19 @@ func randomState(s *Solver, rng *rand.Rand) [puzzle.MaxCells]uint8 {
 // window tests check: full and partial partitions, and one part ({2,4}
 // blank-last) whose tiles on their goal cells cut cell 0 off from the
 // others (improver.split).
-func window8Solvers(t *testing.T) map[string]*Solver {
-	return map[string]*Solver{
-		"4-4":   newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{}),
-		"2-2":   newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2}, []uint8{3, 4}), Options{}),
-		"split": newSolver(t, set(t, 3, 3, "blank-last", []uint8{2, 4}, []uint8{5, 6, 7, 8}), Options{}),
-		"first": newSolver(t, set(t, 3, 3, "blank-first", []uint8{1, 2, 4, 5}, []uint8{3, 6, 7, 8}), Options{}),
+func window8Solvers(t *testing.T) []namedSolver {
+	return []namedSolver{
+		{"2-2", newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2}, []uint8{3, 4}), Options{})},
+		{"4-4", newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{})},
+		{"first", newSolver(t, set(t, 3, 3, "blank-first", []uint8{1, 2, 4, 5}, []uint8{3, 6, 7, 8}), Options{})},
+		{"split", newSolver(t, set(t, 3, 3, "blank-last", []uint8{2, 4}, []uint8{5, 6, 7, 8}), Options{})},
 	}
+}
+
+// namedSolver is a solver of a test and its name in messages.
+type namedSolver struct {
+	name string
+	s    *Solver
 }
 
 // TestWindowHeuristicAdmissible checks the relabelled heuristic between
@@ -76,9 +81,8 @@ func TestWindowHeuristicAdmissible(t *testing.T) {
 		targets = 2
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	solvers := window8Solvers(t)
-	for _, name := range slices.Sorted(maps.Keys(solvers)) {
-		s := solvers[name]
+	for _, ns := range window8Solvers(t) {
+		name, s := ns.name, ns.s
 		im := s.newImprover()
 		if !im.tables {
 			t.Fatalf("%s: the tables are not used", name)
@@ -128,9 +132,8 @@ func TestSolveWindowOptimal(t *testing.T) {
 		samples = 15
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
-	solvers := window8Solvers(t)
-	for _, name := range slices.Sorted(maps.Keys(solvers)) {
-		s := solvers[name]
+	for _, ns := range window8Solvers(t) {
+		name, s := ns.name, ns.s
 		im := s.newImprover()
 		tg := randomState(s, rng)
 		dist := bfsFrom(s, tg)

@@ -687,7 +687,8 @@ func paramHelp(alg solver.Algorithm) string {
 
 // parseRankWeights parses --rank-weights (a comma-separated list of
 // numbers, "" for none) for the algorithm alg, which must be a beam
-// search. The solver checks the count and the range.
+// search. The solver checks the count and the range (0 to
+// solver.MaxRankWeight, NaN refused).
 func parseRankWeights(list string, alg solver.Algorithm) ([]float64, error) {
 	if list == "" {
 		return nil, nil
@@ -698,8 +699,8 @@ func parseRankWeights(list string, alg solver.Algorithm) ([]float64, error) {
 	var w []float64
 	for _, f := range strings.Split(list, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || math.IsNaN(v) || v < 0 || v > solver.MaxRankWeight {
-			return nil, usageErr("--rank-weights: %q is not a weight from 0 to %d", f, solver.MaxRankWeight)
+		if err != nil {
+			return nil, usageErr("--rank-weights: %q is not a number", f)
 		}
 		w = append(w, v)
 	}
