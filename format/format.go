@@ -120,6 +120,9 @@ type Table struct {
 	// KindZeroAware): its index is puzzle.RankingCellsetOrderRegion and
 	// len(Values) = Regions.Size(). nil for the other kinds.
 	Regions *puzzle.Regions
+	// Codes is the table as its format 2 codes, two per byte, when it was
+	// read by ReadCodesFile (Values is then nil): CodeValue.
+	Codes []uint8
 
 	// headerOnly marks a table of which only the header was read
 	// (readTableHeader, for SetPlan.CheckHeaders): no Values, never

@@ -210,6 +210,16 @@ func (pl *SetPlan) Headers() []*Header {
 	return out
 }
 
+// TableHeader returns the header the plan read of the table file at path
+// (given directly or named by a set file), or nil when it read none.
+func (pl *SetPlan) TableHeader(path string) *Header {
+	if pt := pl.tables[absPath(path)]; pt != nil && pt.err == nil && pt.t != nil {
+		h := pt.t.Header
+		return &h
+	}
+	return nil
+}
+
 // CheckHeaders checks the plan's set files against the headers of their
 // tables as Open would, in the same order and with the same first error,
 // without decoding a table (nor reading anything again): it finds every

@@ -691,23 +691,33 @@ func (fs *frameSet) checkHeader(i int, b []byte) error {
 // already: headerChecked) and decodes it into dst, its entries. An error
 // for which IsBadData is false is trouble reading the file.
 func (fs *frameSet) decode(i int, dst []uint8, headerChecked bool) error {
+	comp, err := fs.readFrame(i, headerChecked)
+	if err != nil {
+		return err
+	}
+	lo, _ := fs.bounds(i)
+	return fs.d.decodeFrame(fs.dec, fs.m, comp, dst, lo, i, fs.offs[i], &fs.bufs)
+}
+
+// readFrame reads the slot of frame i and checks that it holds exactly one
+// zstd frame (its header too unless checked already: headerChecked).
+func (fs *frameSet) readFrame(i int, headerChecked bool) ([]byte, error) {
 	off := fs.offs[i]
 	comp := make([]byte, fs.h.Frames[i])
 	if err := fs.d.readAt(comp, off); err != nil {
-		return err
+		return nil, err
 	}
 	if !headerChecked {
 		if err := fs.checkHeader(i, comp[:min(zstdMaxFrameHdr, len(comp))]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if n, msg := zstdFrameLen(comp); msg != "" {
-		return formatErr(off, "frame %d: %s", i, msg)
+		return nil, formatErr(off, "frame %d: %s", i, msg)
 	} else if n != len(comp) {
-		return formatErr(off+int64(n), "frame %d: %d bytes after the zstd frame (a frame slot holds exactly one zstd frame)", i, len(comp)-n)
+		return nil, formatErr(off+int64(n), "frame %d: %d bytes after the zstd frame (a frame slot holds exactly one zstd frame)", i, len(comp)-n)
 	}
-	lo, _ := fs.bounds(i)
-	return fs.d.decodeFrame(fs.dec, fs.m, comp, dst, lo, i, off, &fs.bufs)
+	return comp, nil
 }
 
 // payload checks the payload SHA-256 (format 2) and the zstd frame

@@ -215,6 +215,7 @@ func (s *Solver) catCompact(packed map[*format.Table]*compact.Table, t *format.T
 // table on its compact index (catalogues: see catDirect).
 func (s *Solver) prepareTable(ctx context.Context, direct map[*format.Table]*directIndex, zas map[*format.Table]*zeroAwareTable, t *format.Table, zaDirect bool) (tableInfo, error) {
 	ti := newTableInfo(t)
+	s.released = s.released || t.Codes != nil // Heuristic: no byte values to look up
 	dt := t
 	if t.Regions != nil {
 		zt := zeroAwareFor(zas, t)
@@ -255,7 +256,7 @@ func (sd *catSide) load(cat *catalogue, board []uint8, pc *[maxCatParts][puzzle.
 			sd.h[i] = compactValue(tab.cz, sd.cells[i][:tab.k], pc[i][blank])
 			continue
 		}
-		sd.h[i] = tab.values[tab.index(sd.st[i])]
+		sd.h[i] = tab.valueAt(tab.index(sd.st[i]), &sd.cells[i])
 		if sd.h[i]&zaLazy != 0 && tab.za != nil {
 			sd.h[i] = tab.za.value(sd.st[i].ord, sd.st[i].m, pc[i][blank])
 		}

@@ -118,7 +118,8 @@ func newDirectIndex(ctx context.Context, t *format.Table) (*directIndex, error) 
 // indexes of set's tables without Options.Compact: N^k bytes for each
 // distinct additive table of k tiles on N cells with N^k at most 2^28, 0
 // for an exact table and for a zero-aware table of a catalogue of several
-// partitions (searched through its compact index: catalogue.go). It lets
+// partitions (searched through its compact index: catalogue.go) or held
+// as codes (format.ReadCodesFile: compact index only). It lets
 // a caller check its memory budget first.
 func DirectIndexBytes(set *format.Set) uint64 {
 	seen := map[*format.Table]bool{}
@@ -126,7 +127,7 @@ func DirectIndexBytes(set *format.Set) uint64 {
 	var total uint64
 	for _, p := range set.Parts {
 		t := p.Table
-		if t == nil || t.Pattern == nil || t.Pattern.Exact || seen[t] || cat && t.Regions != nil {
+		if t == nil || t.Pattern == nil || t.Pattern.Exact || t.Codes != nil || seen[t] || cat && t.Regions != nil {
 			continue
 		}
 		seen[t] = true

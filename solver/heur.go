@@ -146,7 +146,7 @@ func (x *tableState) load(s *Solver, board []uint8) {
 // value to the sum.
 func (sd *side) rank(tab *tableInfo, i int, blank uint8) {
 	sd.st[i] = tab.rank(&sd.cells[i])
-	sd.h[i] = tab.values[tab.index(sd.st[i])]
+	sd.h[i] = tab.valueAt(tab.index(sd.st[i]), &sd.cells[i])
 	if sd.h[i]&zaLazy != 0 && tab.za != nil {
 		sd.h[i] = tab.za.value(sd.st[i].ord, sd.st[i].m, blank)
 	}

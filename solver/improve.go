@@ -79,9 +79,9 @@ type window struct {
 
 // newImprover prepares the improvement of paths of s's boards.
 func (s *Solver) newImprover() *improver {
-	im := &improver{s: s, tables: s.exact == nil && s.cat == nil && !s.released}
+	im := &improver{s: s, tables: s.exact == nil && s.cat == nil}
 	for i := range s.tabs {
-		if s.tabs[i].za != nil || s.tabs[i].values == nil {
+		if s.tabs[i].za != nil || !s.tabs[i].hasValues() {
 			im.tables = false
 		}
 		im.split[i] = !s.goalFreeConnected(int8(i))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -34,6 +35,14 @@ type tableInfo struct {
 	// cz is the part held at one bit per entry (compact.go), nil
 	// otherwise; values, dvals and za are then nil.
 	cz *compact.Table
+
+	// codes is a plain part held as its format 2 codes, 4 bits per entry
+	// (format.ReadCodesFile), nil otherwise; values and dvals are then
+	// nil. The value of index i with the tiles on cells is
+	// Σ_j mdist[j][cells[j]] + 2·code(i) (valueAt): exact, in half the
+	// memory of values.
+	codes []uint8
+	mdist [][puzzle.MaxCells]uint8 // codes: mdist[j][c] = taxicab distance from cell c to tile j's goal cell
 }
 
 func newTableInfo(t *format.Table) tableInfo {
@@ -42,7 +51,41 @@ func newTableInfo(t *format.Table) tableInfo {
 	for i := 0; i < k; i++ {
 		ti.weight[i] = puzzle.Factorial(k - 1 - i)
 	}
+	if t.Codes != nil {
+		p := t.Pattern
+		ti.codes = t.Codes
+		ti.mdist = make([][puzzle.MaxCells]uint8, k)
+		for j, tile := range p.Tiles {
+			goal := slices.Index(p.Goal, tile)
+			for c := 0; c < p.Geom.N(); c++ {
+				ti.mdist[j][c] = uint8(p.Geom.Manhattan(c, goal))
+			}
+		}
+	}
 	return ti
+}
+
+// hasValues reports whether the part is looked up by index (valueAt):
+// held in bytes or as codes, not at 1 bit (cz).
+func (ti *tableInfo) hasValues() bool { return ti.values != nil || ti.codes != nil }
+
+// valueAt is the value at index idx of the placement cells (the table's
+// cells of its tiles, in order): values[idx], or for a part held as codes
+// its tiles' Manhattan distance plus twice the code.
+func (ti *tableInfo) valueAt(idx uint64, cells *[puzzle.MaxCells]uint8) uint8 {
+	if ti.codes == nil {
+		return ti.values[idx]
+	}
+	var md uint8
+	for j := 0; j < ti.k; j++ {
+		md += ti.mdist[j][cells[j]]
+	}
+	return md + ti.code(idx)
+}
+
+// code is twice the code of index idx of a part held as codes.
+func (ti *tableInfo) code(idx uint64) uint8 {
+	return ti.codes[idx>>1] >> (4 * (idx & 1)) & 15 << 1
 }
 
 // rankState is the index of one table's pattern tiles, kept in parts so
@@ -171,7 +214,16 @@ func (ti *tableInfo) moved(st rankState, cells *[puzzle.MaxCells]uint8, a, b uin
 // the value there.
 func (ti *tableInfo) movedValue(st *rankState, cells *[puzzle.MaxCells]uint8, from, to, p uint8) (rankState, uint8) {
 	next := ti.moved(*st, cells, from, to, p)
-	return next, ti.values[ti.index(next)]
+	if ti.codes == nil {
+		return next, ti.values[ti.index(next)]
+	}
+	md := ti.mdist[p][to]
+	for j := 0; j < ti.k; j++ {
+		if j != int(p) {
+			md += ti.mdist[j][cells[j]]
+		}
+	}
+	return next, md + ti.code(ti.index(next))
 }
 
 // noMove is the "previous move" of the root: it excludes no move.

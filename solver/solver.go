@@ -126,7 +126,7 @@ type Solver struct {
 	directBytes  uint64 // memory of the direct indexes built
 	compactBytes uint64 // memory of the tables held at 1 bit (compact.go)
 	compactErrs  []error
-	released     bool // a table held at 1 bit has no byte values
+	released     bool // a table held at 1 bit or as codes has no byte values
 	// reflSide: the search keeps the reflected side of the heuristic
 	// (Options.Reflect, unless the catalogue is closed under the
 	// reflection: reflectClosed).
@@ -335,7 +335,7 @@ func (s *Solver) addParts(ctx context.Context) error {
 // within Options.MaxDirectBytes) unless Options.Compact; nil when t is
 // searched through its compact index.
 func (s *Solver) directFor(ctx context.Context, built map[*format.Table]*directIndex, t *format.Table) (*directIndex, error) {
-	if s.opt.Compact {
+	if s.opt.Compact || t.Codes != nil {
 		return nil, nil
 	}
 	if d, ok := built[t]; ok {
@@ -374,8 +374,9 @@ func (s *Solver) Options() Options { return s.opt }
 // with Reflect the maximum of that sum and the sum for the reflected board.
 // b must be valid and solvable. It is 0 for a Solver without tables
 // (NewBoard). When a table held at 1 bit (Options.Packed) has had its
-// byte values released (format.Table.ReleaseValues), it is the search's
-// own evaluation (hcalc.load) instead, which needs no byte table.
+// byte values released (format.Table.ReleaseValues), or a table is held as
+// codes (format.ReadCodesFile), it is the search's own evaluation
+// (hcalc.load) instead, which needs no byte table.
 func (s *Solver) Heuristic(b puzzle.Board) int {
 	if s.set == nil {
 		return 0 // NewBoard: no tables

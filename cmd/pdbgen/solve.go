@@ -324,7 +324,7 @@ func runSolve(e *env, args []string) error {
 	if cfg.opt.Algorithm != solver.AlgIDA {
 		need := uint64(runtimeBase)
 		if len(files) > 0 {
-			need = loadMemoryNeed(e, files)
+			need = heldLoadMemoryNeed(e, files, false)
 		}
 		mem, err := planSearchMemory(budget, need, *workers)
 		if err != nil {
@@ -390,10 +390,7 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	// IDA* carries each zero-aware part's value along its path; the other
 	// searches would walk to the goal at every state they load.
 	bits := src.opt.ZeroAwareBits && alg == solver.AlgIDA && catalogueFiles(e, src.files)
-	need := loadMemoryNeed(e, src.files)
-	if bits {
-		need = packedLoadMemoryNeed(e, src.files)
-	}
+	need := heldLoadMemoryNeed(e, src.files, bits)
 	if err := checkLoadMemoryNeed(src.budget, src.files, need); err != nil {
 		return nil, err
 	}
@@ -403,8 +400,8 @@ func (src solveSource) openTables(e *env, alg solver.Algorithm) (*solver.Solver,
 	var tset *format.Set
 	var err error
 	packed := map[*format.Table]*compact.Table{}
-	if bits {
-		tset, err = openTablesPacked(e, src.files, packed)
+	if bits || anyHeldAsCodes(e, src.files) {
+		tset, err = openTablesHeld(e, src.files, packed, bits)
 	} else {
 		tset, err = openTables(e, src.files) // Ctrl-C ends the wait at once
 	}

@@ -28,20 +28,26 @@ func catalogueFiles(e *env, files []string) bool {
 	return false
 }
 
-// openTablesPacked is openTables packing each zero-aware table at one bit
-// per entry (package compact) as soon as it is read, its bytes released
-// (format.Table.ReleaseValues) and their buffer reused for the next table
-// (format.ReadFileInto), so that the load never holds more than one table
-// in bytes and pays the page faults of one buffer only. The packed tables are added to
-// packed, for solver.Options.Packed. A table that fails compact's check
-// keeps its bytes, with a line on stderr saying why.
-func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.Table) (*format.Set, error) {
+// openTablesHeld is openTables holding the large plain tables as codes
+// (heldAsCodes: format.ReadCodesFile, never in bytes) and, with bits,
+// packing each zero-aware table at one bit per entry (package compact) as
+// soon as it is read, its bytes released (format.Table.ReleaseValues) and
+// their buffer reused for the next table (format.ReadFileInto), so that the
+// load never holds more than one table in bytes and pays the page faults
+// of one buffer only. The packed tables are added to packed, for
+// solver.Options.Packed. A table that fails compact's check keeps its
+// bytes, with a line on stderr saying why.
+func openTablesHeld(e *env, files []string, packed map[*format.Table]*compact.Table, bits bool) (*format.Set, error) {
 	stderr := e.stderr
+	plan := e.planFor(files)
 	var buf []uint8 // the decode buffer of the last table packed, for the next (format.ReadFileInto)
 	read := func(path string) (*format.Table, error) {
+		if heldAsCodes(plan.TableHeader(path)) {
+			return format.ReadCodesFile(path)
+		}
 		t, err := format.ReadFileInto(path, buf)
 		buf = nil // t owns it now
-		if err != nil || !t.ZeroAware() {
+		if err != nil || !bits || !t.ZeroAware() {
 			return t, err
 		}
 		c, err := compact.Pack(t, compact.Options{})
@@ -55,7 +61,6 @@ func openTablesPacked(e *env, files []string, packed map[*format.Table]*compact.
 		debug.FreeOSMemory() // the garbage of this read, before the heap grows past it
 		return t, nil
 	}
-	plan := e.planFor(files)
 	return untilDone(e.context(), func() (*format.Set, error) {
 		set, err := plan.OpenWith(read)
 		buf = nil
@@ -79,7 +84,7 @@ func packedLoadMemoryNeed(e *env, files []string) uint64 {
 	need := uint64(runtimeBase)
 	var excess uint64
 	for _, h := range e.planFor(files).Headers() {
-		dec := h.DecodeMemory()
+		dec := heldMemory(h)
 		if h.Kind != format.KindZeroAware {
 			need = sysmem.SatAdd(need, dec)
 			continue

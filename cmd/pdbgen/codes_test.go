@@ -1,0 +1,58 @@
+package main
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// TestSolveCodes: with every plain table held as codes (codesMinEntries
+// lowered to 1), solve prints exactly what it prints with the tables in
+// bytes (lengths, moves, node counts) for IDA* with and without
+// --reflect, weighted A* and beam search, with nothing on stderr, and
+// plans less memory for the load.
+func TestSolveCodes(t *testing.T) {
+	dir := t.TempDir()
+	wantCode(t, pdbgen(t, "", "build", "--quiet", "-j", "2", "-o", dir, "--preset", "15-555"), 0)
+	files, err := filepath.Glob(filepath.Join(dir, "15-555_*.pdb"))
+	if err != nil || len(files) != 3 {
+		t.Fatalf("tables %v (%v)", files, err)
+	}
+	g, _ := puzzle.NewGeometry(4, 4)
+	rng := rand.New(rand.NewPCG(5, 55))
+	var in strings.Builder
+	for range 4 {
+		in.WriteString(pdbtest.RandomWalk(rng, g, puzzle.BlankLastGoal(g), 50).String() + "\n")
+	}
+	runs := [][]string{{}, {"--reflect", "-t", "2"}, {"--algorithm", "wastar", "--weight", "1.4"}, {"--algorithm", "beam", "--width", "30"}}
+	solveAll := func() []result {
+		var out []result
+		for _, args := range runs {
+			r := pdbgen(t, in.String(), append(append([]string{"solve", "-j", "1"}, args...), files...)...)
+			wantCode(t, r, 0)
+			out = append(out, r)
+		}
+		return out
+	}
+	want := solveAll()
+	e := &env{}
+	bytesNeed := heldLoadMemoryNeed(e, files, false)
+	old := codesMinEntries
+	codesMinEntries = 1
+	defer func() { codesMinEntries = old }()
+	if !anyHeldAsCodes(e, files) {
+		t.Fatal("no table held as codes")
+	}
+	if need := heldLoadMemoryNeed(e, files, false); need >= bytesNeed {
+		t.Fatalf("load planned at %d bytes as codes, %d in bytes", need, bytesNeed)
+	}
+	for i, got := range solveAll() {
+		if got.stdout != want[i].stdout || got.stderr != "" || len(lines(got.stdout)) != 4 {
+			t.Fatalf("solve %v:\ncodes:\n%v\nbytes:\n%v", runs[i], got, want[i])
+		}
+	}
+}

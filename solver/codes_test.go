@@ -1,0 +1,127 @@
+package solver
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tilepdb/tilepdb/format"
+	"github.com/tilepdb/tilepdb/internal/pdbtest"
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// codesSet is the set of the tables of s (one part each) read back as
+// codes (format.ReadCodesFile) from format 2 files.
+func codesSet(tb testing.TB, s *format.Set) *format.Set {
+	tb.Helper()
+	dir := tb.TempDir()
+	var ts []*format.Table
+	for i, p := range s.Parts {
+		var buf bytes.Buffer
+		c := *p.Table
+		c.Header.FrameSize = 0
+		if err := c.Encode(&buf, 1); err != nil {
+			tb.Fatal(err)
+		}
+		path := filepath.Join(dir, string(rune('a'+i))+".pdb")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		t, err := format.ReadCodesFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ts = append(ts, t)
+	}
+	out, err := format.NewSet(ts...)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// TestCodesTables: tables held as codes (4 bits per entry plus the
+// tiles' Manhattan distance) give the byte tables' heuristic at every
+// random state (the byte one through format.Set.Heuristic, an independent
+// lookup), and the same IDA* moves and node counts, beam answers and
+// polished paths, with and without reflection.
+func TestCodesTables(t *testing.T) {
+	cases := []struct {
+		name string
+		s    *format.Set
+	}{
+		{"8-puzzle 4-4", set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8})},
+		{"15-puzzle 5-5-5", set(t, 4, 4, "blank-last", presetPartition("15-555")...)},
+		{"15-puzzle 6-6-3 blank-first", set(t, 4, 4, "blank-first", []uint8{1, 2, 3, 4, 5, 6}, []uint8{7, 8, 9, 10, 11, 12}, []uint8{13, 14, 15})},
+		{"3x4 4-4-3", set(t, 4, 3, "blank-last", []uint8{1, 2, 5, 6}, []uint8{3, 4, 7, 8}, []uint8{9, 10, 11})},
+	}
+	rng := rand.New(rand.NewPCG(7, 77))
+	n := 6
+	if raceEnabled {
+		n = 2
+	}
+	for _, c := range cases {
+		cs := codesSet(t, c.s)
+		for _, opt := range []Options{{}, {Reflect: true}} {
+			if opt.Reflect && c.s.Geom.W != c.s.Geom.H {
+				continue
+			}
+			bytesSv, codesSv := newSolver(t, c.s, opt), newSolver(t, cs, opt)
+			for range 200 {
+				b := pdbtest.RandomSolvable(rng, c.s.Geom, c.s.Goal)
+				if hb, hc := bytesSv.Heuristic(b), codesSv.Heuristic(b); hb != hc {
+					t.Fatalf("%s %+v: %v: heuristic %d as codes, %d in bytes", c.name, opt, b, hc, hb)
+				}
+			}
+			for range n {
+				b := pdbtest.RandomWalk(rng, c.s.Geom, c.s.Goal, 45)
+				want, err := bytesSv.solve(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := codesSv.solve(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Moves != want.Moves || got.Nodes != want.Nodes {
+					t.Fatalf("%s %+v: %v: IDA* %q %d nodes as codes, %q %d in bytes", c.name, opt, b, got.Moves, got.Nodes, want.Moves, want.Nodes)
+				}
+				wb, err1 := bytesSv.solveBeam(context.Background(), b, 3, Limits{})
+				gb, err2 := codesSv.solveBeam(context.Background(), b, 3, Limits{})
+				if (err1 == nil) != (err2 == nil) || gb.Moves != wb.Moves {
+					t.Fatalf("%s %+v: %v: beam %q (%v) as codes, %q (%v) in bytes", c.name, opt, b, gb.Moves, err2, wb.Moves, err1)
+				}
+				if err1 != nil || wb.Length < 2 {
+					continue
+				}
+				path := slices.Clone(bytesSv.pathOf(wb.Moves))
+				wp, wn := bytesSv.improvePath(context.Background(), b, path, time.Time{})
+				gp, gn := codesSv.improvePath(context.Background(), b, path, time.Time{})
+				if !slices.Equal(wp, gp) || wn != gn {
+					t.Fatalf("%s %+v: %v: polish %d moves %d nodes as codes, %d moves %d nodes in bytes", c.name, opt, b, len(gp), gn, len(wp), wn)
+				}
+			}
+		}
+	}
+}
+
+// TestCodesRelease: a solver over tables held as codes has no byte values
+// (Options and Heuristic go through its own evaluation) and builds no
+// direct index for them.
+func TestCodesRelease(t *testing.T) {
+	s := codesSet(t, set(t, 4, 4, "blank-last", presetPartition("15-555")...))
+	sv := newSolver(t, s, Options{})
+	for i := range sv.tabs {
+		if sv.tabs[i].dvals != nil || sv.tabs[i].values != nil || sv.tabs[i].codes == nil {
+			t.Fatalf("table %d: direct %v, bytes %v, codes %v", i, sv.tabs[i].dvals != nil, sv.tabs[i].values != nil, sv.tabs[i].codes != nil)
+		}
+	}
+	if h := sv.Heuristic(puzzle.BlankLastGoal(s.Geom)); h != 0 {
+		t.Fatalf("goal heuristic %d", h)
+	}
+}
