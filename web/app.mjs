@@ -24,9 +24,10 @@ const PRESETS = {
   '24-6666': { set: '../data/24-6666.set.json' },
   // boards past 5x5: big downloads, and tables of 1.4 GB each (35-puzzle) that a browser may refuse
   '35-puzzle': { set: '../data/35-puzzle.set.json' },
-  '48-puzzle': {
+  // 7x7: the 5-tile preset (the 6-tile tables of 48-puzzle are 10^10 entries each)
+  '48-5tile': {
     tables: ['1-2-3-8-9', '4-5-10-11-12', '6-7-13-14', '15-16-17-22-23', '18-19-24-25-26', '20-21-27-28', '29-30-31-36-37', '32-33-38-39-40', '34-35-41-42', '43-44-45', '46-47-48']
-      .map((t) => `../data/48-puzzle_${t}.pdb`),
+      .map((t) => `../data/48-5tile_${t}.pdb`),
   },
 };
 // A hard example per board: Korf's 15-puzzle #1 and 24-puzzle #40 (blank-first), the
