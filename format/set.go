@@ -49,7 +49,8 @@ func (p *Part) Mapping() *puzzle.Mapping { return p.m }
 
 // Value is the part's table value (moves) for the position vector pos
 // (len N, pos[t] = cell of tile t): Table.Values at the index of the
-// transformed placement. It does not allocate.
+// transformed placement, or for a table read as codes (ReadCodesFile)
+// CodeValue there. It does not allocate.
 func (p *Part) Value(pos []uint8) uint8 {
 	if r := p.Table.Regions; r != nil {
 		if p.m == nil {
@@ -60,10 +61,18 @@ func (p *Part) Value(pos []uint8) uint8 {
 		p.m.Cells(pos, cells[:k])
 		return p.Table.Values[r.IndexCells(cells[:k], p.m.Cell[pos[0]])]
 	}
+	var rank uint64
 	if p.m == nil {
-		return p.Table.Values[p.Table.Pattern.Rank(pos)]
+		rank = p.Table.Pattern.Rank(pos)
+	} else {
+		rank = p.m.Rank(pos)
 	}
-	return p.Table.Values[p.m.Rank(pos)]
+	if p.Table.Codes != nil {
+		// The part's tiles have the Manhattan distance of their images
+		// in the table: a symmetry keeps taxicab distances.
+		return p.Table.CodeValue(rank, uint8(p.Pattern.Manhattan(pos)))
+	}
+	return p.Table.Values[rank]
 }
 
 // NewSet checks and groups tables, each used for its own pattern: at least

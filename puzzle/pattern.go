@@ -240,6 +240,18 @@ func (p *Pattern) Factorial(i int) uint64 { return Factorial(i) }
 // GoalPositions returns a copy of the goal's position vector.
 func (p *Pattern) GoalPositions() []uint8 { return append([]uint8(nil), p.goalPos...) }
 
+// Manhattan is the sum over the pattern's tiles of the taxicab distance
+// from their cell in the position vector pos (len N, pos[t] = cell of tile
+// t) to their goal cell: the Manhattan distance of the pattern, in moves.
+// It does not allocate.
+func (p *Pattern) Manhattan(pos []uint8) int {
+	md := 0
+	for _, t := range p.Tiles {
+		md += p.Geom.Manhattan(int(pos[t]), int(p.goalPos[t]))
+	}
+	return md
+}
+
 // GoalCells returns the cells argument of RankCells for the goal.
 func (p *Pattern) GoalCells() []uint8 {
 	if p.Exact {

@@ -77,6 +77,9 @@ func TestCodesTables(t *testing.T) {
 				if hb, hc := bytesSv.Heuristic(b), codesSv.Heuristic(b); hb != hc {
 					t.Fatalf("%s %+v: %v: heuristic %d as codes, %d in bytes", c.name, opt, b, hc, hb)
 				}
+				if hb, hc := c.s.Heuristic(b.Positions()), cs.Heuristic(b.Positions()); hb != hc {
+					t.Fatalf("%s: %v: format.Set.Heuristic %d as codes, %d in bytes", c.name, b, hc, hb)
+				}
 			}
 			for range n {
 				b := pdbtest.RandomWalk(rng, c.s.Geom, c.s.Goal, 45)
