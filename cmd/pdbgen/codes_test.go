@@ -13,8 +13,8 @@ import (
 // TestSolveCodes: with every plain table held as codes (codesMinEntries
 // lowered to 1), solve prints exactly what it prints with the tables in
 // bytes (lengths, moves, node counts) for IDA* with and without
-// --reflect, weighted A* and beam search, with nothing on stderr, and
-// plans less memory for the load.
+// --reflect, weighted A* and beam search, with nothing on stderr, lookup
+// prints the same values per part, and the load is planned smaller.
 func TestSolveCodes(t *testing.T) {
 	dir := t.TempDir()
 	wantCode(t, pdbgen(t, "", "build", "--quiet", "-j", "2", "-o", dir, "--preset", "15-555"), 0)
@@ -46,6 +46,12 @@ func TestSolveCodes(t *testing.T) {
 		return out
 	}
 	want := solveAll()
+	wantLookup := map[int]string{}
+	for _, fs := range [][]string{files, sym} {
+		r := pdbgen(t, in.String(), append([]string{"lookup", "--parts"}, fs...)...)
+		wantCode(t, r, 0)
+		wantLookup[len(fs)] = r.stdout
+	}
 	e := &env{}
 	bytesNeed := heldLoadMemoryNeed(e, files, false)
 	old := codesMinEntries
@@ -56,6 +62,12 @@ func TestSolveCodes(t *testing.T) {
 	}
 	if need := heldLoadMemoryNeed(e, files, false); need >= bytesNeed {
 		t.Fatalf("load planned at %d bytes as codes, %d in bytes", need, bytesNeed)
+	}
+	for _, fs := range [][]string{files, sym} {
+		args := append([]string{"lookup", "--parts"}, fs...)
+		if got := pdbgen(t, in.String(), args...); got.stdout != wantLookup[len(fs)] || got.code != 0 || got.stderr != "" {
+			t.Fatalf("lookup as codes:\n%v\nin bytes:\n%s", got, wantLookup[len(fs)])
+		}
 	}
 	for i, got := range solveAll() {
 		if got.stdout != want[i].stdout || got.stderr != "" || len(lines(got.stdout)) != 4 {

@@ -104,14 +104,18 @@ func partValues(set *format.Set, b puzzle.Board) string {
 }
 
 // openSet checks that the tables fit in memory (--max-memory, or the
-// memory available), then loads them as one heuristic.
+// memory available), then loads them as one heuristic, the large plain
+// tables held as codes as solve holds them (heldAsCodes).
 func openSet(e *env, maxMemory string, files []string) (*format.Set, error) {
 	budget, err := memoryBudget(maxMemory)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLoadMemory(e, budget, files); err != nil {
+	if err := checkLoadMemoryNeed(budget, files, heldLoadMemoryNeed(e, files, false)); err != nil {
 		return nil, err
+	}
+	if anyHeldAsCodes(e, files) {
+		return openTablesHeld(e, files, nil, false)
 	}
 	return openTables(e, files)
 }
