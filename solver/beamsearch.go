@@ -50,6 +50,12 @@ type beamLink struct {
 
 const beamLinkBytes = 8
 
+// beamKeepParts: a beam search over an additive set keeps each state's
+// value per table (beamSearch.np), so that expanding a state looks up only
+// its children (the state's own values are not looked up again); false
+// looks them up (hcalc.load), for the tests that compare the two.
+var beamKeepParts = true
+
 // beamMaxLevels is the deepest level a beam search from a state of
 // heuristic h goes to before giving up: 4h + 200 moves, far beyond the
 // optimum on every board measured (DeepCubeA's 48-puzzle lengths are
@@ -92,6 +98,17 @@ func (hs *hashSet) addNew(h uint64, b *budget) (bool, error) {
 	hs.t[i] = h
 	hs.n++
 	return true, nil
+}
+
+// reserve grows an empty set to hold n hashes without growing again,
+// when the budget allows (else it stays as it is and grows as it fills).
+func (hs *hashSet) reserve(n int, b *budget) {
+	size := 1 << bits.Len(uint(max(2*n, 1<<16)-1))
+	if hs.n != 0 || size <= len(hs.t) || !b.take(int64(size)*8, int64(len(hs.t))*8) {
+		return
+	}
+	hs.t = make([]uint64, size)
+	hs.shift = 64 - uint(bits.TrailingZeros(uint(size)))
 }
 
 func (hs *hashSet) insert(h uint64) {
@@ -258,6 +275,12 @@ type beamSearch struct {
 	kept    hashSet    // hashes of every state kept
 	cur     []uint64
 	links   [][]beamLink
+	// np: the bytes of a state's values per table (partsLen), 0 when the
+	// heuristic is not an additive set's; curParts holds the level's,
+	// cparts the children's, np each (hcalc.loadParts).
+	np       int
+	curParts []uint8
+	cparts   []uint8
 
 	ckeys []uint64   // children's keys, words each
 	ch    []uint16   // children's ranking keys: h, or the weighted key (rank)
@@ -302,6 +325,10 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 	bs.goalKey = pk.pack(&gb)
 	copy(board[:], work)
 	bs.startH = bs.hc.load(&board)
+	if s.exact == nil && s.cat == nil && beamKeepParts {
+		bs.np = partsLen(s)
+		bs.curParts = bs.hc.parts(s, bs.curParts[:0])
+	}
 	bs.parity = s.geom.Manhattan(slices.Index(work, 0), int(s.goalPos[0])) % 2
 	k0 := pk.pack(&board)
 	if bs.win, err = newHashWindow(windowSlots(width), &bs.guard.bud); err != nil {
@@ -312,6 +339,11 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 	}
 	bs.cur = append(make([]uint64, 0, bs.words), k0[:bs.words]...)
 	bs.win.addNew(hashKey(k0))
+	// The states a beam keeps: width per level, about 1.25 times the
+	// start's heuristic levels on DeepCubeA's states (their solutions
+	// are 1.25 to 1.3 times our h); reserved at once, the set is not
+	// rehashed at every doubling (a tenth of a 48-puzzle beam's time).
+	bs.kept.reserve(min(width*(bs.startH+bs.startH/4+1), 1<<30), &bs.guard.bud)
 	if _, err := bs.kept.addNew(hashKey(k0), &bs.guard.bud); err != nil {
 		return false, err
 	}
@@ -326,7 +358,7 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 func (bs *beamSearch) expand() (found bool, err error) {
 	s, pk, words := bs.s, &bs.pk, bs.words
 	last := bs.links[len(bs.links)-1]
-	bs.ckeys, bs.ch, bs.chash, bs.clink = bs.ckeys[:0], bs.ch[:0], bs.chash[:0], bs.clink[:0]
+	bs.ckeys, bs.ch, bs.chash, bs.clink, bs.cparts = bs.ckeys[:0], bs.ch[:0], bs.chash[:0], bs.clink[:0], bs.cparts[:0]
 	var board [puzzle.MaxCells]uint8
 	for i := 0; i < len(bs.cur)/words; i++ {
 		if err := bs.guard.tick(); err != nil {
@@ -336,12 +368,18 @@ func (bs *beamSearch) expand() (found bool, err error) {
 		var k key
 		copy(k[:], bs.cur[i*words:(i+1)*words])
 		blank := pk.unpack(k, &board)
-		bs.hc.load(&board)
+		var parts []uint8
+		if bs.np > 0 {
+			parts = bs.curParts[i*bs.np : (i+1)*bs.np]
+			bs.hc.loadParts(&board, parts)
+		} else {
+			bs.hc.load(&board)
+		}
 		m := &s.nbr[blank]
 		skip := undo[last[i].move]
 		for j := uint8(0); j < m.n; j++ {
 			if dir := m.dir[j]; dir != skip {
-				if found, err := bs.child(&k, &board, blank, m.to[j], beamLink{parent: uint32(i), move: dir}); err != nil || found {
+				if found, err := bs.child(&k, &board, parts, blank, m.to[j], beamLink{parent: uint32(i), move: dir}); err != nil || found {
 					return found, err
 				}
 			}
@@ -350,11 +388,12 @@ func (bs *beamSearch) expand() (found bool, err error) {
 	return false, nil
 }
 
-// child makes the child of the state k (board, blank) whose blank moves
+// child makes the child of the state k (board, blank; parts: its values
+// per table when bs.np > 0) whose blank moves
 // to cell to (link: its parent and move) and keeps it among the children
 // unless it is a recent duplicate or (upper) cannot lead to a shorter
 // solution. found is true when it is the goal.
-func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, blank, to uint8, link beamLink) (found bool, err error) {
+func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, parts []uint8, blank, to uint8, link beamLink) (found bool, err error) {
 	tile := board[to]
 	ck := bs.pk.slide(*k, blank, to, tile)
 	bs.stats.Generated++
@@ -379,6 +418,9 @@ func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, blank, to uin
 	bs.ch = append(bs.ch, bs.rank(h))
 	bs.chash = append(bs.chash, hv)
 	bs.clink = append(bs.clink, link)
+	if bs.np > 0 {
+		bs.cparts = bs.hc.childParts(bs.cparts, parts)
+	}
 	return false, nil
 }
 
@@ -420,6 +462,9 @@ func (bs *beamSearch) growChildren() error {
 		return err
 	}
 	if bs.chash, err = growFor(bud, bs.chash, c-len(bs.chash), 8); err != nil {
+		return err
+	}
+	if bs.cparts, err = growFor(bud, bs.cparts, c*bs.np-len(bs.cparts), 1); err != nil {
 		return err
 	}
 	bs.clink, err = growFor(bud, bs.clink, c-len(bs.clink), beamLinkBytes)
@@ -468,6 +513,13 @@ func (bs *beamSearch) nextLevel() error {
 		}
 		bud.take(0, int64(cap(bs.cur))*8)
 	}
+	nparts := bs.curParts[:0]
+	if cap(bs.curParts) < keep*bs.np {
+		if nparts, err = growFor(bud, []uint8(nil), keep*bs.np, 1); err != nil {
+			return err
+		}
+		bud.take(0, int64(cap(bs.curParts)))
+	}
 	for c, h := range bs.ch {
 		if int(h) > cut || int(h) == cut && room == 0 {
 			continue
@@ -481,12 +533,13 @@ func (bs *beamSearch) nextLevel() error {
 			room--
 		}
 		nkeys = append(nkeys, bs.ckeys[c*words:(c+1)*words]...)
+		nparts = append(nparts, bs.cparts[c*bs.np:(c+1)*bs.np]...)
 		next = append(next, bs.clink[c])
 	}
 	if len(next) == 0 {
 		return ErrBeamExhausted
 	}
-	bs.cur = nkeys
+	bs.cur, bs.curParts = nkeys, nparts
 	bs.links = append(bs.links, next)
 	bs.stats.Stored += uint64(len(next))
 	return nil

@@ -128,3 +128,33 @@ func TestCodesRelease(t *testing.T) {
 		t.Fatalf("goal heuristic %d", h)
 	}
 }
+
+// TestBeamKeepParts: a beam search that keeps each state's values per
+// table (beamKeepParts) makes exactly the moves and node counts of one
+// that looks every state up again, with and without reflection and
+// with rank weights, on the 15-puzzle (tables in bytes) and as codes.
+func TestBeamKeepParts(t *testing.T) {
+	bytesSet := set(t, 4, 4, "blank-last", presetPartition("15-555")...)
+	rng := rand.New(rand.NewPCG(8, 88))
+	defer func() { beamKeepParts = true }()
+	for _, s := range []*format.Set{bytesSet, codesSet(t, bytesSet)} {
+		for _, opt := range []Options{{}, {Reflect: true}, {RankWeights: []float64{2, 3, 1}}} {
+			sv := newSolver(t, s, opt)
+			for range 3 {
+				b := pdbtest.RandomSolvable(rng, s.Geom, s.Goal)
+				var res [2]Bounded
+				for i, keep := range []bool{true, false} {
+					beamKeepParts = keep
+					r, err := sv.solveBeam(context.Background(), b, 50, Limits{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					res[i] = r
+				}
+				if res[0].Moves != res[1].Moves || res[0].Stats.Generated != res[1].Stats.Generated || res[0].Lower != res[1].Lower {
+					t.Fatalf("%+v: %v: keeping parts %q (%d generated), looking up %q (%d)", opt, b, res[0].Moves, res[0].Stats.Generated, res[1].Moves, res[1].Stats.Generated)
+				}
+			}
+		}
+	}
+}

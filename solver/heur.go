@@ -31,6 +31,10 @@ type tableState struct {
 	// of np partitions.
 	creg, crefl *catSide
 	np          int
+	// unranked, unrankedR: with loadKnown's parts, the tables (bit i:
+	// table i) of the regular and reflected side whose index state is
+	// not computed yet (hcalc.child computes it when a move needs it).
+	unranked, unrankedR uint64
 }
 
 // childStep is a move's effect on one side: table t (-1 when the moved
@@ -120,6 +124,14 @@ func (x *tableState) load(s *Solver, board []uint8) {
 		x.loadCat(s, board)
 		return
 	}
+	x.loadKnown(s, board, nil)
+}
+
+// loadKnown is load for an additive set; with parts (partsLen(s) bytes:
+// the regular side's value per table, then with reflect the reflected
+// side's, as parts returned them) it looks no value up and leaves the
+// tables unranked (hcalc.child ranks the ones a move needs).
+func (x *tableState) loadKnown(s *Solver, board []uint8, parts []uint8) {
 	for c, t := range board {
 		if ti := s.tileTab[t]; ti >= 0 {
 			x.reg.cells[ti][s.tileIdx[t]] = s.partCell[ti][c]
@@ -132,12 +144,60 @@ func (x *tableState) load(s *Solver, board []uint8) {
 		}
 	}
 	x.reg.sum, x.refl.sum = 0, 0
+	x.unranked, x.unrankedR = 0, 0
+	if parts != nil {
+		// The values are known; a table is ranked when a child moves one
+		// of its tiles (at most three of a state's tables are).
+		np := len(s.tabs)
+		all := uint64(1)<<np - 1
+		for i := range s.tabs {
+			x.reg.h[i] = parts[i]
+			x.reg.sum += int(parts[i])
+			if x.reflect {
+				x.refl.h[i] = parts[np+i]
+				x.refl.sum += int(parts[np+i])
+			}
+		}
+		x.unranked = all
+		if x.reflect {
+			x.unrankedR = all
+		}
+		return
+	}
 	blank := slices.Index(board, 0)
 	for i := range s.tabs {
 		x.reg.rank(&s.tabs[i], i, s.partCell[i][blank])
 		if x.reflect {
 			x.refl.rank(&s.tabs[i], i, s.partCellR[i][blank])
 		}
+	}
+}
+
+// partsLen is the length of the parts of loadKnown: a byte per table, and
+// as many more with reflection.
+func partsLen(s *Solver) int {
+	if s.reflSide {
+		return 2 * len(s.tabs)
+	}
+	return len(s.tabs)
+}
+
+// parts appends the loaded state's value per table (loadKnown's parts)
+// to dst.
+func (x *tableState) parts(s *Solver, dst []uint8) []uint8 {
+	dst = append(dst, x.reg.h[:len(s.tabs)]...)
+	if x.reflect {
+		dst = append(dst, x.refl.h[:len(s.tabs)]...)
+	}
+	return dst
+}
+
+// ranked computes table t's index state on sd when the bit t of unranked
+// says it is not yet (loadKnown), and clears the bit.
+func (sd *side) ranked(s *Solver, t int8, unranked *uint64) {
+	if t >= 0 && *unranked&(1<<t) != 0 {
+		sd.st[t] = s.tabs[t].rank(&sd.cells[t])
+		*unranked &^= 1 << t
 	}
 }
 
@@ -176,6 +236,12 @@ type hcalc struct {
 	// key, ckey: with Solver.rankW, the weighted ranking key of the
 	// loaded state and of the last child (child).
 	key, ckey int
+	// last, lastR: the table (-1: none) and value the last child changed
+	// on the regular and the reflected side (childParts).
+	last, lastR struct {
+		t int8
+		h uint8
+	}
 }
 
 func newHcalc(s *Solver) *hcalc {
@@ -193,6 +259,22 @@ func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
 		return int(s.exact.Value(x.pos[:s.n]))
 	}
 	x.tableState.load(s, board[:s.n])
+	return x.loaded()
+}
+
+// loadParts is load for an additive set (not exact, not a catalogue)
+// whose state's values per table are known: parts as childParts or
+// tableState.parts gave them. It looks no value up: a beam search keeps
+// its states' parts, so that expanding a state costs the lookups of its
+// children only (a cache miss each in a table of gigabytes).
+func (x *hcalc) loadParts(board *[puzzle.MaxCells]uint8, parts []uint8) int {
+	x.tableState.loadKnown(x.s, board[:x.s.n], parts)
+	return x.loaded()
+}
+
+// loaded finishes load: the ranking key and the heuristic value.
+func (x *hcalc) loaded() int {
+	s := x.s
 	if s.rankW != nil {
 		x.key = 0
 		for t, w := range s.rankW {
@@ -216,9 +298,11 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 		return x.childCat(tile, blank, to)
 	}
 	var c childStep
+	x.reg.ranked(s, s.tileTab[tile], &x.unranked)
 	s.childOf(&c, &x.reg, &s.partCell, tile, blank, to)
 	s.resolve(&c, &x.reg)
 	h := c.sum
+	x.last.t, x.last.h = c.t, c.h
 	if s.rankW != nil {
 		x.ckey = x.key
 		if c.t >= 0 {
@@ -226,9 +310,25 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 		}
 	}
 	if x.reflect {
+		x.refl.ranked(s, s.tileTab[s.reflTile[tile]], &x.unrankedR)
 		s.childOf(&c, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
 		s.resolve(&c, &x.refl)
 		h = max(h, c.sum)
+		x.lastR.t, x.lastR.h = c.t, c.h
 	}
 	return h
+}
+
+// childParts appends to dst the values per table of the last child
+// (child), given its parent's (parts, as loadParts took them).
+func (x *hcalc) childParts(dst, parts []uint8) []uint8 {
+	n := len(dst)
+	dst = append(dst, parts...)
+	if x.last.t >= 0 {
+		dst[n+int(x.last.t)] = x.last.h
+	}
+	if x.reflect && x.lastR.t >= 0 {
+		dst[n+len(x.s.tabs)+int(x.lastR.t)] = x.lastR.h
+	}
+	return dst
 }
