@@ -268,7 +268,7 @@ func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
 // its states' parts, so that expanding a state costs the lookups of its
 // children only (a cache miss each in a table of gigabytes).
 func (x *hcalc) loadParts(board *[puzzle.MaxCells]uint8, parts []uint8) int {
-	x.tableState.loadKnown(x.s, board[:x.s.n], parts)
+	x.loadKnown(x.s, board[:x.s.n], parts)
 	return x.loaded()
 }
 

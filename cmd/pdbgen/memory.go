@@ -35,7 +35,7 @@ type tablePlan struct {
 }
 
 // planFor returns the plan of files: the one made earlier in this command
-// for the same files, else a new one. checkLoadMemory, loadMemoryNeed and
+// for the same files, else a new one. loadMemoryNeed, heldLoadMemoryNeed and
 // openTables all go through it, so that the memory check and the load
 // read each file's header and set file once.
 func (e *env) planFor(files []string) *format.SetPlan {
@@ -45,21 +45,10 @@ func (e *env) planFor(files []string) *format.SetPlan {
 	return e.plan.plan
 }
 
-// checkLoadMemory refuses, before anything is loaded, a set of table files
-// whose tables together need more memory than the budget (their headers
-// say how much: format.SetPlan.Memory). It reads only the set files and
-// the headers, through the command's plan (planFor); a file whose header
-// cannot be read is left for the load to report. The refusal is a
-// usage-class error (exit 2) naming the files.
-func checkLoadMemory(e *env, b sysmem.Budget, files []string) error {
-	if !b.Known {
-		return nil
-	}
-	return checkLoadMemoryNeed(b, files, loadMemoryNeed(e, files))
-}
-
-// checkLoadMemoryNeed is checkLoadMemory for a load estimated at need
-// bytes.
+// checkLoadMemoryNeed refuses, before anything is loaded, a set of table
+// files whose tables together need more memory (need bytes: loadMemoryNeed,
+// or heldLoadMemoryNeed for solve's and lookup's load) than the budget. The
+// refusal is a usage-class error (exit 2) naming the files.
 func checkLoadMemoryNeed(b sysmem.Budget, files []string, need uint64) error {
 	if !b.Known {
 		return nil

@@ -90,7 +90,7 @@ func untilDone[T any](ctx context.Context, fn func() (T, error)) (T, error) {
 var openPlan = (*format.SetPlan).Open
 
 // openTables loads the tables and set files through the command's plan of
-// them (planFor: the same one checkLoadMemory and loadMemoryNeed read, so
+// them (planFor: the same one loadMemoryNeed and heldLoadMemoryNeed read, so
 // that each set file is read once and each table file opened twice, for
 // its header and to decode it). The load reads and checks every table
 // whole (seconds for big tables); Ctrl-C or SIGTERM ends the wait at once,
