@@ -42,7 +42,7 @@ const windowNodes = 1 << 23
 // windowWidths are the window lengths of the improvement passes, in moves:
 // each is used until a pass over the whole path gains nothing, then the
 // next. Measured on DeepCubeA's 48-puzzle instances 0-5 (40 s each, the
-// 48-puzzle preset): windows up to 48 moves (2^20 nodes each) cut 24 of
+// 5-tile tables of preset 48-5tile): windows up to 48 moves (2^20 nodes each) cut 24 of
 // the beams' 1,925 moves; up to 128 (2^23 nodes each) 40 of 1,929.
 var windowWidths = []int{16, 24, 32, 40, 48, 64, 80, 100, 128}
 
