@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 
 	"golang.org/x/sync/errgroup"
 
@@ -48,17 +47,11 @@ func ReadCodesFile(path string) (*Table, error) {
 }
 
 // CodesMemory is the memory ReadCodesFile allocates for a table of header
-// h: its codes and, per decoding worker, a frame of values and its
-// compressed and decompressed buffers.
+// h: DecodeMemory with the codes (⌈Entries/2⌉ bytes) in place of the
+// values; each decoding worker holds the same frame buffers.
 func (h *Header) CodesMemory() uint64 {
-	var largest uint64
-	for _, c := range h.Frames {
-		largest = max(largest, uint64(max(c, 0)))
-	}
-	workers := uint64(max(1, min(runtime.GOMAXPROCS(0), len(h.Frames))))
-	window := min(uint64(max(h.FrameSize, 0)), h.Entries)
-	perWorker := sysmem.SatAdd(sysmem.SatMul(2, window), largest) // a frame of values, the Manhattan scratch, the compressed frame
-	return sysmem.SatAdd(h.Entries/2+h.Entries%2, sysmem.SatMul(workers, perWorker))
+	dec := h.DecodeMemory()
+	return dec - min(dec, h.Entries) + h.Entries/2 + h.Entries%2
 }
 
 // decodeCodes is decode keeping the codes (ReadCodesFile).
@@ -70,16 +63,12 @@ func (d *decoder) decodeCodes() (*Table, error) {
 	if _, ok := d.c.(half4); !ok || h.Kind != KindAdditive {
 		return nil, fmt.Errorf("%w (kind %s, encoding %q)", ErrNoCodes, h.Kind, h.Encoding)
 	}
-	if err := d.checkPayloadSHA(h, payloadOff); err != nil {
-		return nil, err
-	}
-	nf := len(h.Frames)
-	workers := max(1, min(runtime.GOMAXPROCS(0), nf))
-	fs, err := d.frames(h, p, payloadOff, workers)
+	fs, workers, err := d.openPayload(h, p, payloadOff)
 	if err != nil {
 		return nil, err
 	}
 	defer fs.close()
+	nf := len(h.Frames)
 	codes := make([]uint8, half4{}.storedLen(h.Entries))
 	sysmem.AdviseHugePages(codes, false)
 	vals := make([][]uint8, workers)

@@ -720,23 +720,31 @@ func (fs *frameSet) readFrame(i int, headerChecked bool) ([]byte, error) {
 	return comp, nil
 }
 
+// openPayload checks the payload SHA-256 (format 2) and prepares the
+// decoding of h's frames by one worker per CPU (at most one per frame):
+// the start of payload and decodeCodes.
+func (d *decoder) openPayload(h *Header, p *puzzle.Pattern, payloadOff int64) (*frameSet, int, error) {
+	if d.v.payloadSHA {
+		if err := d.checkPayloadSHA(h, payloadOff); err != nil {
+			return nil, 0, err
+		}
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(h.Frames)))
+	fs, err := d.frames(h, p, payloadOff, workers)
+	return fs, workers, err
+}
+
 // payload checks the payload SHA-256 (format 2) and the zstd frame
 // headers, then decodes all frames in parallel into a new slice of Entries
 // bytes. In lenient mode a frame that fails is reported and its entries
 // set to puzzle.Unreached.
 func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uint8, error) {
-	if d.v.payloadSHA {
-		if err := d.checkPayloadSHA(h, payloadOff); err != nil {
-			return nil, err
-		}
-	}
-	nf := len(h.Frames)
-	workers := max(1, min(runtime.GOMAXPROCS(0), nf))
-	fs, err := d.frames(h, p, payloadOff, workers)
+	fs, workers, err := d.openPayload(h, p, payloadOff)
 	if err != nil {
 		return nil, err
 	}
 	defer fs.close()
+	nf := len(h.Frames)
 	frameErrs := make([]error, nf)
 	var hdr [zstdMaxFrameHdr]byte
 	for i, c := range h.Frames {
