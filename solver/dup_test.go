@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -62,10 +63,21 @@ func smallestPath(t *testing.T, g puzzle.Geometry, dist map[string]int, b puzzle
 // duplicate-path automaton returns exactly the smallest optimal solution
 // (shortest, then first in the order u < d < l < r), as found by
 // breadth-first search: the automaton never cuts it. Random states (every
-// state with -long), one and two threads, with and without reflection.
+// state with -long), one and two threads, with and without reflection; an
+// additive set (automaton of depth dupDepth) and a zero-aware catalogue
+// held at 1 bit (depth dupDepthCatalogue, whose strings of 15 and 16 moves
+// the 8-puzzle's longest solutions, 31 moves, can contain).
 func TestSmallestOptimal8(t *testing.T) {
 	g := puzzle.Geometry{W: 3, H: 3}
-	s := set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8})
+	cat := catalogueSet(t, true, 3, 3, puzzle.GoalBlankLast,
+		[][]uint8{{1, 2, 3}, {4, 5, 6}, {7, 8}}, [][]uint8{{1, 4, 7}, {2, 5, 8}, {3, 6}})
+	for _, s := range []*format.Set{set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), cat} {
+		smallestOptimal(t, g, s)
+	}
+}
+
+// smallestOptimal is TestSmallestOptimal8 for one set.
+func smallestOptimal(t *testing.T, g puzzle.Geometry, s *format.Set) {
 	dist := pdbtest.Distances(g, s.Goal)
 	var boards []puzzle.Board
 	if *long {
@@ -84,6 +96,9 @@ func TestSmallestOptimal8(t *testing.T) {
 	}
 	for _, opt := range []Options{{}, {Reflect: true}, {Threads: 2}} {
 		sv := newSolver(t, s, opt)
+		if (len(s.Partitions) > 1) != (sv.cat != nil) {
+			t.Fatalf("%+v: catalogue %v searched as one: %v", opt, len(s.Partitions) > 1, sv.cat != nil)
+		}
 		for _, b := range boards {
 			res, err := sv.solve(b)
 			if err != nil {

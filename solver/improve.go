@@ -285,7 +285,7 @@ func (im *improver) load(target *[puzzle.MaxCells]uint8) int {
 // duplicate-path automaton (which prunes by move sequences alone, whatever
 // the start and the target). It returns true when the target is reached
 // (w.path then holds the path) or the budget is spent (w.stop).
-func (im *improver) dfs(g int, fs uint16) bool {
+func (im *improver) dfs(g int, fs dupState) bool {
 	s, w := im.s, &im.w
 	blank := w.blank
 	m := &s.nbr[blank]

@@ -230,7 +230,7 @@ func (s *Solver) searchSubtree(ctx context.Context, x *searcher, b puzzle.Board,
 	x.bound, x.next = bound, inf
 	x.stop, x.item = stop, item
 	x.path = append(x.path, path...)
-	fs := uint16(0) // the duplicate-path automaton's state (the path was not cut)
+	fs := dupState(0) // the duplicate-path automaton's state (the path was not cut)
 	for _, d := range path {
 		fs = s.dup[int(fs)<<2|int(d)]
 	}

@@ -247,17 +247,20 @@ var undo = [5]uint8{1, 0, 3, 2, 0xFF}
 var dupDepth = 12
 
 // dupDepthCatalogue is dupDepth for a catalogue of several partitions,
-// whose children cost a lookup per partition: depth 14 (54,923 states,
-// 440 KB) generated 7% and 9.5% fewer nodes than depth 12 on Korf's
-// 24-puzzle instances #38 and #40 with preset 24-best (35,705,238 ->
-// 33,147,381 and 4,867,839 -> 4,405,604), for the same optimal lengths.
-var dupDepthCatalogue = 14
+// whose children cost a lookup per partition. Depth 14 (54,923 states)
+// generated 7% and 9.5% fewer nodes than depth 12 on Korf's 24-puzzle
+// instances #38 and #40 with preset 24-best (35,705,238 -> 33,147,381 and
+// 4,867,839 -> 4,405,604); depth 16 (395,123 states, a 6.3 MB table)
+// 6.6% fewer than depth 14 on Korf's five easiest with 24-best
+// (202,732,850 -> 189,412,742) for 0.91 of the CPU time (112.7 -> 102.4
+// CPU-s, scripts/korf24.sh -n 5), for the same optimal lengths.
+var dupDepthCatalogue = 16
 
 // dupTable returns the transition table of the automaton of depth
-// depth (dupDepth or dupDepthCatalogue) as 16-bit states (fsm.Automaton.Table: state st, move m ->
-// table[st*4+m], dupDead for fsm.Dead; half the cache footprint of the
-// int32 table), compiled once per depth.
-func dupTable(depth int) ([]uint16, error) {
+// depth (dupDepth or dupDepthCatalogue) as dupState values
+// (fsm.Automaton.Table: state st, move m -> table[st*4+m], dupDead for
+// fsm.Dead), compiled once per depth (1.4 s for depth 16).
+func dupTable(depth int) ([]dupState, error) {
 	dupMu.Lock()
 	defer dupMu.Unlock()
 	if t, ok := dupTables[depth]; ok {
@@ -268,13 +271,13 @@ func dupTable(depth int) ([]uint16, error) {
 		return nil, fmt.Errorf("solver: duplicate-path automaton: %w", err)
 	}
 	if a.States() > dupDead {
-		return nil, fmt.Errorf("solver: duplicate-path automaton of depth %d has %d states, more than the %d of 16-bit states", depth, a.States(), dupDead)
+		return nil, fmt.Errorf("solver: duplicate-path automaton of depth %d has %d states, more than the %d of 32-bit states", depth, a.States(), dupDead)
 	}
-	t := make([]uint16, len(a.Table()))
+	t := make([]dupState, len(a.Table()))
 	for i, v := range a.Table() {
 		t[i] = dupDead
 		if v != fsm.Dead {
-			t[i] = uint16(v)
+			t[i] = dupState(v)
 		}
 	}
 	dupTables[depth] = t
@@ -282,11 +285,15 @@ func dupTable(depth int) ([]uint16, error) {
 }
 
 // dupDead marks a forbidden move in the table of dupTable.
-const dupDead = 1<<16 - 1
+const dupDead = 1<<32 - 1
+
+// dupState is a state of the duplicate-path automaton (dupTable): 32 bits,
+// as depth 16 has 395,123 states (depth 14 fitted 16 bits).
+type dupState = uint32
 
 var (
 	dupMu     sync.Mutex
-	dupTables = map[int][]uint16{}
+	dupTables = map[int][]dupState{}
 )
 
 // ctxEvery is the number of moves made between checks of the context: a
@@ -424,7 +431,7 @@ func (x *searcher) isGoal() bool {
 // kind is the Solver's, fixed at New; the branch on it is taken the same
 // way at every node, and each kind's steps are written out here, so that
 // a child costs the calls it cost in a loop of its own.
-func (x *searcher) dfs(g int, fs uint16) bool {
+func (x *searcher) dfs(g int, fs dupState) bool {
 	s := x.s
 	blank := x.blank
 	m := &s.nbr[blank]
