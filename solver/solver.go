@@ -139,7 +139,7 @@ type Solver struct {
 	reflCell  [puzzle.MaxCells]uint8            // cell (r,c) -> cell (c,r)
 	reflTile  [puzzle.MaxCells]uint8            // tile t -> tile whose goal cell is reflCell(goal cell of t)
 	nbr       [puzzle.MaxCells]moves            // blank moves from each cell, in order u, d, l, r
-	dup       []dupState                          // duplicate-path automaton of IDA* (dupTable)
+	dup       []dupState                        // duplicate-path automaton of IDA* (dupTable)
 	goalPos   [puzzle.MaxCells]uint8
 
 	// rankW are Options.RankWeights in 1/rankScale units, nil without.
