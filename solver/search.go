@@ -270,8 +270,8 @@ func dupTable(depth int) ([]dupState, error) {
 	if err != nil {
 		return nil, fmt.Errorf("solver: duplicate-path automaton: %w", err)
 	}
-	if a.States() > dupDead {
-		return nil, fmt.Errorf("solver: duplicate-path automaton of depth %d has %d states, more than the %d of 32-bit states", depth, a.States(), dupDead)
+	if uint64(a.States()) > uint64(dupDead) {
+		return nil, fmt.Errorf("solver: duplicate-path automaton of depth %d has %d states, more than the %d of 32-bit states", depth, a.States(), uint64(dupDead))
 	}
 	t := make([]dupState, len(a.Table()))
 	for i, v := range a.Table() {
@@ -285,7 +285,7 @@ func dupTable(depth int) ([]dupState, error) {
 }
 
 // dupDead marks a forbidden move in the table of dupTable.
-const dupDead = 1<<32 - 1
+const dupDead dupState = 1<<32 - 1
 
 // dupState is a state of the duplicate-path automaton (dupTable): 32 bits,
 // as depth 16 has 395,123 states (depth 14 fitted 16 bits).
