@@ -66,26 +66,34 @@ var All = []Preset{
 			{29, 30, 31, 36, 37}, {32, 33, 38, 39, 40}, {34, 35, 41, 42}, {43, 44, 45}, {46, 47, 48}}},
 	{Name: "24-best", Description: "24-puzzle catalogue: the maximum over 14 additive 6-6-6-6 partitions (Clausecker & Reinefeld's small catalogue: 7 partitions and their transposes) of zero-aware tables (11 tables through the board's symmetries)",
 		W: 5, H: 5, Catalogue: blankLast(25, catalogue24Small), ZeroAware: true},
-	{Name: "24-7tile", Description: "24-puzzle catalogue: the maximum over 18 additive partitions of zero-aware tables, two 7-7-7-3 partitions and their transposes and 24-best's 14 6-6-6-6 partitions (6 tables of 7 tiles, 2 of 3 and 11 of 6 through the board's symmetries; held at 1 bit per entry when solving)",
+	{Name: "24-7tile", Description: "24-puzzle catalogue: the maximum over 22 additive partitions of zero-aware tables, two 7-7-7-3 partitions and their transposes, four 7-7-6-4 partitions and 24-best's 14 6-6-6-6 partitions (6 tables of 7 tiles, 2 of 3, 2 of 4 and 11 of 6 through the board's symmetries; held at 1 bit per entry when solving)",
 		W: 5, H: 5, Catalogue: blankLast(25, slices.Concat(catalogue24Seven, catalogue24Small)), ZeroAware: true},
 }
 
 // catalogue24Seven holds the 7-tile partitions of preset 24-7tile (the
 // others are catalogue24Small's), for the blank-first goal (tile t in cell
-// t): two 7-7-7-3 partitions, each followed by its
-// transpose (reflection about the main diagonal, which keeps the blank's
-// cell), so that a pattern and its transpose share one table. The first
+// t): two 7-7-7-3 partitions, each followed by its transpose (reflection
+// about the main diagonal, which keeps the blank's cell), so that a
+// pattern and its transpose share one table; then four 7-7-6-4 partitions
+// (two pairs of transposes), each of two of those 7-tile blocks, a 6-tile
+// block that is one of 24-best's tables through a symmetry, and a 4-tile
+// block (two 4-tile tables, shared by transposition). The first
 // partition's block {1,2,5,6,7,10,11} round the blank is its own
 // transpose. The partitions were chosen by hand for compact blocks of 2x3
-// cells plus one, away from the blank's corner for the 3-tile part. Alone
-// they are weaker than 24-best on Korf's five easiest (383.6 against 202.7
-// million nodes); with 24-best's partitions beside them, 126.2 million
-// (docs/big-boards.md).
+// cells plus one, away from the blank's corner for the 3-tile part. The
+// 7-7-7-3 ones alone are weaker than 24-best on Korf's five easiest (383.6
+// against 202.7 million nodes); with 24-best's partitions beside them,
+// 118.4 million; with the four 7-7-6-4 partitions too, 111.1 million in
+// the same time (docs/big-boards.md).
 var catalogue24Seven = [][][]uint8{
 	{{1, 2, 5, 6, 7, 10, 11}, {3, 4, 8, 9, 13, 14, 19}, {12, 15, 16, 17, 20, 21, 22}, {18, 23, 24}},
 	{{1, 2, 5, 6, 7, 10, 11}, {15, 16, 17, 20, 21, 22, 23}, {3, 4, 8, 9, 12, 13, 14}, {18, 19, 24}},
 	{{2, 3, 4, 7, 8, 9, 14}, {1, 5, 6, 10, 11, 15, 16}, {12, 13, 17, 18, 19, 22, 23}, {20, 21, 24}},
 	{{10, 11, 15, 16, 20, 21, 22}, {1, 2, 3, 5, 6, 7, 8}, {12, 13, 14, 17, 18, 19, 23}, {4, 9, 24}},
+	{{1, 2, 5, 6, 7, 10, 11}, {3, 4, 8, 9, 13, 14, 19}, {15, 16, 17, 20, 21, 22}, {12, 18, 23, 24}},
+	{{1, 2, 5, 6, 7, 10, 11}, {15, 16, 17, 20, 21, 22, 23}, {3, 4, 8, 9, 13, 14}, {12, 18, 19, 24}},
+	{{2, 3, 4, 7, 8, 9, 14}, {1, 5, 6, 10, 11, 15, 16}, {17, 18, 19, 22, 23, 24}, {12, 13, 20, 21}},
+	{{10, 11, 15, 16, 20, 21, 22}, {1, 2, 3, 5, 6, 7, 8}, {13, 14, 18, 19, 23, 24}, {4, 9, 12, 17}},
 }
 
 // catalogue24Small is the small catalogue of clausecker/24puzzle
