@@ -42,6 +42,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sync"
+	"weak"
 
 	"github.com/tilepdb/tilepdb/format"
 	"github.com/tilepdb/tilepdb/internal/sysmem"
@@ -73,8 +75,13 @@ type Table struct {
 	// then the regions a byte each, four to a word, little end first. A
 	// record never straddles a cache line (it is 16 to 128 bytes, a
 	// power of two, from an aligned array), so At costs one miss for both
-	// where the two maps of puzzle.Regions cost two.
+	// where the two maps of puzzle.Regions cost two. The records depend
+	// only on the board and the number of pattern tiles, so the tables of
+	// one shape share them (sharedRecords): a catalogue's lookups then
+	// walk one array of records (5.7 MB for 6 tiles of the 24-puzzle,
+	// small enough to stay in a last-level cache) instead of one per table.
 	rec      []uint32
+	recs     *recordSet // keeps the shared records alive
 	recShift uint
 	n        uint64
 	colour   uint64 // bit c set: cell c has colour 1
@@ -148,18 +155,53 @@ func Memory(cells, tiles int, entries uint64) uint64 {
 	return (entries+63)/64*8 + puzzle.Binomial(cells, tiles)*4<<recordShift(uint64(cells))
 }
 
-// records fills c.rec from the maps of c.r (see Table.rec).
+// recordSet is the records of Table.rec for one shape (board and number
+// of pattern tiles).
+type recordSet struct {
+	rec []uint32
+}
+
+// recordKey is a shape of sharedRecords: the board's sides and the number
+// of pattern tiles, which alone decide the region numbering
+// (puzzle.NewRegions labels every cell set of k cells of the board).
+type recordKey struct {
+	w, h, k int
+}
+
+// sharedRecords maps each shape to its records while a Table of that
+// shape holds them; a weak pointer, so that the records go with the last
+// such Table.
+var sharedRecords struct {
+	sync.Mutex
+	m map[recordKey]weak.Pointer[recordSet]
+}
+
+// records sets c.rec (see Table.rec) to the records of c's shape: those
+// of a live Table of the same shape, or new ones from the maps of c.r.
 func (c *Table) records() {
 	c.recShift = recordShift(c.n)
+	key := recordKey{c.p.Geom.W, c.p.Geom.H, c.p.K()}
+	sharedRecords.Lock()
+	defer sharedRecords.Unlock()
+	if rs := sharedRecords.m[key].Value(); rs != nil {
+		c.recs, c.rec = rs, rs.rec
+		return
+	}
 	sets := c.p.Combinations()
-	c.rec = make([]uint32, sets<<c.recShift)
+	rec := make([]uint32, sets<<c.recShift)
 	for m := uint64(0); m < sets; m++ {
-		rec := c.rec[m<<c.recShift : (m+1)<<c.recShift]
-		rec[0] = c.r.SlotStarts()[m]
+		r := rec[m<<c.recShift : (m+1)<<c.recShift]
+		r[0] = c.r.SlotStarts()[m]
 		for cell, reg := range c.r.RegionsOf(m) {
-			rec[1+cell/4] |= uint32(reg) << (8 * (cell % 4))
+			r[1+cell/4] |= uint32(reg) << (8 * (cell % 4))
 		}
 	}
+	rs := &recordSet{rec: rec}
+	if sharedRecords.m == nil {
+		sharedRecords.m = make(map[recordKey]weak.Pointer[recordSet])
+	}
+	sharedRecords.m[key] = weak.Make(rs)
+	c.recs, c.rec = rs, rec
 }
 
 // maskOf is the cell set of cells as a bit mask.
@@ -273,7 +315,9 @@ func (c *Table) Entries() uint64 { return c.entries }
 
 // Bytes is the memory of the bits and the records: ⌈Entries/64⌉·8 bytes
 // plus C(N,k) records of 16 to 128 bytes (Memory; the region maps of
-// Regions, C(N,k)·(N+4) bytes, are not counted).
+// Regions, C(N,k)·(N+4) bytes, are not counted). The records are shared
+// by the live tables of one shape, and counted for each: a sum over
+// tables is an upper bound.
 func (c *Table) Bytes() uint64 { return uint64(len(c.bits))*8 + uint64(len(c.rec))*4 }
 
 // Regions is the region numbering of the table's pattern.

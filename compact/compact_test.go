@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -326,4 +327,38 @@ func TestValueRefusal(t *testing.T) {
 	if _, err := c.Value([]uint8{0}, 1); err == nil {
 		t.Error("one cell for two tiles accepted")
 	}
+}
+
+// TestSharedRecords: tables of one board and number of pattern tiles
+// share one array of records (Table.rec) while they live, tables of
+// another shape do not, and At through the shared records gives every
+// state's index (the index of puzzle.Regions, which each table labels
+// for itself).
+func TestSharedRecords(t *testing.T) {
+	pa := pdbtest.Pattern(t, 4, 4, "blank-first", 1, 2, 3)
+	pb := pdbtest.Pattern(t, 4, 4, "blank-last", 11, 12, 15)
+	pc := pdbtest.Pattern(t, 4, 4, "blank-first", 1, 2, 5, 6)
+	pd := pdbtest.Pattern(t, 4, 3, "blank-first", 1, 2, 3)
+	_, a := packed(t, pa)
+	zb, b := packed(t, pb)
+	_, c := packed(t, pc)
+	_, d := packed(t, pd)
+	if &a.rec[0] != &b.rec[0] {
+		t.Errorf("%s and %s: records not shared", pa, pb)
+	}
+	for _, o := range []*Table{c, d} {
+		if &a.rec[0] == &o.rec[0] {
+			t.Errorf("%s and %s: records shared across shapes", pa, o.Pattern())
+		}
+	}
+	for idx := uint64(0); idx < b.Entries(); idx++ {
+		cells, blank := stateOf(t, zb.Regions, idx)
+		st := zb.Regions
+		m := puzzle.CombinationRank(maskOf(cells))
+		ord := puzzle.OrderRank(maskOf(cells), cells)
+		if got := b.At(ord, m, blank); got != idx {
+			t.Fatalf("%s: At(%d, %d, %d) = %d, want %d", st.Pattern(), ord, m, blank, got, idx)
+		}
+	}
+	runtime.KeepAlive(a)
 }
