@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -121,6 +122,50 @@ func TestIsBadData(t *testing.T) {
 	for _, tc := range cases {
 		if got := IsBadData(tc.err); got != tc.bad {
 			t.Errorf("%s: IsBadData(%v) = %v, want %v", tc.name, tc.err, got, tc.bad)
+		}
+	}
+}
+
+// TestFrameStats: the stats a payload's frames give as they are decoded
+// (frameStats, frames done in any order by several goroutines) equal
+// computeStats of the whole; a skipped frame ends the hash with "" and
+// wait still returns (no frame waits for it).
+func TestFrameStats(t *testing.T) {
+	const frame = 1000
+	values := make([]uint8, 10*frame+123)
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := range values {
+		values[i] = uint8(rng.IntN(40))
+	}
+	nf := (len(values) + frame - 1) / frame
+	bounds := func(i int) (uint64, uint64) {
+		return uint64(i * frame), uint64(min((i+1)*frame, len(values)))
+	}
+	want := computeStats(values)
+	for _, skipped := range []int{-1, 0, 4, nf - 1} {
+		f := newFrameStats(nf)
+		go f.hash(values, bounds)
+		var wg sync.WaitGroup
+		for _, i := range rng.Perm(nf) {
+			wg.Go(func() {
+				if i == skipped {
+					f.skip(i)
+					return
+				}
+				lo, hi := bounds(i)
+				f.done(i, values[lo:hi])
+			})
+		}
+		wg.Wait()
+		got := f.wait()
+		if skipped >= 0 {
+			if got.sha != "" {
+				t.Errorf("frame %d skipped: sha %q, want none", skipped, got.sha)
+			}
+			continue
+		}
+		if got.sha != want.sha || got.counts != want.counts {
+			t.Errorf("frame stats %s %v, computeStats %s %v", got.sha, got.counts[:40], want.sha, want.counts[:40])
 		}
 	}
 }

@@ -231,7 +231,7 @@ func (d *decoder) decode() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	values, err := d.payload(h, p, payloadOff)
+	values, st, err := d.payload(h, p, payloadOff)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +243,6 @@ func (d *decoder) decode() (*Table, error) {
 			return &Table{Header: *h, Pattern: p, Values: values, Regions: d.regions}, nil
 		}
 	}
-	st := computeStats(values)
 	if st.sha != h.RawSHA256 {
 		d.note(&ChecksumError{What: "raw_sha256", Want: h.RawSHA256, Got: st.sha})
 	}
@@ -736,12 +735,17 @@ func (d *decoder) openPayload(h *Header, p *puzzle.Pattern, payloadOff int64) (*
 
 // payload checks the payload SHA-256 (format 2) and the zstd frame
 // headers, then decodes all frames in parallel into a new slice of Entries
-// bytes. In lenient mode a frame that fails is reported and its entries
-// set to puzzle.Unreached.
-func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uint8, error) {
+// bytes, with their stats (the raw SHA-256 and the counts: what
+// computeStats gives) computed as the frames come: each worker counts the
+// frame it decoded while it is fresh in cache, and one goroutine hashes
+// the frames in order as they are done, beside the decoding instead of
+// after it (frameStats). In lenient mode a frame that fails is reported
+// and its entries set to puzzle.Unreached; the stats are then of no use
+// (decode does not read them).
+func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uint8, stats, error) {
 	fs, workers, err := d.openPayload(h, p, payloadOff)
 	if err != nil {
-		return nil, err
+		return nil, stats{}, err
 	}
 	defer fs.close()
 	nf := len(h.Frames)
@@ -750,10 +754,10 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 	for i, c := range h.Frames {
 		b := hdr[:min(int64(len(hdr)), c)]
 		if err := d.readAt(b, fs.offs[i]); err != nil {
-			return nil, err
+			return nil, stats{}, err
 		}
 		if frameErrs[i] = fs.checkHeader(i, b); frameErrs[i] != nil && d.strict {
-			return nil, frameErrs[i]
+			return nil, stats{}, frameErrs[i]
 		}
 	}
 
@@ -764,42 +768,117 @@ func (d *decoder) payload(h *Header, p *puzzle.Pattern, payloadOff int64) ([]uin
 		values = make([]uint8, h.Entries)
 		sysmem.AdviseHugePages(values, false) // a page fault per 2 MiB as the frames fill it, not per 4 KiB
 	}
+	fst := newFrameStats(nf)
+	go fst.hash(values, fs.bounds)
 	var g errgroup.Group
 	g.SetLimit(workers)
 	var failed atomic.Bool
+	launched := 0
 	for i := range nf {
 		if frameErrs[i] != nil {
+			fst.skip(i)
 			continue
 		}
 		if d.strict && failed.Load() {
 			break // frames are launched in order: the first failure is already known
 		}
+		launched = i + 1
 		g.Go(func() error {
 			lo, hi := fs.bounds(i)
 			if frameErrs[i] = fs.decode(i, values[lo:hi], true); frameErrs[i] != nil {
 				failed.Store(true)
+				fst.skip(i)
+				return nil
 			}
+			fst.done(i, values[lo:hi])
 			return nil
 		})
 	}
+	for i := launched; i < nf; i++ {
+		if frameErrs[i] == nil {
+			fst.skip(i)
+		}
+	}
 	_ = g.Wait()
+	st := fst.wait()
 	for i, err := range frameErrs {
 		if err == nil {
 			continue
 		}
 		if !IsBadData(err) {
-			return nil, err // I/O trouble is never a finding
+			return nil, stats{}, err // I/O trouble is never a finding
 		}
 		if !d.strict {
 			err = &UndecodedFrameError{Frame: i, Err: err}
 		}
 		if d.note(err); d.err != nil {
-			return nil, d.err
+			return nil, stats{}, d.err
 		}
 		lo, hi := fs.bounds(i)
 		fill(values[lo:hi], puzzle.Unreached)
 	}
-	return values, nil
+	return values, st, nil
+}
+
+// frameStats computes a payload's stats (computeStats) while its frames
+// are decoded: done counts a decoded frame (by the worker that decoded it)
+// and hands it to the hasher, which writes the frames to one SHA-256 in
+// order as each is done; skip marks a frame that will not be decoded, and
+// the hasher stops there (the stats are then incomplete, and not used).
+// Every frame must be either done or skipped exactly once before wait;
+// hash runs in its own goroutine from before the first frame.
+type frameStats struct {
+	ready  []chan bool // ready[i] gets true when frame i is done, false when skipped
+	mu     sync.Mutex
+	counts Counts
+	sha    chan string
+}
+
+func newFrameStats(nf int) *frameStats {
+	f := &frameStats{ready: make([]chan bool, nf), sha: make(chan string, 1)}
+	for i := range f.ready {
+		f.ready[i] = make(chan bool, 1)
+	}
+	return f
+}
+
+// done counts frame i (its entries vals) and lets the hasher take it.
+func (f *frameStats) done(i int, vals []uint8) {
+	c := CountValues(vals)
+	f.mu.Lock()
+	for v, n := range c {
+		f.counts[v] += n
+	}
+	f.mu.Unlock()
+	f.ready[i] <- true
+}
+
+// skip marks frame i as not decoded.
+func (f *frameStats) skip(i int) { f.ready[i] <- false }
+
+// hash writes the frames to the SHA-256 in order (values, each frame's
+// ranks from bounds) and sends its hex digest, or "" from the first
+// skipped frame on.
+func (f *frameStats) hash(values []uint8, bounds func(int) (uint64, uint64)) {
+	hs := sha256.New()
+	for i, r := range f.ready {
+		if !<-r {
+			f.sha <- ""
+			return
+		}
+		lo, hi := bounds(i)
+		hs.Write(values[lo:hi])
+	}
+	f.sha <- hex.EncodeToString(hs.Sum(nil))
+}
+
+// wait returns the stats once every frame is done or skipped and the
+// hasher (started with hash) has ended.
+func (f *frameStats) wait() stats {
+	sha := <-f.sha
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return stats{counts: f.counts, sha: sha}
 }
 
 // decodeFrame decompresses comp (frame i at file offset off) and decodes
