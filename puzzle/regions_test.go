@@ -114,3 +114,47 @@ func TestNewRegionsTooManyCellSets(t *testing.T) {
 		t.Errorf("%d bytes allocated before the refusal", b)
 	}
 }
+
+// TestRegionsShared: Regions of one board and number of tiles share their
+// maps while they live (the maps depend on nothing else), each keeps its
+// own pattern, and another board or tile count gets its own maps, equal
+// to a fresh labelling.
+func TestRegionsShared(t *testing.T) {
+	g, _ := NewGeometry(4, 4)
+	g43, _ := NewGeometry(4, 3)
+	mk := func(g Geometry, goal Board, tiles ...uint8) *Regions {
+		t.Helper()
+		p, err := NewPattern(g, goal, tiles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewRegions(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	a := mk(g, BlankLastGoal(g), 1, 2, 3)
+	b := mk(g, BlankFirstGoal(g), 9, 14, 15)
+	c := mk(g, BlankLastGoal(g), 1, 2, 3, 4)
+	d := mk(g43, BlankLastGoal(g43), 1, 2, 3)
+	if &a.regionOf[0] != &b.regionOf[0] || &a.slotStart[0] != &b.slotStart[0] {
+		t.Errorf("%s and %s: maps not shared", a.Pattern(), b.Pattern())
+	}
+	if b.Pattern().String() == a.Pattern().String() {
+		t.Errorf("shared Regions lost their own pattern: %s", b.Pattern())
+	}
+	for _, o := range []*Regions{c, d} {
+		if &a.regionOf[0] == &o.regionOf[0] {
+			t.Errorf("%s and %s: maps shared across shapes", a.Pattern(), o.Pattern())
+		}
+		fresh, err := labelAll(o.Pattern())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(fresh.slotStart, o.slotStart) || !slices.Equal(fresh.regionOf, o.regionOf) {
+			t.Errorf("%s: maps differ from a fresh labelling", o.Pattern())
+		}
+	}
+	runtime.KeepAlive(a)
+}
