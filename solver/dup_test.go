@@ -110,3 +110,19 @@ func smallestOptimal(t *testing.T, g puzzle.Geometry, s *format.Set) {
 		}
 	}
 }
+
+// TestPrepareCatalogue: PrepareCatalogue leaves the catalogues' automaton
+// compiled, and New of a catalogue then takes that same table.
+func TestPrepareCatalogue(t *testing.T) {
+	PrepareCatalogue()
+	dupMu.Lock()
+	tab, ok := dupTables[dupDepthCatalogue]
+	dupMu.Unlock()
+	if !ok || len(tab) == 0 {
+		t.Fatalf("no automaton of depth %d after PrepareCatalogue", dupDepthCatalogue)
+	}
+	got, err := dupTable(dupDepthCatalogue)
+	if err != nil || &got[0] != &tab[0] {
+		t.Errorf("dupTable after PrepareCatalogue: a new table (err %v)", err)
+	}
+}

@@ -240,6 +240,15 @@ func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (
 	return s, nil
 }
 
+// PrepareCatalogue compiles the duplicate-path automaton IDA* prunes with
+// under a catalogue of several partitions (depth dupDepthCatalogue, about
+// 1.4 CPU-s; compiled once per process), which New would otherwise compile
+// after the tables are loaded: a caller runs it in a goroutine while they
+// load. Safe for concurrent use; an error is New's to report.
+func PrepareCatalogue() {
+	_, _ = dupTable(dupDepthCatalogue)
+}
+
 // NewBoard returns a Solver without tables for boards of g and the given
 // goal: it runs AlgBidirectional only (Search refuses the others). Errors
 // about goal wrap puzzle.ErrBoard.
