@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime/debug"
 	"slices"
 	"time"
@@ -20,25 +21,47 @@ import (
 const FirstBeamWidth = 1000
 
 // beamBoundShare is the share of anytimeOptions.TimeLimit that the beam
-// searches leave to IDA* for the lower bound.
+// searches leave to the polish and IDA* while IDA* may still prove the
+// answer optimal (closeGap).
 const beamBoundShare = 4 // a quarter
 
-// beamPolishShare is the share of anytimeOptions.TimeLimit, taken from
-// IDA*'s quarter, within which the best path's improvement (polish) must
-// end; it usually takes a second or two.
-const beamPolishShare = 8 // an eighth
+// beamFarShare is that share when the gap between the best length and
+// the proven bound is wider than beamCloseGap: IDA* would need more
+// iterations than a time limit allows (each costs about six times the
+// last on these boards), so the time goes to the beams instead.
+const beamFarShare = 16
+
+// beamCloseGap is the widest gap, in moves, between the best length and
+// the proven lower bound for which the anytime beam search still keeps a
+// quarter of its time for IDA* and runs IDA* slices between its beams:
+// 12 moves are 6 iterations of IDA*.
+const beamCloseGap = 12
+
+// beamPolishShare is the share of the reserve (beamBoundShare or
+// beamFarShare of the time limit) within which the best path's
+// improvement (polish) must end, the rest being IDA*'s; it usually takes
+// a second or two.
+const beamPolishShare = 2 // a half
+
+// beamFinalSafety is the share, in percent, of the estimated room that
+// the last beam (sized to the time and memory left) plans to use: a beam's
+// time and peak grow a little faster than its width.
+const beamFinalSafety = 75
 
 // beamFreeBytes is the peak of a beam search above which its arrays are
 // given back to the system before the next, wider one allocates.
 const beamFreeBytes = 64 << 20
 
 // solveBeamAnytime is solveAnytime with opt.Beam: beam searches of widths
-// FirstBeamWidth, twice that, and so on up to opt.MaxWidth, each started
-// only when a search twice as long as the last one would still leave a
-// quarter of the time limit; then IDA* with the time left, up to the best
-// length found: it raises the proven lower bound an iteration at a time,
-// proves the solution optimal when its bound reaches the length, and
-// replaces it by an optimal one when it finds one.
+// FirstBeamWidth, twice that, and so on up to opt.MaxWidth (nextWidth);
+// with a time limit, once doubling would leave too little room, one last
+// beam as wide as the time and memory left allow, estimated from the last
+// one. The beams leave a reserve (a quarter of the time limit, a
+// sixteenth when the proven bound is far from the best length) to the
+// polish of the best path and to IDA* up to the best length: it raises
+// the proven lower bound an iteration at a time, proves the solution
+// optimal when its bound reaches the length, and replaces it by an
+// optimal one when it finds one.
 func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt anytimeOptions) (Bounded, error) {
 	began := time.Now()
 	maxWidth := opt.MaxWidth
@@ -70,6 +93,9 @@ type beamAnytime struct {
 	began    time.Time
 	parity   int // of every solution's length
 	best     Bounded
+	// the width and time of the beam before the last (growth)
+	prevWidth int
+	prevTime  time.Duration
 }
 
 // run is the search: the beam searches (beams), then IDA* for the bound
@@ -83,15 +109,15 @@ func (a *beamAnytime) run() error {
 	return a.lastBound()
 }
 
-// polish improves the best path (improvePath) until an eighth of the
-// time limit is left (to the end of its passes without one).
+// polish improves the best path (improvePath) until half the reserve is
+// left (to the end of its passes without a time limit).
 func (a *beamAnytime) polish() {
 	if a.best.Length < 2 || a.s.exact != nil {
 		return
 	}
 	var deadline time.Time
 	if a.opt.TimeLimit > 0 {
-		deadline = a.began.Add(a.opt.TimeLimit - a.opt.TimeLimit/beamPolishShare)
+		deadline = a.began.Add(a.opt.TimeLimit - a.reserve()/beamPolishShare)
 	}
 	path := a.s.pathOf(a.best.Moves)
 	better, nodes := a.s.improvePath(a.ctx, a.work, path, deadline)
@@ -106,20 +132,15 @@ func (a *beamAnytime) polish() {
 // left is the time left of the time limit (meaningless without one).
 func (a *beamAnytime) left() time.Duration { return a.opt.TimeLimit - time.Since(a.began) }
 
-// beams runs the beam searches of growing width, each followed by a short
-// IDA* slice. done is true when the answer is final: proven optimal, or
-// stopped by the context or the node limit (err then says so).
+// beams runs the beam searches of growing width (nextWidth), each but
+// the last followed by a short IDA* slice while the bound is close to the
+// best length (closeGap). done is true when the answer is final: proven
+// optimal, or stopped by the context or the node limit (err then says so).
 func (a *beamAnytime) beams() (done bool, err error) {
-	var last time.Duration // the last beam's time
-	first := min(FirstBeamWidth, a.maxWidth)
-	for w := first; ; w = min(2*w, a.maxWidth) {
-		lim, ok := a.beamLimits(w, last)
-		if !ok {
-			return false, nil // no time for a wider beam
-		}
-		out, err := a.s.runBeamSearch(a.ctx, a.b, w, lim, max(a.best.Length, 0))
-		a.take(out, w == first)
-		last = out.Stats.Elapsed
+	w := min(FirstBeamWidth, a.maxWidth)
+	for first, final := true, false; ; first = false {
+		out, err := a.s.runBeamSearch(a.ctx, a.b, w, a.beamLimits(final), max(a.best.Length, 0))
+		a.take(out, first)
 		switch {
 		case err == nil:
 			a.improve(out, w)
@@ -129,36 +150,117 @@ func (a *beamAnytime) beams() (done bool, err error) {
 		case errors.Is(err, ErrBeamExhausted):
 			// No solution shorter than the best at this width: try wider.
 		default:
-			w = a.maxWidth // a limit of this width: the wider ones would reach it too
+			final = true // a limit of this width: the wider ones would reach it too
 		}
-		if a.best.Optimal || w == a.maxWidth {
+		if a.best.Optimal || w == a.maxWidth || final {
 			return a.best.Optimal, nil
 		}
-		// A short IDA* slice (a quarter of this beam's time) between beams:
-		// on boards IDA* solves at once it ends the search early.
-		if done, err := a.bound(max(last/4, time.Millisecond)); err != nil || done {
-			if err != nil {
-				return true, fmt.Errorf("anytime beam search, IDA* for the bound: %w", err)
+		// A short IDA* slice (a quarter of this beam's time) between beams
+		// while IDA* may still close the gap: on boards IDA* solves at
+		// once it ends the search early.
+		if a.closeGap() {
+			if done, err := a.bound(max(out.Stats.Elapsed/4, time.Millisecond)); err != nil || done {
+				if err != nil {
+					return true, fmt.Errorf("anytime beam search, IDA* for the bound: %w", err)
+				}
+				return true, nil
 			}
-			return true, nil
+		}
+		var ok bool
+		if w, final, ok = a.nextWidth(w, out.Stats); !ok {
+			return false, nil
 		}
 	}
 }
 
-// beamLimits are the limits of the beam of width w, the last one having
-// taken last: the search's own, with the time left but the quarter kept
-// for IDA*. ok is false when a beam twice as long as the last would not
-// leave that quarter (the first beam always runs).
-func (a *beamAnytime) beamLimits(w int, last time.Duration) (lim Limits, ok bool) {
-	lim = a.opt.Limits
-	if a.opt.TimeLimit > 0 {
-		reserve := a.opt.TimeLimit / beamBoundShare
-		if w > FirstBeamWidth && a.left()-reserve < 2*last {
-			return lim, false
-		}
-		lim.TimeLimit = max(a.left()-reserve, 1)
+// closeGap reports whether the best length is within beamCloseGap moves
+// of the proven bound (or no solution is known yet).
+func (a *beamAnytime) closeGap() bool {
+	return a.best.Length < 0 || a.best.Length-a.best.Lower <= beamCloseGap
+}
+
+// reserve is the time the beams leave to the polish and IDA*: a
+// quarter of the time limit while closeGap, else a sixteenth.
+func (a *beamAnytime) reserve() time.Duration {
+	if a.closeGap() {
+		return a.opt.TimeLimit / beamBoundShare
 	}
-	return lim, true
+	return a.opt.TimeLimit / beamFarShare
+}
+
+// nextWidth is the width of the beam after one of width w whose
+// statistics were st. Without a time limit it is twice w (up to
+// a.maxWidth). With one, it is twice w while the room left before the
+// reserve is at least beamDoubleRoom times the last beam's time; else it
+// is the widest beam whose time (lastWidth's, grown by growth) fills
+// beamFinalSafety percent of the room and whose arrays (beamBytes) fit
+// that share of the memory limit, and final is true. ok is false when
+// that beam would not be at least a quarter wider than w (the beams end).
+func (a *beamAnytime) nextWidth(w int, st Stats) (next int, final, ok bool) {
+	if a.opt.TimeLimit <= 0 {
+		return min(2*w, a.maxWidth), false, true
+	}
+	last := max(st.Elapsed, time.Millisecond)
+	room := a.left() - a.reserve()
+	g := a.growth(w, last)
+	a.prevWidth, a.prevTime = w, last
+	if room >= beamDoubleRoom*last {
+		return min(2*w, a.maxWidth), false, true
+	}
+	// time(f) = last * (f/w)^g within safety*room.
+	f := float64(w) * math.Pow(float64(room)*beamFinalSafety/100/float64(last), 1/g)
+	maxBytes := a.opt.MaxBytes
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	maxBytes = maxBytes * beamFinalSafety / 100
+	levels := beamLevels(a.best.Lower, a.best.Length)
+	lo, hi := w, int(min(f, float64(a.maxWidth))) // the widest width in [lo, hi] within maxBytes
+	for lo < hi {
+		if mid := lo + (hi-lo+1)/2; a.s.beamBytes(mid, levels) <= maxBytes {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo < w+w/4 {
+		return w, false, false
+	}
+	return lo, true, true
+}
+
+// growth is the exponent of a beam's time in its width, from the last
+// two beams (prevWidth's, and w's that took last): log(time ratio) /
+// log(width ratio), within [1.1, 1.5]; 1.15 before two beams (measured on
+// the 35- and 48-puzzle: a doubled width takes 2.1 to 2.3 times as long,
+// the kept set and the window outgrowing the caches).
+func (a *beamAnytime) growth(w int, last time.Duration) float64 {
+	if a.prevWidth == 0 || a.prevWidth >= w || a.prevTime <= 0 {
+		return 1.15
+	}
+	g := math.Log(float64(last)/float64(a.prevTime)) / math.Log(float64(w)/float64(a.prevWidth))
+	return min(max(g, 1.1), 1.5)
+}
+
+// beamDoubleRoom is the room, in times of the last beam, from which the
+// anytime beam search still doubles the width: below it, the last beam
+// is sized to the room (a beam twice as wide takes about twice as long,
+// so doubling again would leave a last beam narrower than sizing it now).
+const beamDoubleRoom = 6
+
+// beamLimits are the limits of the next beam: the search's own, with the
+// time left less the reserve (less half of it for the last beam, which
+// may take from the polish's share).
+func (a *beamAnytime) beamLimits(final bool) Limits {
+	lim := a.opt.Limits
+	if a.opt.TimeLimit > 0 {
+		r := a.reserve()
+		if final {
+			r /= beamPolishShare
+		}
+		lim.TimeLimit = max(a.left()-r, 1)
+	}
+	return lim
 }
 
 // take adds the statistics and the lower bound of one beam search (first:

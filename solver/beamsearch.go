@@ -56,6 +56,37 @@ const beamLinkBytes = 8
 // looks them up (hcalc.load), for the tests that compare the two.
 var beamKeepParts = true
 
+// beamLevels is the number of levels a beam search from a state of
+// heuristic h is expected to go down: fewer than upper when it prunes by
+// a known length upper > 0 (no child at g + h >= upper is kept), else
+// 1.25 h + 1 (DeepCubeA's solutions are 1.25 to 1.3 times our h).
+func beamLevels(h, upper int) int {
+	if upper > 0 {
+		return upper
+	}
+	return h + h/4 + 1
+}
+
+// beamBytes estimates the peak of the arrays of a beam search of the given
+// width that goes levels deep (solveBeam's memory): the set of the states
+// kept (reserved at once, a power of two at most half full), their links,
+// the children of a level (at most 3 per state kept), the level's keys and
+// values per table, and the hash window.
+func (s *Solver) beamBytes(width, levels int) int64 {
+	words := int64(newPacker(s.n).words)
+	np := int64(0)
+	if s.exact == nil && s.cat == nil && beamKeepParts {
+		np = int64(partsLen(s))
+	}
+	w := int64(width)
+	kept := int64(8) << bits.Len(uint(max(2*width*levels, 1<<16)-1))
+	links := w * int64(levels) * beamLinkBytes
+	children := 3 * w * (8*words + 2 + 8 + beamLinkBytes + np)
+	level := w * (8*words + np)
+	window := 2 * int64(windowSlots(width)) * 8
+	return kept + links + children + level + window
+}
+
 // beamMaxLevels is the deepest level a beam search from a state of
 // heuristic h goes to before giving up: 4h + 200 moves, far beyond the
 // optimum on every board measured (DeepCubeA's 48-puzzle lengths are
@@ -339,11 +370,10 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 	}
 	bs.cur = append(make([]uint64, 0, bs.words), k0[:bs.words]...)
 	bs.win.addNew(hashKey(k0))
-	// The states a beam keeps: width per level, about 1.25 times the
-	// start's heuristic levels on DeepCubeA's states (their solutions
-	// are 1.25 to 1.3 times our h); reserved at once, the set is not
-	// rehashed at every doubling (a tenth of a 48-puzzle beam's time).
-	bs.kept.reserve(min(width*(bs.startH+bs.startH/4+1), 1<<30), &bs.guard.bud)
+	// The states a beam keeps: width per level over beamLevels levels,
+	// reserved at once, so that the set is not rehashed at every
+	// doubling (a tenth of a 48-puzzle beam's time).
+	bs.kept.reserve(min(width*beamLevels(bs.startH, bs.upper), 1<<30), &bs.guard.bud)
 	if _, err := bs.kept.addNew(hashKey(k0), &bs.guard.bud); err != nil {
 		return false, err
 	}
