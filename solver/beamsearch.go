@@ -83,7 +83,7 @@ func (s *Solver) beamBytes(width, levels int) int64 {
 	links := w * int64(levels) * beamLinkBytes
 	children := 3 * w * (8*words + 2 + 8 + beamLinkBytes + np)
 	level := w * (8*words + np)
-	window := 2 * int64(windowSlots(width)) * 8
+	window := 2 * int64(windowSlots(width)) * windowSlotBytes
 	return kept + links + children + level + window
 }
 
@@ -154,14 +154,17 @@ func (hs *hashSet) insert(h uint64) {
 
 // hashWindow is a set of 64-bit hashes over recent levels: two
 // open-addressing tables (linear probing, 0 = empty), the older dropped
-// when the newer is half full.
+// when the newer is half full. A hash's slot comes from its high bits and
+// the table holds its low 32 bits (its fingerprint): half the memory of
+// whole hashes, so more of the window stays in cache, for a false match
+// (a child dropped as seen) once in about 2^32 lookups per probe.
 type hashWindow struct {
-	cur, old []uint64
+	cur, old []uint32
 	n        int // hashes in cur
 	shift    uint
 }
 
-// maxWindowSlots caps each table of a hash window (128 MiB): past a width
+// maxWindowSlots caps each table of a hash window (64 MiB): past a width
 // of 2^20 the window covers fewer levels instead of growing.
 const maxWindowSlots = 1 << 24
 
@@ -172,21 +175,24 @@ func windowSlots(width int) int {
 	return min(1<<bits.Len(uint(max(16*width, 1024)-1)), maxWindowSlots)
 }
 
+// windowSlotBytes is the size of a slot of a hash window.
+const windowSlotBytes = 4
+
 // newHashWindow allocates a window of two tables of slots each (a power
 // of two), within b.
 func newHashWindow(slots int, b *budget) (hashWindow, error) {
-	if !b.take(2*int64(slots)*8, 0) {
+	if !b.take(2*int64(slots)*windowSlotBytes, 0) {
 		return hashWindow{}, b.err()
 	}
-	return hashWindow{cur: make([]uint64, slots), old: make([]uint64, slots), shift: 64 - uint(bits.TrailingZeros(uint(slots)))}, nil
+	return hashWindow{cur: make([]uint32, slots), old: make([]uint32, slots), shift: 64 - uint(bits.TrailingZeros(uint(slots)))}, nil
 }
 
-// has reports whether h is in t.
-func (w *hashWindow) has(t []uint64, h uint64) bool {
+// has reports whether the fingerprint f, at slot i, is in t.
+func has(t []uint32, i uint64, f uint32) bool {
 	mask := uint64(len(t) - 1)
-	for i := h >> w.shift; ; i = (i + 1) & mask {
+	for ; ; i = (i + 1) & mask {
 		switch t[i] {
-		case h:
+		case f:
 			return true
 		case 0:
 			return false
@@ -197,18 +203,17 @@ func (w *hashWindow) has(t []uint64, h uint64) bool {
 // addNew adds h (a key's hash) and reports whether it was new in the
 // window.
 func (w *hashWindow) addNew(h uint64) bool {
-	h |= 1 // 0 marks an empty slot
-	if w.has(w.old, h) {
+	i, f := h>>w.shift, uint32(h)|1 // 0 marks an empty slot
+	if has(w.old, i, f) {
 		return false
 	}
 	mask := uint64(len(w.cur) - 1)
-	i := h >> w.shift
 	for ; w.cur[i] != 0; i = (i + 1) & mask {
-		if w.cur[i] == h {
+		if w.cur[i] == f {
 			return false
 		}
 	}
-	w.cur[i] = h
+	w.cur[i] = f
 	if w.n++; 2*w.n >= len(w.cur) {
 		w.cur, w.old = w.old, w.cur
 		clear(w.cur)
@@ -225,7 +230,7 @@ func (w *hashWindow) addNew(h uint64) bool {
 //
 // Memory is bounded by lim.MaxBytes (DefaultMaxBytes when 0): about
 // 3*width*(8*words+18) bytes for a level's children (words: 2 on the
-// 24-puzzle, 4 on 6x6, 5 on 7x7, 7 on 8x8), 256*width (at most 256 MiB)
+// 24-puzzle, 4 on 6x6, 5 on 7x7, 7 on 8x8), 128*width (at most 128 MiB)
 // for the hash window, and 8 bytes of link plus 16 of hash set per state
 // kept over all levels; lim.MaxNodes bounds the states
 // kept, lim.TimeLimit the time. A search that reaches a limit, or finds
