@@ -17,7 +17,8 @@ import (
 // proven lower bound between them and after them.
 
 // FirstBeamWidth is the width of the first beam search of the anytime
-// beam search (AlgAnytimeBeamSearch); each next one is twice as wide.
+// beam search (AlgAnytimeBeamSearch); each next one is twice as wide, but
+// the last (nextWidth).
 const FirstBeamWidth = 1000
 
 // beamBoundShare is the share of anytimeOptions.TimeLimit that the beam
@@ -192,10 +193,11 @@ func (a *beamAnytime) reserve() time.Duration {
 // statistics were st. Without a time limit it is twice w (up to
 // a.maxWidth). With one, it is twice w while the room left before the
 // reserve is at least beamDoubleRoom times the last beam's time; else it
-// is the widest beam whose time (lastWidth's, grown by growth) fills
+// is the widest beam whose time (w's, grown by growth) fills
 // beamFinalSafety percent of the room and whose arrays (beamBytes) fit
 // that share of the memory limit, and final is true. ok is false when
-// that beam would not be at least a quarter wider than w (the beams end).
+// there is no room, or when that beam would be neither a quarter wider
+// than w nor the width cap a.maxWidth (the beams end).
 func (a *beamAnytime) nextWidth(w int, st Stats) (next int, final, ok bool) {
 	if a.opt.TimeLimit <= 0 {
 		return min(2*w, a.maxWidth), false, true
@@ -207,13 +209,16 @@ func (a *beamAnytime) nextWidth(w int, st Stats) (next int, final, ok bool) {
 	if room >= beamDoubleRoom*last {
 		return min(2*w, a.maxWidth), false, true
 	}
+	if room <= 0 {
+		return w, false, false
+	}
 	// time(f) = last * (f/w)^g within safety*room.
 	f := float64(w) * math.Pow(float64(room)*beamFinalSafety/100/float64(last), 1/g)
 	maxBytes := a.opt.MaxBytes
 	if maxBytes == 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	maxBytes = maxBytes * beamFinalSafety / 100
+	maxBytes = maxBytes / 100 * beamFinalSafety // no overflow for any int64
 	levels := beamLevels(a.best.Lower, a.best.Length)
 	lo, hi := w, int(min(f, float64(a.maxWidth))) // the widest width in [lo, hi] within maxBytes
 	for lo < hi {
@@ -223,7 +228,7 @@ func (a *beamAnytime) nextWidth(w int, st Stats) (next int, final, ok bool) {
 			hi = mid - 1
 		}
 	}
-	if lo < w+w/4 {
+	if lo < w+w/4 && (lo == w || lo < a.maxWidth) {
 		return w, false, false
 	}
 	return lo, true, true

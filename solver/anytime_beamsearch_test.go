@@ -106,6 +106,29 @@ func TestNextWidth(t *testing.T) {
 			t.Fatalf("got %d %v %v, want no last beam", next, final, ok)
 		}
 	})
+	t.Run("time already past the reserve", func(t *testing.T) {
+		a := mk(T, T-time.Second, 1<<40) // room about -5.25 s
+		if next, final, ok := a.nextWidth(4000, Stats{Elapsed: time.Second}); ok || final {
+			t.Fatalf("got %d %v %v, want no last beam", next, final, ok)
+		}
+	})
+	t.Run("width cap just above the last", func(t *testing.T) {
+		a := mk(T, 40*time.Second, 1<<40)
+		a.maxWidth = 4400 // less than a quarter wider than 4000
+		if next, final, ok := a.nextWidth(4000, Stats{Elapsed: (a.left() - a.reserve()) / 3}); next != 4400 || !final || !ok {
+			t.Fatalf("got %d %v %v, want the cap 4400 as the last beam", next, final, ok)
+		}
+	})
+	t.Run("huge memory limit", func(t *testing.T) {
+		for _, maxBytes := range []int64{1 << 40, 1 << 57, 1 << 62, math.MaxInt64} {
+			a := mk(T, 40*time.Second, maxBytes)
+			room := a.left() - a.reserve()
+			next, final, ok := a.nextWidth(4000, Stats{Elapsed: room / 3})
+			if !final || !ok || next <= 5000 {
+				t.Fatalf("memory limit %d: got %d %v %v, want a last beam sized by the time", maxBytes, next, final, ok)
+			}
+		}
+	})
 	t.Run("growth", func(t *testing.T) {
 		a := mk(T, 10*time.Second, 0)
 		if g := a.growth(2000, time.Second); g != 1.15 {

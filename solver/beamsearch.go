@@ -57,8 +57,9 @@ const beamLinkBytes = 8
 var beamKeepParts = true
 
 // beamLevels is the number of levels a beam search from a state of
-// heuristic h is expected to go down: fewer than upper when it prunes by
-// a known length upper > 0 (no child at g + h >= upper is kept), else
+// heuristic h is expected to go down: upper when it prunes by a known
+// length upper > 0 (it keeps no child at g + h >= upper, so it goes at
+// most upper - 1 levels down and the goal is the upper-th), else
 // 1.25 h + 1 (DeepCubeA's solutions are 1.25 to 1.3 times our h).
 func beamLevels(h, upper int) int {
 	if upper > 0 {
@@ -152,12 +153,14 @@ func (hs *hashSet) insert(h uint64) {
 	hs.n++
 }
 
-// hashWindow is a set of 64-bit hashes over recent levels: two
+// hashWindow is a set of the 64-bit hashes of recent levels: two
 // open-addressing tables (linear probing, 0 = empty), the older dropped
 // when the newer is half full. A hash's slot comes from its high bits and
 // the table holds its low 32 bits (its fingerprint): half the memory of
 // whole hashes, so more of the window stays in cache, for a false match
-// (a child dropped as seen) once in about 2^32 lookups per probe.
+// (a child dropped as seen) with odds of about 2^-31 per slot compared
+// (the low bit is always set; a lookup compares a few slots in each
+// table). A false match drops a child, it never makes a wrong path.
 type hashWindow struct {
 	cur, old []uint32
 	n        int // hashes in cur
