@@ -104,7 +104,9 @@ func TestBudget(t *testing.T) {
 	if err != nil || auto.FromFlag {
 		t.Fatalf("NewBudget(\"\") = %+v, %v", auto, err)
 	}
-	if n, ok := Available(); auto.Known != ok || auto.Limit != n {
+	// Two reads of the available memory, moments apart while other
+	// processes (the other test packages) allocate: equal within 1/16.
+	if n, ok := Available(); auto.Known != ok || absDiff(auto.Limit, n) > max(auto.Limit, n)/16 {
 		t.Errorf("NewBudget(\"\") = %+v, Available = %d, %v", auto, n, ok)
 	}
 	if err := (Budget{}).Check("x", 1<<62); err != nil {
@@ -114,4 +116,11 @@ func TestBudget(t *testing.T) {
 	if msg := avail.Check("big.pdb", 43_608_000_000).Error(); msg != "big.pdb needs 40.6 GiB of memory, 21.0 GiB available (--max-memory overrides)" {
 		t.Errorf("message %q", msg)
 	}
+}
+
+func absDiff(a, b uint64) uint64 {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }
