@@ -80,7 +80,7 @@ func (s *Solver) beamBytes(width, levels int) int64 {
 		np = int64(partsLen(s))
 	}
 	w := int64(width)
-	kept := int64(8) << bits.Len(uint(max(2*width*levels, 1<<16)-1))
+	kept := 8 * int64(hashSetSlots(keptHashes(width, levels)))
 	links := w * int64(levels) * beamLinkBytes
 	children := 3 * w * (8*words + 2 + 8 + beamLinkBytes + np)
 	level := w * (8*words + np)
@@ -135,13 +135,21 @@ func (hs *hashSet) addNew(h uint64, b *budget) (bool, error) {
 // reserve grows an empty set to hold n hashes without growing again,
 // when the budget allows (else it stays as it is and grows as it fills).
 func (hs *hashSet) reserve(n int, b *budget) {
-	size := 1 << bits.Len(uint(max(2*n, 1<<16)-1))
+	size := hashSetSlots(n)
 	if hs.n != 0 || size <= len(hs.t) || !b.take(int64(size)*8, int64(len(hs.t))*8) {
 		return
 	}
 	hs.t = make([]uint64, size)
 	hs.shift = 64 - uint(bits.TrailingZeros(uint(size)))
 }
+
+// hashSetSlots is the size of a hashSet reserved for n hashes: twice n
+// rounded up to a power of two, at least 2^16.
+func hashSetSlots(n int) int { return 1 << bits.Len(uint(max(2*n, 1<<16)-1)) }
+
+// keptHashes is the number of hashes a beam of the given width reserves
+// its set of kept states for, levels deep (beamLevels), at most 2^30.
+func keptHashes(width, levels int) int { return min(width*levels, 1<<30) }
 
 func (hs *hashSet) insert(h uint64) {
 	mask := uint64(len(hs.t) - 1)
@@ -381,7 +389,7 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 	// The states a beam keeps: width per level over beamLevels levels,
 	// reserved at once, so that the set is not rehashed at every
 	// doubling (a tenth of a 48-puzzle beam's time).
-	bs.kept.reserve(min(width*beamLevels(bs.startH, bs.upper), 1<<30), &bs.guard.bud)
+	bs.kept.reserve(keptHashes(width, beamLevels(bs.startH, bs.upper)), &bs.guard.bud)
 	if _, err := bs.kept.addNew(hashKey(k0), &bs.guard.bud); err != nil {
 		return false, err
 	}
