@@ -142,6 +142,7 @@ func (a *beamAnytime) beams() (done bool, err error) {
 	for first, final := true, false; ; first = false {
 		out, err := a.s.runBeamSearch(a.ctx, a.b, w, a.beamLimits(final), max(a.best.Length, 0))
 		a.take(out, first)
+		limited := false
 		switch {
 		case err == nil:
 			a.improve(out, w)
@@ -151,10 +152,18 @@ func (a *beamAnytime) beams() (done bool, err error) {
 		case errors.Is(err, ErrBeamExhausted):
 			// No solution shorter than the best at this width: try wider.
 		default:
-			final = true // a limit of this width: the wider ones would reach it too
+			limited = true // a limit of this width: the wider ones would reach it too
 		}
-		if a.best.Optimal || w == a.maxWidth || final {
+		if a.best.Optimal || w == a.maxWidth || limited {
 			return a.best.Optimal, nil
+		}
+		if final {
+			// A last beam that ended early: one more, sized to the room left.
+			var ok bool
+			if w, ok = a.again(w, out.Stats); !ok {
+				return false, nil
+			}
+			continue
 		}
 		// A short IDA* slice (a quarter of this beam's time) between beams
 		// while IDA* may still close the gap: on boards IDA* solves at
@@ -212,6 +221,18 @@ func (a *beamAnytime) nextWidth(w int, st Stats) (next int, final, ok bool) {
 	if room <= 0 {
 		return w, false, false
 	}
+	lo := a.sized(w, last, g, room, w)
+	if lo < w+w/4 && (lo == w || lo < a.maxWidth) {
+		return w, false, false
+	}
+	return lo, true, true
+}
+
+// sized is the widest beam, at least lo (at most w) and at most a.maxWidth, whose
+// time (last, that of a beam of width w, grown with exponent g) fills
+// beamFinalSafety percent of room and whose arrays (beamBytes) fit that
+// share of the memory limit; lo when none wider does.
+func (a *beamAnytime) sized(w int, last time.Duration, g float64, room time.Duration, lo int) int {
 	// time(f) = last * (f/w)^g within safety*room.
 	f := float64(w) * math.Pow(float64(room)*beamFinalSafety/100/float64(last), 1/g)
 	maxBytes := a.opt.MaxBytes
@@ -220,7 +241,7 @@ func (a *beamAnytime) nextWidth(w int, st Stats) (next int, final, ok bool) {
 	}
 	maxBytes = maxBytes / 100 * beamFinalSafety // no overflow for any int64
 	levels := beamLevels(a.best.Lower, a.best.Length)
-	lo, hi := w, int(min(f, float64(a.maxWidth))) // the widest width in [lo, hi] within maxBytes
+	hi := int(min(f, float64(a.maxWidth))) // the widest width in [lo, hi] within maxBytes
 	for lo < hi {
 		if mid := lo + (hi-lo+1)/2; a.s.beamBytes(mid, levels) <= maxBytes {
 			lo = mid
@@ -228,11 +249,42 @@ func (a *beamAnytime) nextWidth(w int, st Stats) (next int, final, ok bool) {
 			hi = mid - 1
 		}
 	}
-	if lo < w+w/4 && (lo == w || lo < a.maxWidth) {
-		return w, false, false
-	}
-	return lo, true, true
+	return lo
 }
+
+// again is the width of one more last beam after a last beam of width w
+// (statistics st) that ended early, without a limit: it found its
+// solution or ran out of states below the best length
+// (ErrBeamExhausted) before the time it was given, and the room it left
+// would go to the polish and IDA*, which rarely shorten a far answer.
+// A beam of another width keeps other states (a beam is not monotone in
+// its width: on DeepCubeA's 35-puzzle states, widths 32,000, 64,000 and
+// 103,557 of one search gave 135, none and 133 moves), so one sized to
+// the room (sized, with the last beam's time) is another chance. ok is
+// false when that beam would be narrower than a quarter of w, when it
+// would be w itself (the same beam again), with no time limit, and while
+// the gap is close (closeGap: the room is IDA*'s, which may prove the
+// answer optimal).
+func (a *beamAnytime) again(w int, st Stats) (next int, ok bool) {
+	if a.opt.TimeLimit <= 0 || a.closeGap() {
+		return w, false
+	}
+	last := max(st.Elapsed, time.Millisecond)
+	room := a.left() - a.reserve()
+	if room <= 0 {
+		return w, false
+	}
+	g := a.growth(w, last)
+	a.prevWidth, a.prevTime = w, last
+	next = a.sized(w, last, g, room, beamAgainMin)
+	if next < w/4 || next == w || next <= beamAgainMin {
+		return w, false
+	}
+	return next, true
+}
+
+// beamAgainMin is the narrowest width again sizes from.
+const beamAgainMin = FirstBeamWidth
 
 // growth is the exponent of a beam's time in its width, from the last
 // two beams (prevWidth's, and w's that took last): log(time ratio) /

@@ -155,3 +155,59 @@ func TestNextWidth(t *testing.T) {
 		}
 	})
 }
+
+// TestAgain checks the width of one more last beam after a last beam that
+// ended early: sized to the room left from the last beam's time (the same
+// estimate as nextWidth's last beam, narrower or wider), never the same
+// width again, none
+// narrower than a quarter of the last, none without a time limit, with no
+// room, or while the gap is close (the room is then IDA*'s).
+func TestAgain(t *testing.T) {
+	s := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{})
+	const T = 100 * time.Second
+	mk := func(limit, elapsed time.Duration, lower int) *beamAnytime {
+		a := &beamAnytime{s: s, maxWidth: MaxBeamWidth, began: time.Now().Add(-elapsed),
+			best: Bounded{Length: 140, Lower: lower}}
+		a.opt.TimeLimit, a.opt.MaxBytes = limit, 1<<40
+		return a
+	}
+	const w = 100000
+	cases := []struct {
+		name    string
+		elapsed time.Duration // of the time limit, when the last beam ended
+		last    time.Duration // the last beam's time
+		lower   int
+		ok      bool
+	}{
+		{"a third of the room left", 60 * time.Second, 40 * time.Second, 110, true},
+		{"room for a wider beam", 30 * time.Second, 40 * time.Second, 110, true},
+		{"too little room", 90 * time.Second, 40 * time.Second, 110, false},
+		{"past the reserve", T - time.Second, 40 * time.Second, 110, false},
+		{"close gap", 60 * time.Second, 40 * time.Second, 140 - beamCloseGap, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			a := mk(T, c.elapsed, c.lower)
+			room := a.left() - a.reserve()
+			next, ok := a.again(w, Stats{Elapsed: c.last})
+			if ok != c.ok {
+				t.Fatalf("room %v after a beam of %v: got %d %v, want ok %v", room, c.last, next, ok, c.ok)
+			}
+			if !ok {
+				return
+			}
+			if next == w || next < w/4 {
+				t.Fatalf("got width %d, want another than %d and at least %d", next, w, w/4)
+			}
+			est := float64(c.last) * math.Pow(float64(next)/w, 1.15)
+			if want := float64(room) * beamFinalSafety / 100; math.Abs(est-want) > 0.01*want {
+				t.Fatalf("width %d: estimated %v, want %v", next, time.Duration(est), time.Duration(want))
+			}
+		})
+	}
+	t.Run("no time limit", func(t *testing.T) {
+		if next, ok := mk(0, 0, 110).again(w, Stats{Elapsed: time.Second}); ok {
+			t.Fatalf("got %d %v, want no beam", next, ok)
+		}
+	})
+}
