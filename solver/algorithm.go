@@ -65,7 +65,7 @@ var algorithms = [...]algorithmEntry{
 	AlgRestarts: {name: "restarts", summary: "restarting weighted A*", params: ScheduleParams{}, weighted: true, anytime: true, tables: true, search: (*Solver).searchRestarts,
 		about: "restarting weighted A* (Richter, Thayer & Ruml 2010): a fresh weighted A* per weight of the schedule instead of ARA*'s reuse; first solutions sooner on big boards with weak tables"},
 	AlgAnytimeBeamSearch: {name: "anytime-beam", summary: "beam searches of growing width, then IDA* for the bound", params: WidthParams{}, weighted: true, anytime: true, tables: true, search: (*Solver).searchAnytimeBeam,
-		about: fmt.Sprintf("beam searches of widths %d, twice that, and so on up to the largest width, then (with a time limit) one as wide as the time and memory left allow, then IDA* up to the best length for the proven bound: the shortest solutions on big boards", FirstBeamWidth)},
+		about: fmt.Sprintf("beam searches of widths %d, twice that, and so on up to the largest width, then (with a time limit) one as wide as the time and memory left allow (and one more when it ends early), then IDA* up to the best length for the proven bound: the shortest solutions on big boards", FirstBeamWidth)},
 	AlgBeamSearch: {name: "beam", summary: "beam search: fast, no bound on the length", params: WidthParams{}, tables: true, search: (*Solver).searchBeam,
 		about: "one beam search, keeping per level the width states with the smallest heuristic; fast, with no bound on the length"},
 	AlgBidirectional: {name: "bidirectional", summary: "breadth-first from both ends, no table needed", search: (*Solver).searchBidirectional,

@@ -57,7 +57,8 @@ const beamFreeBytes = 64 << 20
 // FirstBeamWidth, twice that, and so on up to opt.MaxWidth (nextWidth);
 // with a time limit, once doubling would leave too little room, one last
 // beam as wide as the time and memory left allow, estimated from the last
-// one. The beams leave a reserve (a quarter of the time limit, a
+// one, and one more when that one ends early on a far gap (again). The
+// beams leave a reserve (a quarter of the time limit, a
 // sixteenth when the proven bound is far from the best length) to the
 // polish of the best path and to IDA* up to the best length: it raises
 // the proven lower bound an iteration at a time, proves the solution
