@@ -229,7 +229,7 @@ func (a *beamAnytime) nextWidth(w int, st Stats) (next int, final, ok bool) {
 	return lo, true, true
 }
 
-// sized is the widest beam, at least lo (at most w) and at most a.maxWidth, whose
+// sized is the widest beam, from lo (at most w) to a.maxWidth, whose
 // time (last, that of a beam of width w, grown with exponent g) fills
 // beamFinalSafety percent of room and whose arrays (beamBytes) fit that
 // share of the memory limit; lo when none wider does.

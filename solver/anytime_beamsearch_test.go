@@ -159,9 +159,9 @@ func TestNextWidth(t *testing.T) {
 // TestAgain checks the width of one more last beam after a last beam that
 // ended early: sized to the room left from the last beam's time (the same
 // estimate as nextWidth's last beam, narrower or wider), never the same
-// width again, none
-// narrower than a quarter of the last, none without a time limit, with no
-// room, or while the gap is close (the room is then IDA*'s).
+// width again, none narrower than a quarter of the last, none without a
+// time limit, with no room, or while the gap is close (the room is then
+// IDA*'s).
 func TestAgain(t *testing.T) {
 	s := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{})
 	const T = 100 * time.Second
