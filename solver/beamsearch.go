@@ -471,10 +471,11 @@ func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, parts []uint8
 }
 
 // rank is the ranking key of the child just evaluated, whose heuristic
-// is h: h itself, or with Options.RankWeights the weighted key (capped to
-// 16 bits).
+// is h: h itself, with Options.RankWeights the weighted key, or with
+// Solver.rankSides the sum of the regular and the reflected sums (both
+// capped to 16 bits).
 func (bs *beamSearch) rank(h int) uint16 {
-	if bs.s.rankW == nil {
+	if bs.s.rankW == nil && !bs.s.rankSides {
 		return uint16(h)
 	}
 	return uint16(min(bs.hc.ckey, 1<<16-1))

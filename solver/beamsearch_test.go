@@ -204,3 +204,62 @@ func TestBeamLimits(t *testing.T) {
 	}
 	checkReplay(t, weak.geom, res.Board, puzzle.BlankFirstGoal(weak.geom), res.Moves, res.Length)
 }
+
+// TestRankSides checks the beam's ranking key with Options.Reflect on an
+// additive set: for every child of random 8-puzzle states, the key is the
+// regular sum plus the sum of the state reflected about the main diagonal,
+// each computed from scratch by format.Set.Heuristic, and h is still their
+// maximum; without Reflect the key is h.
+func TestRankSides(t *testing.T) {
+	st := set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8})
+	sv := newSolver(t, st, Options{Reflect: true})
+	if !sv.rankSides || newSolver(t, st, Options{}).rankSides {
+		t.Fatalf("rankSides must be set with Reflect on an additive set, and only then")
+	}
+	// Blank-last 3x3 goal: tile t on cell t-1. The reflection sends cell
+	// (r,c) to (c,r) and tile t to the tile of the reflected goal cell.
+	rc := func(c int) int { return c%3*3 + c/3 }
+	reflect := func(b puzzle.Board) puzzle.Board {
+		r := make(puzzle.Board, 9)
+		for c, x := range b {
+			if x != 0 {
+				x = uint8(rc(int(x)-1) + 1)
+			}
+			r[rc(c)] = x
+		}
+		return r
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	sides := 0
+	for range 200 {
+		b := puzzle.Board{1, 2, 3, 4, 5, 6, 7, 8, 0}
+		for range 40 { // a random walk keeps the board solvable
+			blank := slices.Index(b, 0)
+			m := &sv.nbr[blank]
+			to := m.to[rng.IntN(int(m.n))]
+			b[blank], b[to] = b[to], 0
+		}
+		var board [puzzle.MaxCells]uint8
+		copy(board[:], b)
+		x := newHcalc(sv)
+		x.load(&board)
+		blank := slices.Index(b, 0)
+		m := &sv.nbr[blank]
+		for j := range m.n {
+			to := m.to[j]
+			h := x.child(board[to], uint8(blank), to)
+			c := slices.Clone(b)
+			c[blank], c[to] = c[to], 0
+			reg, refl := st.Heuristic(c.Positions()), st.Heuristic(reflect(c).Positions())
+			if x.ckey != reg+refl || h != max(reg, refl) {
+				t.Fatalf("child %v of %v: key %d h %d, want %d+%d and their maximum", c, b, x.ckey, h, reg, refl)
+			}
+			if reg != refl {
+				sides++
+			}
+		}
+	}
+	if sides == 0 {
+		t.Fatal("no child whose two sides differ: the test cannot tell the sum from twice the maximum")
+	}
+}

@@ -234,7 +234,8 @@ type hcalc struct {
 	pos   [puzzle.MaxCells]uint8 // exact table: pos[t] = cell of tile t
 	steps *catSteps              // a catalogue's steps (childCat)
 	// key, ckey: with Solver.rankW, the weighted ranking key of the
-	// loaded state and of the last child (child).
+	// loaded state and of the last child (child); with Solver.rankSides,
+	// ckey is the last child's sum of both sides.
 	key, ckey int
 	// last, lastR: the table (-1: none) and value the last child changed
 	// on the regular and the reflected side (childParts).
@@ -313,6 +314,9 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 		x.refl.ranked(s, s.tileTab[s.reflTile[tile]], &x.unrankedR)
 		s.childOf(&c, &x.refl, &s.partCellR, s.reflTile[tile], blank, to)
 		s.resolve(&c, &x.refl)
+		if s.rankSides {
+			x.ckey = h + c.sum
+		}
 		h = max(h, c.sum)
 		x.lastR.t, x.lastR.h = c.t, c.h
 	}
