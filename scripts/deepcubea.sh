@@ -24,8 +24,9 @@
 #   -j  instances solved at once (default 2)
 #   -m  --max-memory for the whole process (default 16G)
 #   -o  results file (default results/deepcubea-<N>-<FROM>-<TO>.tsv)
-#   -a  search flags (default "--beam": beam searches of growing width,
-#       then IDA* for the lower bound; "--restarts --schedule
+#   -a  search flags (default "--beam --reflect": beam searches of growing
+#       width, ranked by the sum of the regular and the reflected additive
+#       sums, then IDA* for the lower bound; "--restarts --schedule
 #       3,2,1.6,1.4,1.2,1" runs restarting weighted A* instead, whose
 #       solutions are far longer on these boards)
 # Needs GNU time (/usr/bin/time) and python3. PDBGEN=BINARY runs that binary
@@ -33,12 +34,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 set_files="" tsv=../shared/reference/deepcubea-35.tsv range=0-99 secs="" jobs=2 mem=16G out=""
-search="--beam"
+search="--beam --reflect"
 while getopts "s:f:r:T:j:m:o:a:" o; do
   case $o in
     s) set_files=$OPTARG ;; f) tsv=$OPTARG ;; r) range=$OPTARG ;; T) secs=$OPTARG ;;
     j) jobs=$OPTARG ;; m) mem=$OPTARG ;; o) out=$OPTARG ;; a) search=$OPTARG ;;
-    *) sed -n '17,31p' "$0" >&2; exit 2 ;;
+    *) sed -n '17,32p' "$0" >&2; exit 2 ;;
   esac
 done
 [ -n "$set_files" ] || { echo "deepcubea.sh: -s SET is required (e.g. data/35-puzzle.set.json)" >&2; exit 2; }
