@@ -259,7 +259,7 @@ func planSearchMemory(b sysmem.Budget, tableNeed uint64, workers int) (searchMem
 // (boards.go); --anytime also prints each improvement as soon as found.
 func runSolve(e *env, args []string) error {
 	fs := newFlags(e, "solve")
-	reflect := fs.Bool("reflect", false, "also look up the state reflected about the main diagonal and take the maximum")
+	reflect := fs.Bool("reflect", false, "also look up the state reflected about the main diagonal and take the maximum (beam searches on an additive set rank their children by the sum of the two sides)")
 	workers := fs.Int("j", runtime.NumCPU(), "boards solved in parallel")
 	threads := fs.Int("t", 1, "threads sharing each board's IDA* search, 1 to 256 (parallel IDA*; moves and node counts do not depend on it)")
 	asJSON := fs.Bool("json", false, "one JSON object per line: board, length, moves, nodes, solvable (and bounds and statistics for the other algorithms)")
