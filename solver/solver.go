@@ -22,7 +22,8 @@ type Options struct {
 	// itself) and uses the maximum of the two heuristics. It needs a square
 	// board whose goal has the blank on the main diagonal (true of the
 	// blank-last and blank-first goals). It has no effect with an exact
-	// table.
+	// table. Beam searches on an additive set then rank children by the
+	// sum of the two sides, not their maximum (Solver.rankSides).
 	Reflect bool
 	// Threads is the number of goroutines that share one IDA* search
 	// (parallel IDA*: each iteration's tree is split at a shallow depth and
