@@ -76,7 +76,7 @@ func beamLevels(h, upper int) int {
 func (s *Solver) beamBytes(width, levels int) int64 {
 	words := int64(newPacker(s.n).words)
 	np := int64(0)
-	if s.exact == nil && s.cat == nil && beamKeepParts {
+	if s.exact == nil && beamKeepParts {
 		np = int64(partsLen(s))
 	}
 	w := int64(width)
@@ -372,7 +372,7 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 	bs.goalKey = pk.pack(&gb)
 	copy(board[:], work)
 	bs.startH = bs.hc.load(&board)
-	if s.exact == nil && s.cat == nil && beamKeepParts {
+	if s.exact == nil && beamKeepParts {
 		bs.np = partsLen(s)
 		bs.curParts = bs.hc.parts(s, bs.curParts[:0])
 	}

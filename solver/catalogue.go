@@ -241,14 +241,7 @@ func (s *Solver) prepareTable(ctx context.Context, direct map[*format.Table]*dir
 // where tile t of the board is tile tmap[t]), and sums the partitions.
 func (sd *catSide) load(cat *catalogue, board []uint8, pc *[maxCatParts][puzzle.MaxCells]uint8, tmap *[puzzle.MaxCells]uint8) {
 	blank := slices.Index(board, 0)
-	for c, t := range board {
-		if tmap != nil {
-			t = tmap[t]
-		}
-		for _, r := range cat.tile[t] {
-			sd.cells[r.part][r.idx] = pc[r.part][c]
-		}
-	}
+	sd.place(cat, board, pc, tmap)
 	for i := 0; i < cat.nt; i++ {
 		tab := &cat.tabs[i]
 		sd.st[i] = tab.rank(&sd.cells[i])
@@ -261,10 +254,66 @@ func (sd *catSide) load(cat *catalogue, board []uint8, pc *[maxCatParts][puzzle.
 			sd.h[i] = tab.za.value(sd.st[i].ord, sd.st[i].m, pc[i][blank])
 		}
 	}
+	sd.sums(cat)
+}
+
+// place sets the cells of every distinct part's tiles from board, as load
+// does, without ranking.
+func (sd *catSide) place(cat *catalogue, board []uint8, pc *[maxCatParts][puzzle.MaxCells]uint8, tmap *[puzzle.MaxCells]uint8) {
+	for c, t := range board {
+		if tmap != nil {
+			t = tmap[t]
+		}
+		for _, r := range cat.tile[t] {
+			sd.cells[r.part][r.idx] = pc[r.part][c]
+		}
+	}
+}
+
+// sums sets each partition's sum from the parts' values.
+func (sd *catSide) sums(cat *catalogue) {
 	for q, members := range cat.parts {
 		sd.sum[q] = 0
 		for _, i := range members {
 			sd.sum[q] += int(sd.h[i])
+		}
+	}
+}
+
+// catUnranked has a bit per distinct part of a catalogue: set while the
+// part's index state is not computed (loadCatParts).
+type catUnranked [maxCatParts / 64]uint64
+
+// loadCatParts is tableState.loadKnown for a catalogue: parts holds the
+// value of each distinct part (cat.nt bytes), then with the reflected side
+// as many more for it, as tableState.parts gave them. It looks no value
+// up and ranks no part: childCat ranks the parts a move needs.
+func (x *tableState) loadCatParts(s *Solver, board []uint8, parts []uint8) {
+	cat := s.cat
+	x.newCat(s)
+	nt := cat.nt
+	x.creg.place(cat, board, cat.cell, nil)
+	copy(x.creg.h[:nt], parts[:nt])
+	x.creg.sums(cat)
+	for i := range x.cunr {
+		x.cunr[i] = ^uint64(0)
+	}
+	if x.reflect {
+		x.crefl.place(cat, board, cat.cellR, &s.reflTile)
+		copy(x.crefl.h[:nt], parts[nt:2*nt])
+		x.crefl.sums(cat)
+		x.cunrR = x.cunr
+	}
+}
+
+// rankFor computes the index state of every part holding tile on sd that
+// unr says is not ranked yet (loadCatParts), and clears their bits.
+func (cat *catalogue) rankFor(sd *catSide, unr *catUnranked, tile uint8) {
+	for _, r := range cat.tile[tile&(puzzle.MaxCells-1)] {
+		w, bit := r.part>>6, uint64(1)<<(r.part&63)
+		if unr[w&(maxCatParts/64-1)]&bit != 0 {
+			sd.st[r.part] = cat.tabs[r.part].rank(&sd.cells[r.part])
+			unr[w&(maxCatParts/64-1)] &^= bit
 		}
 	}
 }
@@ -474,8 +523,8 @@ func (cat *catalogue) unmake(sd *catSide, steps *catSteps, n int) {
 	}
 }
 
-// loadCat is tableState.load for a catalogue.
-func (x *tableState) loadCat(s *Solver, board []uint8) {
+// newCat allocates the catalogue sides on first use.
+func (x *tableState) newCat(s *Solver) {
 	if x.creg == nil {
 		x.creg = new(catSide)
 		if x.reflect {
@@ -483,6 +532,12 @@ func (x *tableState) loadCat(s *Solver, board []uint8) {
 		}
 	}
 	x.np = s.cat.np
+}
+
+// loadCat is tableState.load for a catalogue.
+func (x *tableState) loadCat(s *Solver, board []uint8) {
+	x.newCat(s)
+	x.cunr, x.cunrR = catUnranked{}, catUnranked{}
 	x.creg.load(s.cat, board, s.cat.cell, nil)
 	if x.reflect {
 		x.crefl.load(s.cat, board, s.cat.cellR, &s.reflTile)
@@ -498,18 +553,64 @@ func (x *tableState) valueCat() int {
 	return h
 }
 
-// childCat is hcalc.child for a catalogue: the exact value of both sides.
+// total is the sum of the side's partition sums (Solver.rankSides).
+func (sd *catSide) total(np int) int {
+	t := 0
+	for _, v := range sd.sum[:np] {
+		t += v
+	}
+	return t
+}
+
+// moved is what a move of tile adds to sd.total (Solver.rankSides), its
+// steps computed and resolved by eval: each partition holding tile
+// changes by its part's step.
+func (cat *catalogue) moved(sd *catSide, steps *catSteps, tile uint8) int {
+	d := 0
+	for _, hd := range cat.hold[tile&(puzzle.MaxCells-1)] {
+		c := &steps[hd.j&(maxPartitions-1)]
+		d += int(c.h) - int(sd.h[c.part])
+	}
+	return d
+}
+
+// childCat is hcalc.child for a catalogue: the exact value of both sides,
+// and with Solver.rankSides the child's sum of every partition's sum on
+// both sides in x.ckey.
 func (x *hcalc) childCat(tile, blank, to uint8) int {
 	cat := x.s.cat
 	if x.steps == nil {
 		x.steps = new(catSteps)
 	}
+	cat.rankFor(x.creg, &x.cunr, tile)
 	h, _ := cat.eval(x.creg, x.steps, cat.cell, tile, blank, to, math.MaxInt, math.MaxInt)
+	x.lastCat = x.lastCat[:0]
+	for j := range cat.tile[tile&(puzzle.MaxCells-1)] {
+		x.lastCat = append(x.lastCat, catStepValue{x.steps[j].part, x.steps[j].h})
+	}
+	if x.s.rankSides {
+		x.ckey = x.key + cat.moved(x.creg, x.steps, tile)
+	}
 	if x.reflect {
-		hr, _ := cat.eval(x.crefl, x.steps, cat.cellR, x.s.reflTile[tile], blank, to, math.MaxInt, math.MaxInt)
+		rt := x.s.reflTile[tile]
+		cat.rankFor(x.crefl, &x.cunrR, rt)
+		hr, _ := cat.eval(x.crefl, x.steps, cat.cellR, rt, blank, to, math.MaxInt, math.MaxInt)
 		h = max(h, hr)
+		x.lastCatR = x.lastCatR[:0]
+		for j := range cat.tile[rt&(puzzle.MaxCells-1)] {
+			x.lastCatR = append(x.lastCatR, catStepValue{x.steps[j].part, x.steps[j].h})
+		}
+		if x.s.rankSides {
+			x.ckey += cat.moved(x.crefl, x.steps, rt)
+		}
 	}
 	return h
+}
+
+// catStepValue is a distinct part of a catalogue and its value after the
+// last child's move (hcalc.childCat), for childParts.
+type catStepValue struct {
+	part, h uint8
 }
 
 // level returns the step buffers of depth g, growing them on first use.

@@ -158,3 +158,43 @@ func TestBeamKeepParts(t *testing.T) {
 		}
 	}
 }
+
+// TestBeamKeepPartsCatalogue is TestBeamKeepParts for catalogues on the
+// 15-puzzle: plain tables (5-5-5, its transpose and 6-6-3: a part shared by
+// transposition, tables shared by symmetry), with and without the
+// reflected side, and zero-aware tables in bytes and at 1 bit.
+func TestBeamKeepPartsCatalogue(t *testing.T) {
+	p555, p663 := presetPartition("15-555"), presetPartition("15-663")
+	plain := catalogueSet(t, false, 4, 4, puzzle.GoalBlankLast, p555, p663)
+	za := catalogueSet(t, true, 4, 4, puzzle.GoalBlankLast, p555, transposed(t, 4, 4, puzzle.GoalBlankLast, p555))
+	rng := rand.New(rand.NewPCG(8, 89))
+	defer func() { beamKeepParts = true }()
+	for _, c := range []struct {
+		s   *format.Set
+		opt Options
+	}{
+		{plain, Options{}}, {plain, Options{Reflect: true}},
+		{za, Options{}}, {za, Options{ZeroAwareBits: true}},
+	} {
+		sv := newSolver(t, c.s, c.opt)
+		if sv.cat == nil || sv.reflSide != c.opt.Reflect {
+			t.Fatalf("%+v: want a catalogue search, reflected side %v", c.opt, c.opt.Reflect)
+		}
+		for range 3 {
+			b := pdbtest.RandomSolvable(rng, c.s.Geom, c.s.Goal)
+			var res [2]Bounded
+			for i, keep := range []bool{true, false} {
+				beamKeepParts = keep
+				r, err := sv.solveBeam(context.Background(), b, 50, Limits{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkReplay(t, c.s.Geom, b, puzzle.BlankLastGoal(c.s.Geom), r.Moves, r.Length)
+				res[i] = r
+			}
+			if res[0].Moves != res[1].Moves || res[0].Stats.Generated != res[1].Stats.Generated || res[0].Lower != res[1].Lower {
+				t.Fatalf("%+v: %v: keeping parts %q (%d generated), looking up %q (%d)", c.opt, b, res[0].Moves, res[0].Stats.Generated, res[1].Moves, res[1].Stats.Generated)
+			}
+		}
+	}
+}

@@ -33,8 +33,11 @@ type tableState struct {
 	np          int
 	// unranked, unrankedR: with loadKnown's parts, the tables (bit i:
 	// table i) of the regular and reflected side whose index state is
-	// not computed yet (hcalc.child computes it when a move needs it).
+	// not computed yet (hcalc.child computes it when a move needs it);
+	// cunr, cunrR the same for a catalogue's distinct parts
+	// (loadCatParts).
 	unranked, unrankedR uint64
+	cunr, cunrR         catUnranked
 }
 
 // childStep is a move's effect on one side: table t (-1 when the moved
@@ -173,18 +176,29 @@ func (x *tableState) loadKnown(s *Solver, board []uint8, parts []uint8) {
 	}
 }
 
-// partsLen is the length of the parts of loadKnown: a byte per table, and
-// as many more with reflection.
+// partsLen is the length of the parts of loadKnown: a byte per table (per
+// distinct part of a catalogue), and as many more with reflection.
 func partsLen(s *Solver) int {
-	if s.reflSide {
-		return 2 * len(s.tabs)
+	n := len(s.tabs)
+	if s.cat != nil {
+		n = s.cat.nt
 	}
-	return len(s.tabs)
+	if s.reflSide {
+		return 2 * n
+	}
+	return n
 }
 
-// parts appends the loaded state's value per table (loadKnown's parts)
-// to dst.
+// parts appends the loaded state's value per table (loadKnown's parts;
+// per distinct part for a catalogue, loadCatParts') to dst.
 func (x *tableState) parts(s *Solver, dst []uint8) []uint8 {
+	if x.creg != nil {
+		dst = append(dst, x.creg.h[:s.cat.nt]...)
+		if x.reflect {
+			dst = append(dst, x.crefl.h[:s.cat.nt]...)
+		}
+		return dst
+	}
 	dst = append(dst, x.reg.h[:len(s.tabs)]...)
 	if x.reflect {
 		dst = append(dst, x.refl.h[:len(s.tabs)]...)
@@ -235,8 +249,13 @@ type hcalc struct {
 	steps *catSteps              // a catalogue's steps (childCat)
 	// key, ckey: with Solver.rankW, the weighted ranking key of the
 	// loaded state and of the last child (child); with Solver.rankSides,
-	// ckey is the last child's sum of both sides.
+	// ckey is the last child's sum of both sides (for a catalogue, key
+	// and ckey the sum of every partition's sum on both sides).
 	key, ckey int
+	// lastCat, lastCatR: for a catalogue, the distinct parts and values
+	// the last child changed on the regular and the reflected side
+	// (childParts).
+	lastCat, lastCatR []catStepValue
 	// last, lastR: the table (-1: none) and value the last child changed
 	// on the regular and the reflected side (childParts).
 	last, lastR struct {
@@ -263,13 +282,18 @@ func (x *hcalc) load(board *[puzzle.MaxCells]uint8) int {
 	return x.loaded()
 }
 
-// loadParts is load for an additive set (not exact, not a catalogue)
-// whose state's values per table are known: parts as childParts or
-// tableState.parts gave them. It looks no value up: a beam search keeps
-// its states' parts, so that expanding a state costs the lookups of its
-// children only (a cache miss each in a table of gigabytes).
+// loadParts is load for an additive set or a catalogue (not exact) whose
+// state's values per table (per distinct part) are known: parts as
+// childParts or tableState.parts gave them. It looks no value up: a beam
+// search keeps its states' parts, so that expanding a state costs the
+// lookups of its children only (a cache miss each in a table of
+// gigabytes).
 func (x *hcalc) loadParts(board *[puzzle.MaxCells]uint8, parts []uint8) int {
-	x.loadKnown(x.s, board[:x.s.n], parts)
+	if x.s.cat != nil {
+		x.loadCatParts(x.s, board[:x.s.n], parts)
+	} else {
+		x.loadKnown(x.s, board[:x.s.n], parts)
+	}
 	return x.loaded()
 }
 
@@ -280,6 +304,12 @@ func (x *hcalc) loaded() int {
 		x.key = 0
 		for t, w := range s.rankW {
 			x.key += w * int(x.reg.h[t])
+		}
+	}
+	if s.rankSides && x.creg != nil {
+		x.key = x.creg.total(x.np)
+		if x.reflect {
+			x.key += x.crefl.total(x.np)
 		}
 	}
 	return x.value()
@@ -328,6 +358,15 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 func (x *hcalc) childParts(dst, parts []uint8) []uint8 {
 	n := len(dst)
 	dst = append(dst, parts...)
+	if x.creg != nil {
+		for _, v := range x.lastCat {
+			dst[n+int(v.part)] = v.h
+		}
+		for _, v := range x.lastCatR {
+			dst[n+x.s.cat.nt+int(v.part)] = v.h
+		}
+		return dst
+	}
 	if x.last.t >= 0 {
 		dst[n+int(x.last.t)] = x.last.h
 	}
