@@ -58,6 +58,8 @@ var All = []Preset{
 		W: 5, H: 5, Partition: [][]uint8{{1, 2, 6, 7, 11, 12}, {3, 4, 5, 8, 9, 10}, {13, 14, 15, 19, 20, 24}, {16, 17, 18, 21, 22, 23}}},
 	{Name: "35-puzzle", Description: "35-puzzle (6x6) additive PDBs 6-6-6-6-6-5: the board's six 2x3 blocks (3 tables: three corner blocks share one, the two middle blocks another; the blank's corner block has 5 tiles)",
 		W: 6, H: 6, Partition: [][]uint8{{1, 2, 3, 7, 8, 9}, {4, 5, 6, 10, 11, 12}, {13, 14, 15, 19, 20, 21}, {16, 17, 18, 22, 23, 24}, {25, 26, 27, 31, 32, 33}, {28, 29, 30, 34, 35}}},
+	{Name: "35-catalogue", Description: "35-puzzle (6x6) catalogue: the maximum over 4 additive 6-6-6-6-6-5 partitions, the 2x3 blocks of 35-puzzle, their transpose, a pinwheel of four corner 2x3 blocks round two L-shaped groups, and its transpose (5 tables through the board's symmetries)",
+		W: 6, H: 6, Catalogue: catalogue35},
 	{Name: "48-puzzle", Description: "48-puzzle (7x7) additive PDBs 6-6-6-6-6-6-6-5-1: a pinwheel of 3x2 blocks round the centre tile (3 tables through the board's rotations: the corner blocks share one, the inner blocks another; the blank's corner block has 5 tiles; the centre tile counts its Manhattan distance)",
 		W: 7, H: 7, Partition: [][]uint8{{1, 2, 8, 9, 15, 16}, {3, 4, 10, 11, 17, 18}, {5, 6, 7, 12, 13, 14}, {19, 20, 21, 26, 27, 28},
 			{34, 35, 41, 42, 48}, {32, 33, 39, 40, 46, 47}, {36, 37, 38, 43, 44, 45}, {22, 23, 24, 29, 30, 31}, {25}}},
@@ -68,6 +70,25 @@ var All = []Preset{
 		W: 5, H: 5, Catalogue: blankLast(25, catalogue24Small), ZeroAware: true},
 	{Name: "24-7tile", Description: "24-puzzle catalogue: the maximum over 22 additive partitions of zero-aware tables, two 7-7-7-3 partitions and their transposes, four 7-7-6-4 partitions and 24-best's 14 6-6-6-6 partitions (6 tables of 7 tiles, 2 of 3, 2 of 4 and 11 of 6 through the board's symmetries; held at 1 bit per entry when solving)",
 		W: 5, H: 5, Catalogue: blankLast(25, slices.Concat(catalogue24Seven, catalogue24Small)), ZeroAware: true},
+}
+
+// catalogue35 is the catalogue of preset 35-catalogue (blank-last tiles:
+// tile 6r+c+1 at row r, column c): the 2x3 blocks of preset 35-puzzle and
+// their transposes (3x2 blocks), then a pinwheel and its transpose. The
+// pinwheel has a 2x3 or 3x2 block in each corner (the same table as the
+// corner blocks, through the board's rotations; the blank's corner block
+// has 5 tiles, the table of 35-puzzle's) round two L-shaped groups of six,
+// {4,10,13,14,15,16} and its 180-degree rotation {21,22,23,24,27,33}: two
+// new tables (the first encloses the top-left 2x3 region, the second the
+// blank's goal cell, so the rotation does not map one table onto the
+// other). Its corner blocks are those of the other two partitions; the
+// L-shaped groups span the middle of the board, where both block
+// partitions cut rows or columns in two.
+var catalogue35 = [][][]uint8{
+	{{1, 2, 3, 7, 8, 9}, {4, 5, 6, 10, 11, 12}, {13, 14, 15, 19, 20, 21}, {16, 17, 18, 22, 23, 24}, {25, 26, 27, 31, 32, 33}, {28, 29, 30, 34, 35}},
+	{{1, 2, 7, 8, 13, 14}, {3, 4, 9, 10, 15, 16}, {5, 6, 11, 12, 17, 18}, {19, 20, 25, 26, 31, 32}, {21, 22, 27, 28, 33, 34}, {23, 24, 29, 30, 35}},
+	{{1, 2, 3, 7, 8, 9}, {5, 6, 11, 12, 17, 18}, {28, 29, 30, 34, 35}, {19, 20, 25, 26, 31, 32}, {4, 10, 13, 14, 15, 16}, {21, 22, 23, 24, 27, 33}},
+	{{1, 2, 7, 8, 13, 14}, {4, 5, 6, 10, 11, 12}, {23, 24, 29, 30, 35}, {25, 26, 27, 31, 32, 33}, {3, 9, 15, 19, 20, 21}, {16, 17, 18, 22, 28, 34}},
 }
 
 // catalogue24Seven holds the 7-tile partitions of preset 24-7tile (the

@@ -24,6 +24,7 @@ func TestPresets(t *testing.T) {
 		"24-6666":           2 * 127512000,
 		"24-6666-reinefeld": 2 * 127512000,
 		"35-puzzle":         2*(36*35*34*33*32*31) + 36*35*34*33*32,
+		"35-catalogue":      4*(36*35*34*33*32*31) + 36*35*34*33*32,
 		"48-puzzle":         2*(49*48*47*46*45*44) + 49*48*47*46*45 + 49,
 		"48-5tile":          6*(49*48*47*46*45) + 3*(49*48*47*46) + 2*(49*48*47),
 		"24-best":           11 * 127512000, // placements; the zero-aware tables hold one entry per placement and blank region
@@ -257,5 +258,68 @@ func TestCatalogue24Seven(t *testing.T) {
 	}
 	if len(partitions) != 22 || len(tables) != 21 || sizes[7] != 6 || sizes[3] != 2 || sizes[4] != 2 || sizes[6] != 11 {
 		t.Errorf("%d partitions, %d tables (by size %v); want 22, 21 (6 of 7 tiles, 2 of 3, 2 of 4, 11 of 6)", len(partitions), len(tables), sizes)
+	}
+}
+
+// TestCatalogue35: preset 35-catalogue's 4 partitions (blank-last) each
+// cover the 35 tiles in five groups of 6 and one of 5, the transpose of
+// each (tile 6r+c+1 becomes 6c+r+1) is one of them, so that the solver
+// skips the reflected side, and its 24 parts go through 5 tables (the two
+// L-shaped groups are rotations of one another, but the blank's goal cell
+// is in the region the second encloses and not in the first's: two tables).
+func TestCatalogue35(t *testing.T) {
+	pr, err := preset.Find("35-catalogue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables, partitions, err := pr.PlanCatalogue("blank-last")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(sets [][]uint8) string {
+		var ss []string
+		for _, s := range sets {
+			s = slices.Clone(s)
+			slices.Sort(s)
+			ss = append(ss, fmt.Sprintf("%d", s))
+		}
+		slices.Sort(ss)
+		return strings.Join(ss, " ")
+	}
+	have := map[string]bool{}
+	var all [][][]uint8
+	for _, ps := range partitions {
+		var sets [][]uint8
+		var sizes []int
+		for _, p := range ps {
+			sets = append(sets, p.Pattern.Tiles)
+			sizes = append(sizes, len(p.Pattern.Tiles))
+		}
+		slices.Sort(sizes)
+		if !slices.Equal(sizes, []int{5, 6, 6, 6, 6, 6}) {
+			t.Errorf("partition %s: sizes %v", key(sets), sizes)
+		}
+		if have[key(sets)] {
+			t.Errorf("partition %s twice", key(sets))
+		}
+		have[key(sets)] = true
+		all = append(all, sets)
+	}
+	for _, sets := range all {
+		var tr [][]uint8
+		for _, s := range sets {
+			var ts []uint8
+			for _, tile := range s {
+				r, c := (tile-1)/6, (tile-1)%6
+				ts = append(ts, c*6+r+1)
+			}
+			tr = append(tr, ts)
+		}
+		if !have[key(tr)] {
+			t.Errorf("the transpose of partition %s is not in the catalogue", key(sets))
+		}
+	}
+	if len(partitions) != 4 || len(tables) != 5 {
+		t.Errorf("%d partitions, %d tables; want 4 and 5", len(partitions), len(tables))
 	}
 }
