@@ -51,9 +51,10 @@ type beamLink struct {
 const beamLinkBytes = 8
 
 // beamKeepParts: a beam search over an additive set keeps each state's
-// value per table (beamSearch.np), so that expanding a state looks up only
-// its children (the state's own values are not looked up again); false
-// looks them up (hcalc.load), for the tests that compare the two.
+// value per table (beamSearch.np; over a catalogue, per distinct part),
+// so that expanding a state looks up only its children (the state's own
+// values are not looked up again); false looks them up (hcalc.load), for
+// the tests that compare the two.
 var beamKeepParts = true
 
 // beamLevels is the number of levels a beam search from a state of

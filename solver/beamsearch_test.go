@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tilepdb/tilepdb/internal/pdbtest"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -262,77 +261,5 @@ func TestRankSides(t *testing.T) {
 	}
 	if sides == 0 {
 		t.Fatal("no child whose two sides differ: the test cannot tell the sum from twice the maximum")
-	}
-}
-
-// TestRankSidesCatalogue: under a catalogue of several partitions, the key
-// a beam ranks a child by is the sum of every partition's sum (each part
-// from format.Part.Value on the child), plus with the reflected side the
-// same on the child's transposed board; h is the largest partition sum
-// of either side. The catalogues are catSmall's: shared tables, a part in
-// two partitions, tiles in no part, zero-aware tables.
-func TestRankSidesCatalogue(t *testing.T) {
-	for _, c := range catSmall {
-		s := catalogueSet(t, c.za, c.w, c.h, c.goal, c.partitions...)
-		for _, reflect := range []bool{false, true} {
-			if reflect && c.w != c.h {
-				continue
-			}
-			sv := newCatSolver(t, s, Options{Reflect: reflect})
-			if !sv.rankSides {
-				t.Fatalf("%s: rankSides not set on a catalogue of %d partitions", c.name, len(c.partitions))
-			}
-			sums := func(b puzzle.Board) (total, best int) {
-				pos := b.Positions()
-				for _, q := range s.Partitions {
-					h := 0
-					for _, k := range q {
-						h += int(s.Parts[k].Value(pos))
-					}
-					total, best = total+h, max(best, h)
-				}
-				return total, best
-			}
-			transpose := func(b puzzle.Board) puzzle.Board {
-				pi := puzzle.Transpose.TileMap(s.Geom, s.Goal) // a square board
-				r := make(puzzle.Board, len(b))
-				for cell, x := range b {
-					row, col := cell/c.w, cell%c.w
-					r[col*c.w+row] = pi[x]
-				}
-				return r
-			}
-			rng := rand.New(rand.NewPCG(8, 9))
-			differ := 0
-			for range 100 {
-				b := pdbtest.RandomSolvable(rng, s.Geom, s.Goal)
-				var board [puzzle.MaxCells]uint8
-				copy(board[:], b)
-				x := newHcalc(sv)
-				x.load(&board)
-				blank := slices.Index(b, 0)
-				m := &sv.nbr[blank]
-				for j := range m.n {
-					to := m.to[j]
-					h := x.child(board[to], uint8(blank), to)
-					ch := slices.Clone(b)
-					ch[blank], ch[to] = ch[to], 0
-					key, want := sums(ch)
-					if sv.reflSide {
-						k2, h2 := sums(transpose(ch))
-						key, want = key+k2, max(want, h2)
-					}
-					if x.ckey != key || h != want {
-						t.Fatalf("%s, reflect %v: child %v of %v: key %d h %d, want %d and %d", c.name, reflect, ch, b, x.ckey, h, key, want)
-					}
-					if key != len(s.Partitions)*h {
-						differ++
-					}
-				}
-			}
-			if differ == 0 {
-				t.Fatalf("%s: every key is a multiple of h: the test cannot tell the sum from the maximum", c.name)
-			}
-		}
 	}
 }

@@ -553,30 +553,8 @@ func (x *tableState) valueCat() int {
 	return h
 }
 
-// total is the sum of the side's partition sums (Solver.rankSides).
-func (sd *catSide) total(np int) int {
-	t := 0
-	for _, v := range sd.sum[:np] {
-		t += v
-	}
-	return t
-}
-
-// moved is what a move of tile adds to sd.total (Solver.rankSides), its
-// steps computed and resolved by eval: each partition holding tile
-// changes by its part's step.
-func (cat *catalogue) moved(sd *catSide, steps *catSteps, tile uint8) int {
-	d := 0
-	for _, hd := range cat.hold[tile&(puzzle.MaxCells-1)] {
-		c := &steps[hd.j&(maxPartitions-1)]
-		d += int(c.h) - int(sd.h[c.part])
-	}
-	return d
-}
-
-// childCat is hcalc.child for a catalogue: the exact value of both sides,
-// and with Solver.rankSides the child's sum of every partition's sum on
-// both sides in x.ckey.
+// childCat is hcalc.child for a catalogue: the exact value of both sides.
+// It records the values of the parts the move changed (childParts).
 func (x *hcalc) childCat(tile, blank, to uint8) int {
 	cat := x.s.cat
 	if x.steps == nil {
@@ -588,9 +566,6 @@ func (x *hcalc) childCat(tile, blank, to uint8) int {
 	for j := range cat.tile[tile&(puzzle.MaxCells-1)] {
 		x.lastCat = append(x.lastCat, catStepValue{x.steps[j].part, x.steps[j].h})
 	}
-	if x.s.rankSides {
-		x.ckey = x.key + cat.moved(x.creg, x.steps, tile)
-	}
 	if x.reflect {
 		rt := x.s.reflTile[tile]
 		cat.rankFor(x.crefl, &x.cunrR, rt)
@@ -599,9 +574,6 @@ func (x *hcalc) childCat(tile, blank, to uint8) int {
 		x.lastCatR = x.lastCatR[:0]
 		for j := range cat.tile[rt&(puzzle.MaxCells-1)] {
 			x.lastCatR = append(x.lastCatR, catStepValue{x.steps[j].part, x.steps[j].h})
-		}
-		if x.s.rankSides {
-			x.ckey += cat.moved(x.crefl, x.steps, rt)
 		}
 	}
 	return h

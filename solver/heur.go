@@ -249,8 +249,7 @@ type hcalc struct {
 	steps *catSteps              // a catalogue's steps (childCat)
 	// key, ckey: with Solver.rankW, the weighted ranking key of the
 	// loaded state and of the last child (child); with Solver.rankSides,
-	// ckey is the last child's sum of both sides (for a catalogue, key
-	// and ckey the sum of every partition's sum on both sides).
+	// ckey is the last child's sum of both sides.
 	key, ckey int
 	// lastCat, lastCatR: for a catalogue, the distinct parts and values
 	// the last child changed on the regular and the reflected side
@@ -304,12 +303,6 @@ func (x *hcalc) loaded() int {
 		x.key = 0
 		for t, w := range s.rankW {
 			x.key += w * int(x.reg.h[t])
-		}
-	}
-	if s.rankSides && x.creg != nil {
-		x.key = x.creg.total(x.np)
-		if x.reflect {
-			x.key += x.crefl.total(x.np)
 		}
 	}
 	return x.value()
