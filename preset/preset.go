@@ -58,7 +58,7 @@ var All = []Preset{
 		W: 5, H: 5, Partition: [][]uint8{{1, 2, 6, 7, 11, 12}, {3, 4, 5, 8, 9, 10}, {13, 14, 15, 19, 20, 24}, {16, 17, 18, 21, 22, 23}}},
 	{Name: "35-puzzle", Description: "35-puzzle (6x6) additive PDBs 6-6-6-6-6-5: the board's six 2x3 blocks (3 tables: three corner blocks share one, the two middle blocks another; the blank's corner block has 5 tiles)",
 		W: 6, H: 6, Partition: [][]uint8{{1, 2, 3, 7, 8, 9}, {4, 5, 6, 10, 11, 12}, {13, 14, 15, 19, 20, 21}, {16, 17, 18, 22, 23, 24}, {25, 26, 27, 31, 32, 33}, {28, 29, 30, 34, 35}}},
-	{Name: "35-catalogue", Description: "35-puzzle (6x6) catalogue: the maximum over 4 additive 6-6-6-6-6-5 partitions, the 2x3 blocks of 35-puzzle, their transpose, a pinwheel of four corner 2x3 blocks round two L-shaped groups, and its transpose (5 tables through the board's symmetries)",
+	{Name: "35-catalogue", Description: "35-puzzle (6x6) catalogue: the maximum over 4 additive 6-6-6-6-6-5 partitions, the 2x3 blocks of 35-puzzle, their transpose, a pinwheel of four corner blocks (2x3 and 3x2) round two L-shaped groups, and its transpose (5 tables through the board's symmetries)",
 		W: 6, H: 6, Catalogue: catalogue35},
 	{Name: "48-puzzle", Description: "48-puzzle (7x7) additive PDBs 6-6-6-6-6-6-6-5-1: a pinwheel of 3x2 blocks round the centre tile (3 tables through the board's rotations: the corner blocks share one, the inner blocks another; the blank's corner block has 5 tiles; the centre tile counts its Manhattan distance)",
 		W: 7, H: 7, Partition: [][]uint8{{1, 2, 8, 9, 15, 16}, {3, 4, 10, 11, 17, 18}, {5, 6, 7, 12, 13, 14}, {19, 20, 21, 26, 27, 28},

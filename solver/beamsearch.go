@@ -241,8 +241,9 @@ func (w *hashWindow) addNew(h uint64) bool {
 // Generated the children made.
 //
 // Memory is bounded by lim.MaxBytes (DefaultMaxBytes when 0): about
-// 3*width*(8*words+18) bytes for a level's children (words: 2 on the
-// 24-puzzle, 4 on 6x6, 5 on 7x7, 7 on 8x8), 128*width (at most 128 MiB)
+// 3*width*(8*words+18+np) bytes for a level's children (words: 2 on the
+// 24-puzzle, 4 on 6x6, 5 on 7x7, 7 on 8x8; np: a byte per table or
+// distinct part of a catalogue, twice with the reflected side), 128*width (at most 128 MiB)
 // for the hash window, and 8 bytes of link plus 16 of hash set per state
 // kept over all levels; lim.MaxNodes bounds the states
 // kept, lim.TimeLimit the time. A search that reaches a limit, or finds
@@ -323,8 +324,8 @@ type beamSearch struct {
 	kept    hashSet    // hashes of every state kept
 	cur     []uint64
 	links   [][]beamLink
-	// np: the bytes of a state's values per table (partsLen), 0 when the
-	// heuristic is not an additive set's; curParts holds the level's,
+	// np: the bytes of a state's values per table or distinct part
+	// (partsLen), 0 for an exact table; curParts holds the level's,
 	// cparts the children's, np each (hcalc.loadParts).
 	np       int
 	curParts []uint8

@@ -160,12 +160,14 @@ func TestBeamKeepParts(t *testing.T) {
 }
 
 // TestBeamKeepPartsCatalogue is TestBeamKeepParts for catalogues on the
-// 15-puzzle: plain tables (5-5-5, its transpose and 6-6-3: a part shared by
-// transposition, tables shared by symmetry), with and without the
-// reflected side, and zero-aware tables in bytes and at 1 bit.
+// 15-puzzle: plain tables (5-5-5, 6-6-3 and 5-5-5's transpose: its part
+// {8,11,12,14,15} is its own transpose and shared, the other two go
+// through 5-5-5's tables by symmetry; not closed under the reflection, so
+// the reflected side is kept), with and without the reflected side, and
+// zero-aware tables in bytes and at 1 bit.
 func TestBeamKeepPartsCatalogue(t *testing.T) {
 	p555, p663 := presetPartition("15-555"), presetPartition("15-663")
-	plain := catalogueSet(t, false, 4, 4, puzzle.GoalBlankLast, p555, p663)
+	plain := catalogueSet(t, false, 4, 4, puzzle.GoalBlankLast, p555, p663, transposed(t, 4, 4, puzzle.GoalBlankLast, p555))
 	za := catalogueSet(t, true, 4, 4, puzzle.GoalBlankLast, p555, transposed(t, 4, 4, puzzle.GoalBlankLast, p555))
 	rng := rand.New(rand.NewPCG(8, 89))
 	defer func() { beamKeepParts = true }()
