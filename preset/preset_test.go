@@ -206,16 +206,7 @@ func TestCatalogue24Seven(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := func(sets [][]uint8) string {
-		var ss []string
-		for _, s := range sets {
-			s = slices.Clone(s)
-			slices.Sort(s)
-			ss = append(ss, fmt.Sprintf("%d", s))
-		}
-		slices.Sort(ss)
-		return strings.Join(ss, " ")
-	}
+	key := partitionKey
 	have := map[string]bool{}
 	var all [][][]uint8
 	for _, ps := range partitions {
@@ -239,19 +230,7 @@ func TestCatalogue24Seven(t *testing.T) {
 		have[key(sets)] = true
 		all = append(all, sets)
 	}
-	for _, sets := range all {
-		var tr [][]uint8
-		for _, s := range sets {
-			var ts []uint8
-			for _, tile := range s {
-				ts = append(ts, tile%5*5+tile/5) // blank-first: tile t in cell t
-			}
-			tr = append(tr, ts)
-		}
-		if !have[key(tr)] {
-			t.Errorf("the transpose of partition %s is not in the catalogue", key(sets))
-		}
-	}
+	checkTransposed(t, all, have, func(tile uint8) uint8 { return tile%5*5 + tile/5 }) // blank-first: tile t in cell t
 	sizes := map[int]int{}
 	for _, p := range tables {
 		sizes[len(p.Tiles)]++
@@ -276,16 +255,7 @@ func TestCatalogue35(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := func(sets [][]uint8) string {
-		var ss []string
-		for _, s := range sets {
-			s = slices.Clone(s)
-			slices.Sort(s)
-			ss = append(ss, fmt.Sprintf("%d", s))
-		}
-		slices.Sort(ss)
-		return strings.Join(ss, " ")
-	}
+	key := partitionKey
 	have := map[string]bool{}
 	var all [][][]uint8
 	for _, ps := range partitions {
@@ -305,21 +275,39 @@ func TestCatalogue35(t *testing.T) {
 		have[key(sets)] = true
 		all = append(all, sets)
 	}
+	checkTransposed(t, all, have, func(tile uint8) uint8 { return (tile-1)%6*6 + (tile-1)/6 + 1 }) // blank-last 6x6
+	if len(partitions) != 4 || len(tables) != 5 {
+		t.Errorf("%d partitions, %d tables; want 4 and 5", len(partitions), len(tables))
+	}
+}
+
+// partitionKey names a partition by its sorted tile sets, sorted.
+func partitionKey(sets [][]uint8) string {
+	var ss []string
+	for _, s := range sets {
+		s = slices.Clone(s)
+		slices.Sort(s)
+		ss = append(ss, fmt.Sprintf("%d", s))
+	}
+	slices.Sort(ss)
+	return strings.Join(ss, " ")
+}
+
+// checkTransposed fails t unless the transpose of each partition in all
+// (each tile mapped by tr) is a partition of have (partitionKey's).
+func checkTransposed(t *testing.T, all [][][]uint8, have map[string]bool, tr func(uint8) uint8) {
+	t.Helper()
 	for _, sets := range all {
-		var tr [][]uint8
+		var out [][]uint8
 		for _, s := range sets {
 			var ts []uint8
 			for _, tile := range s {
-				r, c := (tile-1)/6, (tile-1)%6
-				ts = append(ts, c*6+r+1)
+				ts = append(ts, tr(tile))
 			}
-			tr = append(tr, ts)
+			out = append(out, ts)
 		}
-		if !have[key(tr)] {
-			t.Errorf("the transpose of partition %s is not in the catalogue", key(sets))
+		if !have[partitionKey(out)] {
+			t.Errorf("the transpose of partition %s is not in the catalogue", partitionKey(sets))
 		}
-	}
-	if len(partitions) != 4 || len(tables) != 5 {
-		t.Errorf("%d partitions, %d tables; want 4 and 5", len(partitions), len(tables))
 	}
 }
