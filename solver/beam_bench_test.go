@@ -14,6 +14,7 @@ var (
 	beamSet   = flag.String("beamset", "", "set file or comma-separated tables for BenchmarkBeam (e.g. the 35-puzzle preset's; the benchmark skips without it)")
 	beamBoard = flag.String("beamboard", "8,10,7,18,0,6,13,12,23,22,5,4,2,9,15,14,1,20,31,35,11,21,17,16,34,3,26,33,19,24,27,29,25,28,32,30", "board of BenchmarkBeam, cells in row order, blank 0 (default: DeepCubeA's 35-puzzle instance 0)")
 	beamWidth = flag.Int("beamwidth", 32000, "width of BenchmarkBeam's beam search")
+	beamRefl  = flag.Bool("beamreflect", false, "BenchmarkBeam with --reflect")
 )
 
 // BenchmarkBeam runs one beam search of -beamwidth on -beamboard with the
@@ -33,7 +34,7 @@ func BenchmarkBeam(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sv := newSolver(b, s, Options{})
+	sv := newSolver(b, s, Options{Reflect: *beamRefl})
 	var nodes uint64
 	for b.Loop() {
 		res, err := sv.solveBeam(context.Background(), board, *beamWidth, Limits{MaxBytes: 8 << 30})

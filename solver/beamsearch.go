@@ -101,6 +101,7 @@ type hashSet struct {
 	t     []uint64
 	n     int
 	shift uint
+	sink  uint64 // keeps touch's reads from being optimised away
 }
 
 // addNew adds h and reports whether it was new; it grows the table within
@@ -132,6 +133,24 @@ func (hs *hashSet) addNew(h uint64, b *budget) (bool, error) {
 	hs.n++
 	return true, nil
 }
+
+// touch reads the slots of hashes, so that their cache misses overlap
+// before addNew reads them one by one (nextLevel, keptChunk); it changes
+// nothing.
+func (hs *hashSet) touch(hashes []uint64) {
+	if len(hs.t) == 0 {
+		return
+	}
+	var sink uint64
+	for _, h := range hashes {
+		sink += hs.t[h>>hs.shift]
+	}
+	hs.sink = sink
+}
+
+// keptChunk is the number of children whose slots in the kept set
+// nextLevel touches at a time.
+const keptChunk = 64
 
 // reserve grows an empty set to hold n hashes without growing again,
 // when the budget allows (else it stays as it is and grows as it fills).
@@ -174,6 +193,7 @@ type hashWindow struct {
 	cur, old []uint32
 	n        int // hashes in cur
 	shift    uint
+	sink     uint32 // keeps touch's reads from being optimised away
 }
 
 // maxWindowSlots caps each table of a hash window (64 MiB): past a width
@@ -210,6 +230,18 @@ func has(t []uint32, i uint64, f uint32) bool {
 			return false
 		}
 	}
+}
+
+// touch reads the slots of the children's hashes in both tables, so that
+// their cache misses overlap before addNew reads them one by one
+// (beamChunk); it changes nothing.
+func (w *hashWindow) touch(ps []beamPending) {
+	var sink uint32
+	for i := range ps {
+		j := ps[i].hv >> w.shift
+		sink += w.old[j] + w.cur[j]
+	}
+	w.sink = sink
 }
 
 // addNew adds h (a key's hash) and reports whether it was new in the
@@ -336,6 +368,10 @@ type beamSearch struct {
 	chash []uint64   // children's key hashes
 	clink []beamLink // how each child was reached
 	count []int      // per heuristic value, the children with it (keep)
+	// split: evaluate children in halves (Solver.splitSteps, with np > 0);
+	// buf: the chunk being expanded.
+	split bool
+	buf   *beamChunkBuf
 }
 
 // run searches from work (in the tables' convention, solvable), keeping
@@ -378,6 +414,7 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 		bs.np = partsLen(s)
 		bs.curParts = bs.hc.parts(s, bs.curParts[:0])
 	}
+	bs.split = bs.np > 0 && s.splitSteps()
 	bs.parity = s.geom.Manhattan(slices.Index(work, 0), int(s.goalPos[0])) % 2
 	k0 := pk.pack(&board)
 	if bs.win, err = newHashWindow(windowSlots(width), &bs.guard.bud); err != nil {
@@ -399,61 +436,181 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 	return false, nil
 }
 
+// beamChunk is the number of states expand takes at a time. It first
+// makes all their children's keys and hashes and reads their slots in
+// the hash window in one short loop, so that the window's cache misses
+// overlap (the processor has several loads in flight) instead of coming
+// one per child; with Solver.splitSteps it then ranks the new children
+// in every table and reads their table entries the same way, before
+// looking their values up. The children are kept in the order one
+// state at a time would keep them.
+const beamChunk = 32
+
+// beamPending is a child made by expand's first pass: its key and hash,
+// its parent's index in the level, the cell its blank moves to and the
+// move; dup when the window has seen it, steps its table steps
+// (hcalc.childSteps).
+type beamPending struct {
+	ck      key
+	hv      uint64
+	parent  uint32
+	to, dir uint8
+	dup     bool
+	steps   [2]childStep
+}
+
+// beamChunkBuf holds the states of a chunk being expanded and their
+// children (expand).
+type beamChunkBuf struct {
+	boards  [beamChunk][puzzle.MaxCells]uint8
+	blanks  [beamChunk]uint8
+	pending [3 * beamChunk]beamPending
+	sink    uint8 // keeps the reads of the table entries
+}
+
 // expand generates the children of every state of the level into the
 // child arrays, dropping those seen in the window and (upper) those that
 // cannot lead to a shorter solution. found is true when a child is the
 // goal (bs.path then holds the solution).
 func (bs *beamSearch) expand() (found bool, err error) {
-	s, pk, words := bs.s, &bs.pk, bs.words
-	last := bs.links[len(bs.links)-1]
 	bs.ckeys, bs.ch, bs.chash, bs.clink, bs.cparts = bs.ckeys[:0], bs.ch[:0], bs.chash[:0], bs.clink[:0], bs.cparts[:0]
-	var board [puzzle.MaxCells]uint8
-	for i := 0; i < len(bs.cur)/words; i++ {
-		if err := bs.guard.tick(); err != nil {
-			return false, err
+	if bs.buf == nil {
+		bs.buf = new(beamChunkBuf)
+	}
+	n := len(bs.cur) / bs.words
+	for lo := 0; lo < n; lo += beamChunk {
+		hi := min(lo+beamChunk, n)
+		pending := bs.makeChunk(lo, hi)
+		bs.win.touch(pending)
+		if bs.split {
+			found, err = bs.splitChunk(lo, hi, pending)
+		} else {
+			found, err = bs.plainChunk(lo, hi, pending)
 		}
-		bs.stats.Expanded++
+		if err != nil || found {
+			return found, err
+		}
+	}
+	return false, nil
+}
+
+// makeChunk unpacks the states lo to hi-1 of the level into bs.buf and
+// makes their children's keys and hashes, in the order of the states and
+// of their moves.
+func (bs *beamSearch) makeChunk(lo, hi int) []beamPending {
+	s, pk, words, buf := bs.s, &bs.pk, bs.words, bs.buf
+	last := bs.links[len(bs.links)-1]
+	np := 0
+	for i := lo; i < hi; i++ {
 		var k key
 		copy(k[:], bs.cur[i*words:(i+1)*words])
-		blank := pk.unpack(k, &board)
-		var parts []uint8
-		if bs.np > 0 {
-			parts = bs.curParts[i*bs.np : (i+1)*bs.np]
-			bs.hc.loadParts(&board, parts)
-		} else {
-			bs.hc.load(&board)
-		}
+		b := &buf.boards[i-lo]
+		blank := pk.unpack(k, b)
+		buf.blanks[i-lo] = blank
 		m := &s.nbr[blank]
 		skip := undo[last[i].move]
 		for j := uint8(0); j < m.n; j++ {
 			if dir := m.dir[j]; dir != skip {
-				if found, err := bs.child(&k, &board, parts, blank, m.to[j], beamLink{parent: uint32(i), move: dir}); err != nil || found {
-					return found, err
-				}
+				p := &buf.pending[np]
+				p.ck = pk.slide(k, blank, m.to[j], b[m.to[j]])
+				p.hv, p.parent, p.to, p.dir = hashKey(p.ck), uint32(i), m.to[j], dir
+				np++
+			}
+		}
+	}
+	return buf.pending[:np]
+}
+
+// parts is the values per table of state i of the level (nil without
+// them).
+func (bs *beamSearch) parts(i int) []uint8 {
+	if bs.np == 0 {
+		return nil
+	}
+	return bs.curParts[i*bs.np : (i+1)*bs.np]
+}
+
+// plainChunk evaluates the children of states lo to hi-1 (makeChunk) one
+// at a time.
+func (bs *beamSearch) plainChunk(lo, hi int, pending []beamPending) (found bool, err error) {
+	c := 0
+	for i := lo; i < hi; i++ {
+		if err := bs.guard.tick(); err != nil {
+			return false, err
+		}
+		bs.stats.Expanded++
+		b, parts := &bs.buf.boards[i-lo], bs.parts(i)
+		if parts != nil {
+			bs.hc.loadParts(b, parts)
+		} else {
+			bs.hc.load(b)
+		}
+		for ; c < len(pending) && pending[c].parent == uint32(i); c++ {
+			p := &pending[c]
+			bs.stats.Generated++
+			if !bs.win.addNew(p.hv) {
+				continue
+			}
+			if found, err := bs.keepChild(p, bs.hc.child(b[p.to], bs.buf.blanks[i-lo], p.to), parts); err != nil || found {
+				return found, err
 			}
 		}
 	}
 	return false, nil
 }
 
-// child makes the child of the state k (board, blank; parts: its values
-// per table when bs.np > 0) whose blank moves
-// to cell to (link: its parent and move) and keeps it among the children
-// unless it is a recent duplicate or (upper) cannot lead to a shorter
-// solution. found is true when it is the goal.
-func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, parts []uint8, blank, to uint8, link beamLink) (found bool, err error) {
-	tile := board[to]
-	ck := bs.pk.slide(*k, blank, to, tile)
-	bs.stats.Generated++
-	hv := hashKey(ck)
-	if !bs.win.addNew(hv) {
-		return false, nil
+// splitChunk is plainChunk in three passes (Solver.splitSteps): the new
+// children's table steps without their entries, a short loop that reads
+// the entries (their cache misses overlap), then the values.
+func (bs *beamSearch) splitChunk(lo, hi int, pending []beamPending) (found bool, err error) {
+	buf, c := bs.buf, 0
+	for i := lo; i < hi; i++ {
+		if err := bs.guard.tick(); err != nil {
+			return false, err
+		}
+		b := &buf.boards[i-lo]
+		bs.hc.loadParts(b, bs.parts(i))
+		for ; c < len(pending) && pending[c].parent == uint32(i); c++ {
+			p := &pending[c]
+			if p.dup = !bs.win.addNew(p.hv); !p.dup {
+				bs.hc.childSteps(b[p.to], buf.blanks[i-lo], p.to, &p.steps)
+			}
+		}
 	}
-	h := bs.hc.child(tile, blank, to)
+	var sink uint8
+	for c := range pending {
+		if !pending[c].dup {
+			sink += bs.hc.touchSteps(&pending[c].steps)
+		}
+	}
+	buf.sink = sink
+	next := lo // the next state to count as expanded
+	for c := range pending {
+		p := &pending[c]
+		for ; next <= int(p.parent); next++ {
+			bs.stats.Expanded++
+		}
+		bs.stats.Generated++
+		if p.dup {
+			continue
+		}
+		if found, err := bs.keepChild(p, bs.hc.childValue(&p.steps), bs.parts(int(p.parent))); err != nil || found {
+			return found, err
+		}
+	}
+	bs.stats.Expanded += uint64(hi - next)
+	return false, nil
+}
+
+// keepChild keeps the new child p, of heuristic h (its parent's values
+// per table: parts, when bs.np > 0), among the children unless (upper) it
+// cannot lead to a shorter solution. found is true when it is the goal.
+func (bs *beamSearch) keepChild(p *beamPending, h int, parts []uint8) (found bool, err error) {
 	if bs.upper > 0 && len(bs.links)+h >= bs.upper {
 		return false, nil // no solution through it is shorter than upper
 	}
-	if ck == bs.goalKey {
+	link := beamLink{parent: p.parent, move: p.dir}
+	if p.ck == bs.goalKey {
 		bs.trace(link)
 		return true, nil
 	}
@@ -462,9 +619,9 @@ func (bs *beamSearch) child(k *key, board *[puzzle.MaxCells]uint8, parts []uint8
 			return false, err
 		}
 	}
-	bs.ckeys = append(bs.ckeys, ck[:bs.words]...)
+	bs.ckeys = append(bs.ckeys, p.ck[:bs.words]...)
 	bs.ch = append(bs.ch, bs.rank(h))
-	bs.chash = append(bs.chash, hv)
+	bs.chash = append(bs.chash, p.hv)
 	bs.clink = append(bs.clink, link)
 	if bs.np > 0 {
 		bs.cparts = bs.hc.childParts(bs.cparts, parts)
@@ -569,9 +726,14 @@ func (bs *beamSearch) nextLevel() error {
 		}
 		bud.take(0, int64(cap(bs.curParts)))
 	}
+	touched := 0 // the children whose slots in kept were read (hashSet.touch)
 	for c, h := range bs.ch {
 		if int(h) > cut || int(h) == cut && room == 0 {
 			continue
+		}
+		if c >= touched {
+			touched = min(c+keptChunk, len(bs.chash))
+			bs.kept.touch(bs.chash[c:touched])
 		}
 		if isNew, err := bs.kept.addNew(bs.chash[c], bud); err != nil {
 			return err

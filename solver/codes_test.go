@@ -132,14 +132,21 @@ func TestCodesRelease(t *testing.T) {
 // TestBeamKeepParts: a beam search that keeps each state's values per
 // table (beamKeepParts) makes exactly the moves and node counts of one
 // that looks every state up again, with and without reflection and
-// with rank weights, on the 15-puzzle (tables in bytes) and as codes.
+// with rank weights, on the 15-puzzle (tables in bytes through their
+// direct or their compact index, and as codes). Without rank weights the
+// first evaluates its children in halves (Solver.splitSteps: ranks, then
+// the table entries of a chunk of states at once), the second one at a
+// time, so this also checks the halves.
 func TestBeamKeepParts(t *testing.T) {
 	bytesSet := set(t, 4, 4, "blank-last", presetPartition("15-555")...)
 	rng := rand.New(rand.NewPCG(8, 88))
 	defer func() { beamKeepParts = true }()
 	for _, s := range []*format.Set{bytesSet, codesSet(t, bytesSet)} {
-		for _, opt := range []Options{{}, {Reflect: true}, {RankWeights: []float64{2, 3, 1}}} {
+		for _, opt := range []Options{{}, {Reflect: true}, {Reflect: true, Compact: true}, {RankWeights: []float64{2, 3, 1}}} {
 			sv := newSolver(t, s, opt)
+			if split := sv.splitSteps(); split != (opt.RankWeights == nil) {
+				t.Fatalf("%+v: children evaluated in halves: %v", opt, split)
+			}
 			for range 3 {
 				b := pdbtest.RandomSolvable(rng, s.Geom, s.Goal)
 				var res [2]Bounded
@@ -151,7 +158,7 @@ func TestBeamKeepParts(t *testing.T) {
 					}
 					res[i] = r
 				}
-				if res[0].Moves != res[1].Moves || res[0].Stats.Generated != res[1].Stats.Generated || res[0].Lower != res[1].Lower {
+				if res[0].Moves != res[1].Moves || res[0].Stats.Generated != res[1].Stats.Generated || res[0].Stats.Expanded != res[1].Stats.Expanded || res[0].Lower != res[1].Lower {
 					t.Fatalf("%+v: %v: keeping parts %q (%d generated), looking up %q (%d)", opt, b, res[0].Moves, res[0].Stats.Generated, res[1].Moves, res[1].Stats.Generated)
 				}
 			}

@@ -217,13 +217,43 @@ func (ti *tableInfo) movedValue(st *rankState, cells *[puzzle.MaxCells]uint8, fr
 	if ti.codes == nil {
 		return next, ti.values[ti.index(next)]
 	}
+	return next, ti.movedMD(cells, to, p) + ti.code(ti.index(next))
+}
+
+// movedMD is, for a part held as codes, its tiles' Manhattan distance
+// after tile p moved to cell to (cells: the table's cells before it).
+func (ti *tableInfo) movedMD(cells *[puzzle.MaxCells]uint8, to, p uint8) uint8 {
 	md := ti.mdist[p][to]
 	for j := 0; j < ti.k; j++ {
 		if j != int(p) {
 			md += ti.mdist[j][cells[j]]
 		}
 	}
-	return next, md + ti.code(ti.index(next))
+	return md
+}
+
+// entry is the stored byte behind index idx (a direct index's when the
+// table has one): values[idx], dvals[idx], or twice the code of idx.
+func (ti *tableInfo) entry(idx uint64) uint8 {
+	switch {
+	case ti.dvals != nil:
+		return ti.dvals[idx]
+	case ti.codes != nil:
+		return ti.code(idx)
+	}
+	return ti.values[idx]
+}
+
+// entryByte is the byte of memory that holds entry idx, read only to
+// bring it into the cache (beamSearch.expand).
+func (ti *tableInfo) entryByte(idx uint64) uint8 {
+	switch {
+	case ti.dvals != nil:
+		return ti.dvals[idx]
+	case ti.codes != nil:
+		return ti.codes[idx>>1]
+	}
+	return ti.values[idx]
 }
 
 // noMove is the "previous move" of the root: it excludes no move.
