@@ -368,10 +368,10 @@ type beamSearch struct {
 	chash []uint64   // children's key hashes
 	clink []beamLink // how each child was reached
 	count []int      // per heuristic value, the children with it (keep)
-	// split: evaluate children in halves (Solver.splitSteps, with np > 0);
-	// buf: the chunk being expanded.
-	split bool
-	buf   *beamChunkBuf
+	// ev: evaluates children in halves (Solver.splitSteps, with np > 0;
+	// nil otherwise); buf: the chunk being expanded.
+	ev  *beamEval
+	buf *beamChunkBuf
 }
 
 // run searches from work (in the tables' convention, solvable), keeping
@@ -414,7 +414,9 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 		bs.np = partsLen(s)
 		bs.curParts = bs.hc.parts(s, bs.curParts[:0])
 	}
-	bs.split = bs.np > 0 && s.splitSteps()
+	if bs.np > 0 && s.splitSteps() {
+		bs.ev = newBeamEval(s)
+	}
 	bs.parity = s.geom.Manhattan(slices.Index(work, 0), int(s.goalPos[0])) % 2
 	k0 := pk.pack(&board)
 	if bs.win, err = newHashWindow(windowSlots(width), &bs.guard.bud); err != nil {
@@ -449,7 +451,7 @@ const beamChunk = 32
 // beamPending is a child made by expand's first pass: its key and hash,
 // its parent's index in the level, the cell its blank moves to and the
 // move; dup when the window has seen it, steps its table steps
-// (hcalc.childSteps).
+// (beamEval.steps).
 type beamPending struct {
 	ck      key
 	hv      uint64
@@ -482,7 +484,7 @@ func (bs *beamSearch) expand() (found bool, err error) {
 		hi := min(lo+beamChunk, n)
 		pending := bs.makeChunk(lo, hi)
 		bs.win.touch(pending)
-		if bs.split {
+		if bs.ev != nil {
 			found, err = bs.splitChunk(lo, hi, pending)
 		} else {
 			found, err = bs.plainChunk(lo, hi, pending)
@@ -551,7 +553,7 @@ func (bs *beamSearch) plainChunk(lo, hi int, pending []beamPending) (found bool,
 			if !bs.win.addNew(p.hv) {
 				continue
 			}
-			if found, err := bs.keepChild(p, bs.hc.child(b[p.to], bs.buf.blanks[i-lo], p.to), parts); err != nil || found {
+			if found, err := bs.keepChild(p, bs.hc.child(b[p.to], bs.buf.blanks[i-lo], p.to)); err != nil || found {
 				return found, err
 			}
 		}
@@ -559,28 +561,29 @@ func (bs *beamSearch) plainChunk(lo, hi int, pending []beamPending) (found bool,
 	return false, nil
 }
 
-// splitChunk is plainChunk in three passes (Solver.splitSteps): the new
-// children's table steps without their entries, a short loop that reads
-// the entries (their cache misses overlap), then the values.
+// splitChunk is plainChunk in three passes (Solver.splitSteps, through
+// bs.ev): the new children's table steps without their entries, a short
+// loop that reads the entries (their cache misses overlap), then the
+// values.
 func (bs *beamSearch) splitChunk(lo, hi int, pending []beamPending) (found bool, err error) {
-	buf, c := bs.buf, 0
+	buf, ev, c := bs.buf, bs.ev, 0
 	for i := lo; i < hi; i++ {
 		if err := bs.guard.tick(); err != nil {
 			return false, err
 		}
 		b := &buf.boards[i-lo]
-		bs.hc.loadParts(b, bs.parts(i))
+		ev.load(b, bs.parts(i))
 		for ; c < len(pending) && pending[c].parent == uint32(i); c++ {
 			p := &pending[c]
 			if p.dup = !bs.win.addNew(p.hv); !p.dup {
-				bs.hc.childSteps(b[p.to], buf.blanks[i-lo], p.to, &p.steps)
+				ev.steps(b[p.to], buf.blanks[i-lo], p.to, &p.steps)
 			}
 		}
 	}
 	var sink uint8
 	for c := range pending {
 		if !pending[c].dup {
-			sink += bs.hc.touchSteps(&pending[c].steps)
+			sink += ev.touch(&pending[c].steps)
 		}
 	}
 	buf.sink = sink
@@ -594,7 +597,7 @@ func (bs *beamSearch) splitChunk(lo, hi int, pending []beamPending) (found bool,
 		if p.dup {
 			continue
 		}
-		if found, err := bs.keepChild(p, bs.hc.childValue(&p.steps), bs.parts(int(p.parent))); err != nil || found {
+		if found, err := bs.keepChild(p, -1); err != nil || found {
 			return found, err
 		}
 	}
@@ -602,11 +605,23 @@ func (bs *beamSearch) splitChunk(lo, hi int, pending []beamPending) (found bool,
 	return false, nil
 }
 
-// keepChild keeps the new child p, of heuristic h (its parent's values
-// per table: parts, when bs.np > 0), among the children unless (upper) it
-// cannot lead to a shorter solution. found is true when it is the goal.
-func (bs *beamSearch) keepChild(p *beamPending, h int, parts []uint8) (found bool, err error) {
+// keepChild keeps the new child p, of heuristic h, among the children
+// unless (upper) it cannot lead to a shorter solution; h < 0 means
+// bs.ev evaluates it from p.steps (splitChunk), else bs.hc has just
+// evaluated it (plainChunk). found is true when it is the goal.
+func (bs *beamSearch) keepChild(p *beamPending, h int) (found bool, err error) {
+	var key int
+	if h < 0 {
+		// The child arrays grow first: value appends to bs.cparts.
+		if len(bs.ch) == cap(bs.ch) {
+			if err := bs.growChildren(); err != nil {
+				return false, err
+			}
+		}
+		h, key, bs.cparts = bs.ev.value(&p.steps, bs.parts(int(p.parent)), bs.cparts)
+	}
 	if bs.upper > 0 && len(bs.links)+h >= bs.upper {
+		bs.dropParts()
 		return false, nil // no solution through it is shorter than upper
 	}
 	link := beamLink{parent: p.parent, move: p.dir}
@@ -620,13 +635,25 @@ func (bs *beamSearch) keepChild(p *beamPending, h int, parts []uint8) (found boo
 		}
 	}
 	bs.ckeys = append(bs.ckeys, p.ck[:bs.words]...)
-	bs.ch = append(bs.ch, bs.rank(h))
+	if bs.ev != nil {
+		bs.ch = append(bs.ch, uint16(min(key, 1<<16-1)))
+	} else {
+		bs.ch = append(bs.ch, bs.rank(h))
+		if bs.np > 0 {
+			bs.cparts = bs.hc.childParts(bs.cparts, bs.parts(int(p.parent)))
+		}
+	}
 	bs.chash = append(bs.chash, p.hv)
 	bs.clink = append(bs.clink, link)
-	if bs.np > 0 {
-		bs.cparts = bs.hc.childParts(bs.cparts, parts)
-	}
 	return false, nil
+}
+
+// dropParts takes back the values per table that bs.ev.value appended
+// for a child that is not kept.
+func (bs *beamSearch) dropParts() {
+	if bs.ev != nil {
+		bs.cparts = bs.cparts[:len(bs.cparts)-bs.np]
+	}
 }
 
 // rank is the ranking key of the child just evaluated, whose heuristic

@@ -51,7 +51,7 @@ type childStep struct {
 	st       rankState
 	h        uint8
 	sum      int
-	idx      uint64 // the table index (stepRank)
+	idx      uint64 // the table index (beamEval.steps)
 	// lazy: h is only a lower bound, the zero-aware part's minimum over
 	// regions (zeroaware.go); resolve gives the value. make needs it
 	// resolved.
@@ -87,37 +87,9 @@ func (s *Solver) childOf(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells
 	c.sum = sd.sum + int(c.h) - int(sd.h[t])
 }
 
-// stepRank is the first half of childOf, for a search that reads the
-// table entries of many children at once (beamSearch.expand): c's rank
-// state and table index (c.idx), and c.h and c.sum less the table entry
-// at c.idx, which stepValue adds. It reads no table entry. It does not
-// handle zero-aware parts (their lazy values need sd again: resolve).
-func (s *Solver) stepRank(c *childStep, sd *side, pc *[maxTables][puzzle.MaxCells]uint8, tile, blank, to uint8) {
-	t := s.tileTab[tile]
-	c.t = t
-	c.lazy = false
-	if t < 0 {
-		c.sum = sd.sum
-		return
-	}
-	tab := &s.tabs[t]
-	c.p, c.from, c.to = s.tileIdx[tile], pc[t][to], pc[t][blank]
-	c.h = 0
-	if tab.dvals != nil {
-		c.st.d = sd.st[t].d + (uint64(c.to)-uint64(c.from))*tab.dpow[c.p&(puzzle.MaxCells-1)]
-		c.idx = c.st.d
-	} else {
-		c.st = tab.moved(sd.st[t], &sd.cells[t], c.from, c.to, c.p)
-		c.idx = tab.index(c.st)
-		if tab.codes != nil {
-			c.h = tab.movedMD(&sd.cells[t], c.to, c.p)
-		}
-	}
-	c.sum = sd.sum - int(sd.h[t]) + int(c.h)
-}
-
-// stepValue is the second half of childOf after stepRank: it adds the
-// table entry at c.idx to c.h and c.sum.
+// stepValue finishes a step whose table index is known (c.idx) and whose
+// h and sum lack the table entry there (beamEval.steps): it adds the
+// entry to both.
 func (s *Solver) stepValue(c *childStep) {
 	if c.t < 0 {
 		return
@@ -387,59 +359,9 @@ func (x *hcalc) child(tile, blank, to uint8) int {
 	return h
 }
 
-// childSteps is child in two halves, for a beam search that reads the
-// table entries of many children at once (beamSearch.expand): it sets
-// c[0] and, with reflect, c[1] to the child's steps on the regular and
-// the reflected side (stepRank) without reading their entries;
-// childValue finishes them. Only for an additive set without zero-aware
-// parts or rank weights (Solver.splitSteps).
-func (x *hcalc) childSteps(tile, blank, to uint8, c *[2]childStep) {
-	s := x.s
-	x.reg.ranked(s, s.tileTab[tile], &x.unranked)
-	s.stepRank(&c[0], &x.reg, &s.partCell, tile, blank, to)
-	if x.reflect {
-		rt := s.reflTile[tile]
-		x.refl.ranked(s, s.tileTab[rt], &x.unrankedR)
-		s.stepRank(&c[1], &x.refl, &s.partCellR, rt, blank, to)
-	}
-}
-
-// touchSteps reads the bytes that hold the entries of steps c
-// (childSteps), so that their cache misses overlap with other children's;
-// the sum is meaningless.
-func (x *hcalc) touchSteps(c *[2]childStep) uint8 {
-	s := x.s
-	var v uint8
-	if c[0].t >= 0 {
-		v = s.tabs[c[0].t].entryByte(c[0].idx)
-	}
-	if x.reflect && c[1].t >= 0 {
-		v += s.tabs[c[1].t].entryByte(c[1].idx)
-	}
-	return v
-}
-
-// childValue finishes the steps c of childSteps: the child's heuristic,
-// as child gives it, with what rank and childParts need in x.
-func (x *hcalc) childValue(c *[2]childStep) int {
-	s := x.s
-	s.stepValue(&c[0])
-	h := c[0].sum
-	x.last.t, x.last.h = c[0].t, c[0].h
-	if x.reflect {
-		s.stepValue(&c[1])
-		if s.rankSides {
-			x.ckey = h + c[1].sum
-		}
-		h = max(h, c[1].sum)
-		x.lastR.t, x.lastR.h = c[1].t, c[1].h
-	}
-	return h
-}
-
 // splitSteps reports whether beam searches may evaluate children in two
-// halves (hcalc.childSteps): an additive set, no rank weights, no
-// zero-aware part.
+// halves (beamEval): an additive set, no rank weights, no zero-aware
+// part.
 func (s *Solver) splitSteps() bool {
 	if s.exact != nil || s.cat != nil || s.rankW != nil {
 		return false
