@@ -24,6 +24,10 @@ type beamEval struct {
 	pos       [puzzle.MaxCells]uint8
 	parts     []uint8
 	sum, sumR int
+	// the child value evaluated last: its steps and its parent's values
+	// per table (appendChild).
+	childT     *[2]childStep
+	childParts []uint8
 }
 
 func newBeamEval(s *Solver) *beamEval {
@@ -116,22 +120,16 @@ func (e *beamEval) touch(c *[2]childStep) uint8 {
 // value finishes the steps c of a child of the state whose values per
 // table are parts: it returns the child's heuristic (the larger of its
 // two sums with reflect) and ranking key (Solver.rankSides: the sum of
-// both; else the heuristic), and appends the child's values per table
-// to dst.
-func (e *beamEval) value(c *[2]childStep, parts, dst []uint8) (h, key int, out []uint8) {
-	n := len(dst)
-	dst = append(dst, parts...)
+// both; else the heuristic), and leaves the child's values per table in
+// e.child (appendChild).
+func (e *beamEval) value(c *[2]childStep, parts []uint8) (h, key int) {
+	e.childT = c
+	e.childParts = parts
 	e.s.stepValue(&c[0])
 	h = c[0].sum
-	if c[0].t >= 0 {
-		dst[n+int(c[0].t)] = c[0].h
-	}
 	key = h
 	if e.reflect {
 		e.s.stepValue(&c[1])
-		if c[1].t >= 0 {
-			dst[n+e.np+int(c[1].t)] = c[1].h
-		}
 		if e.s.rankSides {
 			key = h + c[1].sum
 		}
@@ -140,5 +138,20 @@ func (e *beamEval) value(c *[2]childStep, parts, dst []uint8) (h, key int, out [
 			key = h
 		}
 	}
-	return h, key, dst
+	return h, key
+}
+
+// appendChild appends to dst the values per table of the child value
+// evaluated last: its parent's, with the parts its move changed.
+func (e *beamEval) appendChild(dst []uint8) []uint8 {
+	n := len(dst)
+	dst = append(dst, e.childParts...)
+	c := e.childT
+	if c[0].t >= 0 {
+		dst[n+int(c[0].t)] = c[0].h
+	}
+	if e.reflect && c[1].t >= 0 {
+		dst[n+e.np+int(c[1].t)] = c[1].h
+	}
+	return dst
 }

@@ -442,9 +442,9 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 // makes all their children's keys and hashes and reads their slots in
 // the hash window in one short loop, so that the window's cache misses
 // overlap (the processor has several loads in flight) instead of coming
-// one per child; with Solver.splitSteps it then ranks the new children
-// in every table and reads their table entries the same way, before
-// looking their values up. The children are kept in the order one
+// one per child; with Solver.splitSteps it then ranks the part each new
+// child's move changes, on each side, and reads those table entries the
+// same way, before looking their values up. The children are kept in the order one
 // state at a time would keep them.
 const beamChunk = 32
 
@@ -564,13 +564,10 @@ func (bs *beamSearch) plainChunk(lo, hi int, pending []beamPending) (found bool,
 // splitChunk is plainChunk in three passes (Solver.splitSteps, through
 // bs.ev): the new children's table steps without their entries, a short
 // loop that reads the entries (their cache misses overlap), then the
-// values.
+// values, the limits checked before each state's (expanded).
 func (bs *beamSearch) splitChunk(lo, hi int, pending []beamPending) (found bool, err error) {
 	buf, ev, c := bs.buf, bs.ev, 0
 	for i := lo; i < hi; i++ {
-		if err := bs.guard.tick(); err != nil {
-			return false, err
-		}
 		b := &buf.boards[i-lo]
 		ev.load(b, bs.parts(i))
 		for ; c < len(pending) && pending[c].parent == uint32(i); c++ {
@@ -590,8 +587,8 @@ func (bs *beamSearch) splitChunk(lo, hi int, pending []beamPending) (found bool,
 	next := lo // the next state to count as expanded
 	for c := range pending {
 		p := &pending[c]
-		for ; next <= int(p.parent); next++ {
-			bs.stats.Expanded++
+		if err := bs.expanded(&next, int(p.parent)+1); err != nil {
+			return false, err
 		}
 		bs.stats.Generated++
 		if p.dup {
@@ -601,8 +598,20 @@ func (bs *beamSearch) splitChunk(lo, hi int, pending []beamPending) (found bool,
 			return found, err
 		}
 	}
-	bs.stats.Expanded += uint64(hi - next)
-	return false, nil
+	return false, bs.expanded(&next, hi)
+}
+
+// expanded counts the states from *next to end-1 as expanded, checking
+// the limits before each (guard.tick) as plainChunk does, and sets *next
+// to end.
+func (bs *beamSearch) expanded(next *int, end int) error {
+	for ; *next < end; *next++ {
+		if err := bs.guard.tick(); err != nil {
+			return err
+		}
+		bs.stats.Expanded++
+	}
+	return nil
 }
 
 // keepChild keeps the new child p, of heuristic h, among the children
@@ -612,16 +621,9 @@ func (bs *beamSearch) splitChunk(lo, hi int, pending []beamPending) (found bool,
 func (bs *beamSearch) keepChild(p *beamPending, h int) (found bool, err error) {
 	var key int
 	if h < 0 {
-		// The child arrays grow first: value appends to bs.cparts.
-		if len(bs.ch) == cap(bs.ch) {
-			if err := bs.growChildren(); err != nil {
-				return false, err
-			}
-		}
-		h, key, bs.cparts = bs.ev.value(&p.steps, bs.parts(int(p.parent)), bs.cparts)
+		h, key = bs.ev.value(&p.steps, bs.parts(int(p.parent)))
 	}
 	if bs.upper > 0 && len(bs.links)+h >= bs.upper {
-		bs.dropParts()
 		return false, nil // no solution through it is shorter than upper
 	}
 	link := beamLink{parent: p.parent, move: p.dir}
@@ -637,6 +639,7 @@ func (bs *beamSearch) keepChild(p *beamPending, h int) (found bool, err error) {
 	bs.ckeys = append(bs.ckeys, p.ck[:bs.words]...)
 	if bs.ev != nil {
 		bs.ch = append(bs.ch, uint16(min(key, 1<<16-1)))
+		bs.cparts = bs.ev.appendChild(bs.cparts)
 	} else {
 		bs.ch = append(bs.ch, bs.rank(h))
 		if bs.np > 0 {
@@ -646,14 +649,6 @@ func (bs *beamSearch) keepChild(p *beamPending, h int) (found bool, err error) {
 	bs.chash = append(bs.chash, p.hv)
 	bs.clink = append(bs.clink, link)
 	return false, nil
-}
-
-// dropParts takes back the values per table that bs.ev.value appended
-// for a child that is not kept.
-func (bs *beamSearch) dropParts() {
-	if bs.ev != nil {
-		bs.cparts = bs.cparts[:len(bs.cparts)-bs.np]
-	}
 }
 
 // rank is the ranking key of the child just evaluated, whose heuristic

@@ -3,6 +3,7 @@ package solver
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -203,6 +204,53 @@ func TestBeamKeepPartsCatalogue(t *testing.T) {
 			}
 			if res[0].Moves != res[1].Moves || res[0].Stats.Generated != res[1].Stats.Generated || res[0].Lower != res[1].Lower {
 				t.Fatalf("%+v: %v: keeping parts %q (%d generated), looking up %q (%d)", c.opt, b, res[0].Moves, res[0].Stats.Generated, res[1].Moves, res[1].Stats.Generated)
+			}
+		}
+	}
+}
+
+// TestBeamSplitShared checks the two-half evaluation of beam searches
+// (beamEval) against the one-at-a-time one where TestBeamKeepParts does
+// not reach: on the 24-puzzle's board, parts that share a table through
+// the main-diagonal symmetry ({3,4,8,9} and its transpose
+// {11,12,16,17}), parts with tables of their own and a tile in no part,
+// with and without reflection; and with a known length to beat (upper),
+// which prunes children after their values are computed. Moves, node
+// counts, bounds and errors must be equal.
+func TestBeamSplitShared(t *testing.T) {
+	s, tables := sharedSet(t, 5, 5, "blank-last", []uint8{1, 2, 6, 7}, []uint8{3, 4, 8, 9}, []uint8{11, 12, 16, 17},
+		[]uint8{13, 14, 18, 19}, []uint8{5, 10, 15, 20}, []uint8{21, 22, 23})
+	if tables != 5 {
+		t.Fatalf("%d tables, want 5 ({11,12,16,17} shares the table of its transpose {3,4,8,9})", tables)
+	}
+	rng := rand.New(rand.NewPCG(8, 90))
+	defer func() { beamKeepParts = true }()
+	for _, opt := range []Options{{}, {Reflect: true}} {
+		sv := newSolver(t, s, opt)
+		if !sv.splitSteps() {
+			t.Fatalf("%+v: want children evaluated in halves", opt)
+		}
+		for range 3 {
+			b := pdbtest.RandomSolvable(rng, s.Geom, s.Goal)
+			first, err := sv.solveBeam(context.Background(), b, 200, Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, upper := range []int{0, first.Length, first.Length - 10} {
+				var res [2]Bounded
+				var errs [2]error
+				for i, keep := range []bool{true, false} {
+					beamKeepParts = keep
+					res[i], errs[i] = sv.runBeamSearch(context.Background(), b, 200, Limits{}, upper)
+					if errs[i] == nil {
+						checkReplay(t, s.Geom, b, puzzle.BlankLastGoal(s.Geom), res[i].Moves, res[i].Length)
+					}
+				}
+				beamKeepParts = true
+				if res[0].Moves != res[1].Moves || res[0].Stats.Generated != res[1].Stats.Generated || res[0].Stats.Expanded != res[1].Stats.Expanded ||
+					res[0].Lower != res[1].Lower || fmt.Sprint(errs[0]) != fmt.Sprint(errs[1]) {
+					t.Fatalf("%+v upper %d: %v: halves %q (%d generated, %v), one at a time %q (%d, %v)", opt, upper, b, res[0].Moves, res[0].Stats.Generated, errs[0], res[1].Moves, res[1].Stats.Generated, errs[1])
+				}
 			}
 		}
 	}

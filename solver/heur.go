@@ -11,7 +11,10 @@ import (
 // of one tile, so only the table holding it (and, with reflection, the
 // table holding its reflected image) is looked up again. childOf computes
 // a move's effect on one side, make applies it (and, given its own result,
-// undoes it); IDA*'s dfs and hcalc.child both go through them.
+// undoes it); IDA*'s dfs and hcalc.child both go through them. A beam
+// search over such a set evaluates its children in two halves instead
+// (beamEval: rank the changed part from its cells, read many children's
+// entries at once, then finish), with the same values.
 
 // side is the heuristic of one state (or of its reflection) kept per
 // table: each table's tile cells, index state and value, and their sum.
@@ -43,7 +46,7 @@ type tableState struct {
 // childStep is a move's effect on one side: table t (-1 when the moved
 // tile is in no table) whose tile p goes from cell from to cell to (the
 // table's cells), its index state and value after the move, and the
-// side's sum after it.
+// side's sum after it. beamEval.steps sets only t, idx, h and sum.
 type childStep struct {
 	t        int8
 	p        uint8

@@ -245,7 +245,7 @@ func (ti *tableInfo) entry(idx uint64) uint8 {
 }
 
 // entryByte is the byte of memory that holds entry idx, read only to
-// bring it into the cache (beamSearch.expand).
+// bring it into the cache (beamEval.touch).
 func (ti *tableInfo) entryByte(idx uint64) uint8 {
 	switch {
 	case ti.dvals != nil:
