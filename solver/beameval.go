@@ -120,25 +120,20 @@ func (e *beamEval) touch(c *[2]childStep) uint8 {
 // value finishes the steps c of a child of the state whose values per
 // table are parts: it returns the child's heuristic (the larger of its
 // two sums with reflect) and ranking key (Solver.rankSides: the sum of
-// both; else the heuristic), and leaves the child's values per table in
-// e.child (appendChild).
+// both; else the heuristic), and keeps c and parts for appendChild.
 func (e *beamEval) value(c *[2]childStep, parts []uint8) (h, key int) {
-	e.childT = c
-	e.childParts = parts
+	e.childT, e.childParts = c, parts
 	e.s.stepValue(&c[0])
 	h = c[0].sum
-	key = h
-	if e.reflect {
-		e.s.stepValue(&c[1])
-		if e.s.rankSides {
-			key = h + c[1].sum
-		}
-		h = max(h, c[1].sum)
-		if !e.s.rankSides {
-			key = h
-		}
+	if !e.reflect {
+		return h, h
 	}
-	return h, key
+	e.s.stepValue(&c[1])
+	if e.s.rankSides {
+		return max(h, c[1].sum), h + c[1].sum
+	}
+	h = max(h, c[1].sum)
+	return h, h
 }
 
 // appendChild appends to dst the values per table of the child value
