@@ -15,10 +15,12 @@ var (
 	beamBoard = flag.String("beamboard", "8,10,7,18,0,6,13,12,23,22,5,4,2,9,15,14,1,20,31,35,11,21,17,16,34,3,26,33,19,24,27,29,25,28,32,30", "board of BenchmarkBeam, cells in row order, blank 0 (default: DeepCubeA's 35-puzzle instance 0)")
 	beamWidth = flag.Int("beamwidth", 32000, "width of BenchmarkBeam's beam search")
 	beamRefl  = flag.Bool("beamreflect", false, "BenchmarkBeam with --reflect")
+	beamUpper = flag.Int("beamupper", 0, "BenchmarkBeam's upper bound on the length (0: none); the anytime beam search's beams after the first have one")
 )
 
 // BenchmarkBeam runs one beam search of -beamwidth on -beamboard with the
-// tables of -beamset (with -beamreflect as solve --reflect) per iteration
+// tables of -beamset (with -beamreflect as solve --reflect, below
+// -beamupper moves when it is set) per iteration
 // and reports generated nodes per second:
 // the cost per node of the beam search on big boards (go test -run '^$'
 // -bench Beam -beamset data/35-puzzle.set.json ./solver, with -cpuprofile
@@ -38,7 +40,7 @@ func BenchmarkBeam(b *testing.B) {
 	sv := newSolver(b, s, Options{Reflect: *beamRefl})
 	var nodes uint64
 	for b.Loop() {
-		res, err := sv.solveBeam(context.Background(), board, *beamWidth, Limits{MaxBytes: 8 << 30})
+		res, err := sv.runBeamSearch(context.Background(), board, *beamWidth, Limits{MaxBytes: 8 << 30}, *beamUpper)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/tilepdb/tilepdb/internal/sysmem"
 	"github.com/tilepdb/tilepdb/puzzle"
 )
 
@@ -32,11 +33,16 @@ import (
 // three times) besides the move undoing the last one, which is never
 // generated, and the window (two tables, each dropped in turn once half
 // full: 8*width to 16*width hashes, several levels) catches the short
-// cycles, which are the common ones. Then a child about to be kept is
-// dropped when a state with its hash was kept at any earlier level (one
-// set of the hashes of every state kept): without it a narrow beam can
-// go round a long cycle for ever (width 1000 on one of DeepCubeA's
-// 35-puzzle states went 134,000 levels deep). A beam also gives up
+// cycles, which are the common ones. Then, in a beam without an upper
+// bound on its length, a child about to be kept is dropped when a state
+// with its hash was kept at any earlier level (one set of the hashes of
+// every state kept): without it a narrow beam can go round a long cycle
+// for ever (width 1000 on one of DeepCubeA's 35-puzzle states went
+// 134,000 levels deep). A beam with an upper bound goes fewer levels down
+// than it, so it does without the set, which costs a cache miss per
+// state kept (a tenth of a 35-puzzle beam's time) and caught none of the
+// 8.1 million states a beam of width 64,000 kept on DeepCubeA's 35-puzzle
+// instance 0, nor any at widths 1,000 to 16,000. A beam also gives up
 // (ErrBeamExhausted) past beamMaxLevels levels. A hash collision can only
 // drop a child, never make a wrong path: every solution is the chain of
 // moves that reached the goal.
@@ -73,20 +79,24 @@ func beamLevels(h, upper int) int {
 // width that goes levels deep (solveBeam's memory): the set of the states
 // kept (reserved at once, a power of two at most half full), their links,
 // the children of a level (at most 3 per state kept), the level's keys and
-// values per table, and the hash window.
-func (s *Solver) beamBytes(width, levels int) int64 {
+// values per table, and the hash window; the set only with kept (a beam
+// without an upper bound).
+func (s *Solver) beamBytes(width, levels int, kept bool) int64 {
 	words := int64(newPacker(s.n).words)
 	np := int64(0)
 	if s.exact == nil && beamKeepParts {
 		np = int64(partsLen(s))
 	}
 	w := int64(width)
-	kept := 8 * int64(hashSetSlots(keptHashes(width, levels)))
+	set := int64(0)
+	if kept {
+		set = 8 * int64(hashSetSlots(keptHashes(width, levels)))
+	}
 	links := w * int64(levels) * beamLinkBytes
 	children := 3 * w * (8*words + 2 + 8 + beamLinkBytes + np)
 	level := w * (8*words + np)
 	window := 2 * int64(windowSlots(width)) * windowSlotBytes
-	return kept + links + children + level + window
+	return set + links + children + level + window
 }
 
 // beamMaxLevels is the deepest level a beam search from a state of
@@ -115,6 +125,7 @@ func (hs *hashSet) addNew(h uint64, b *budget) (bool, error) {
 		}
 		old := hs.t
 		hs.t = make([]uint64, size)
+		sysmem.AdviseHugePages(hs.t, false)
 		hs.shift = 64 - uint(bits.TrailingZeros(uint(size)))
 		for _, v := range old {
 			if v != 0 {
@@ -160,6 +171,7 @@ func (hs *hashSet) reserve(n int, b *budget) {
 		return
 	}
 	hs.t = make([]uint64, size)
+	sysmem.AdviseHugePages(hs.t, false) // read at random: a TLB miss per read on 4 KiB pages
 	hs.shift = 64 - uint(bits.TrailingZeros(uint(size)))
 }
 
@@ -216,7 +228,10 @@ func newHashWindow(slots int, b *budget) (hashWindow, error) {
 	if !b.take(2*int64(slots)*windowSlotBytes, 0) {
 		return hashWindow{}, b.err()
 	}
-	return hashWindow{cur: make([]uint32, slots), old: make([]uint32, slots), shift: 64 - uint(bits.TrailingZeros(uint(slots)))}, nil
+	w := hashWindow{cur: make([]uint32, slots), old: make([]uint32, slots), shift: 64 - uint(bits.TrailingZeros(uint(slots)))}
+	sysmem.AdviseHugePages(w.cur, false) // read at random, as the kept set
+	sysmem.AdviseHugePages(w.old, false)
+	return w, nil
 }
 
 // has reports whether the fingerprint f, at slot i, is in t.
@@ -353,7 +368,7 @@ type beamSearch struct {
 	words   int
 	goalKey key
 	win     hashWindow // hashes of the children of recent levels
-	kept    hashSet    // hashes of every state kept
+	kept    hashSet    // hashes of every state kept (upper == 0 only)
 	cur     []uint64
 	links   [][]beamLink
 	// np: the bytes of a state's values per table or distinct part
@@ -427,12 +442,14 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 	}
 	bs.cur = append(make([]uint64, 0, bs.words), k0[:bs.words]...)
 	bs.win.addNew(hashKey(k0))
-	// The states a beam keeps: width per level over beamLevels levels,
-	// reserved at once, so that the set is not rehashed at every
-	// doubling (a tenth of a 48-puzzle beam's time).
-	bs.kept.reserve(keptHashes(width, beamLevels(bs.startH, bs.upper)), &bs.guard.bud)
-	if _, err := bs.kept.addNew(hashKey(k0), &bs.guard.bud); err != nil {
-		return false, err
+	// The states a beam without an upper bound keeps: width per level
+	// over beamLevels levels, reserved at once, so that the set is not
+	// rehashed at every doubling (a tenth of a 48-puzzle beam's time).
+	if bs.upper == 0 {
+		bs.kept.reserve(keptHashes(width, beamLevels(bs.startH, bs.upper)), &bs.guard.bud)
+		if _, err := bs.kept.addNew(hashKey(k0), &bs.guard.bud); err != nil {
+			return false, err
+		}
 	}
 	bs.links = append(bs.links, []beamLink{{move: noMove}})
 	return false, nil
@@ -722,8 +739,9 @@ func (bs *beamSearch) keep() (cut, room, keep int) {
 	return cut, bs.width - below, bs.width
 }
 
-// nextLevel makes the children kept (keep) the next level, less those
-// kept at an earlier level, within the node limit and the budget.
+// nextLevel makes the children kept (keep) the next level, less (in a
+// beam without an upper bound) those kept at an earlier level, within the
+// node limit and the budget.
 func (bs *beamSearch) nextLevel() error {
 	bud, words := &bs.guard.bud, bs.words
 	cut, room, keep := bs.keep()
@@ -748,26 +766,41 @@ func (bs *beamSearch) nextLevel() error {
 		}
 		bud.take(0, int64(cap(bs.curParts)))
 	}
-	touched := 0 // the children whose slots in kept were read (hashSet.touch)
-	for c, h := range bs.ch {
-		if int(h) > cut || int(h) == cut && room == 0 {
-			continue
+	// The children kept, keptChunk at a time: their slots in kept are read
+	// in one short loop (hashSet.touch), so that the misses overlap, and
+	// only theirs (most children are above the cut).
+	var sel [keptChunk]int32
+	var hs [keptChunk]uint64
+	for c := 0; c < len(bs.ch); {
+		n := 0
+		for ; c < len(bs.ch) && n < keptChunk; c++ {
+			if h := int(bs.ch[c]); h < cut || h == cut && room > 0 {
+				sel[n], hs[n] = int32(c), bs.chash[c]
+				n++
+			}
 		}
-		if c >= touched {
-			touched = min(c+keptChunk, len(bs.chash))
-			bs.kept.touch(bs.chash[c:touched])
+		if bs.upper == 0 {
+			bs.kept.touch(hs[:n])
 		}
-		if isNew, err := bs.kept.addNew(bs.chash[c], bud); err != nil {
-			return err
-		} else if !isNew {
-			continue // kept at an earlier level
+		for _, c := range sel[:n] {
+			h := int(bs.ch[c])
+			if h == cut && room == 0 {
+				continue
+			}
+			if bs.upper == 0 {
+				if isNew, err := bs.kept.addNew(bs.chash[c], bud); err != nil {
+					return err
+				} else if !isNew {
+					continue // kept at an earlier level
+				}
+			}
+			if h == cut {
+				room--
+			}
+			nkeys = append(nkeys, bs.ckeys[int(c)*words:(int(c)+1)*words]...)
+			nparts = append(nparts, bs.cparts[int(c)*bs.np:(int(c)+1)*bs.np]...)
+			next = append(next, bs.clink[c])
 		}
-		if int(h) == cut {
-			room--
-		}
-		nkeys = append(nkeys, bs.ckeys[c*words:(c+1)*words]...)
-		nparts = append(nparts, bs.cparts[c*bs.np:(c+1)*bs.np]...)
-		next = append(next, bs.clink[c])
 	}
 	if len(next) == 0 {
 		return ErrBeamExhausted

@@ -11,10 +11,10 @@ import (
 // transparent huge pages now.
 const madvCollapse = 25
 
-// hugeMin is the smallest buffer worth advising: 16 pages of 2 MiB.
-const hugeMin = 32 << 20
+// hugeMin is the smallest buffer worth advising: 4 pages of 2 MiB.
+const hugeMin = 8 << 20
 
-// AdviseHugePages asks Linux to back the large buffer s (at least 32 MiB;
+// AdviseHugePages asks Linux to back the large buffer s (at least 8 MiB;
 // smaller ones are left alone) with 2 MiB transparent huge pages, which
 // spares the TLB misses of random lookups into a table and, for a buffer
 // not yet written, most of the page faults of filling it (one per 2 MiB
