@@ -229,15 +229,21 @@ func (p *packer) pack(board *[puzzle.MaxCells]uint8) key {
 func (p *packer) unpack(k key, board *[puzzle.MaxCells]uint8) uint8 {
 	x := p.all
 	blank := uint8(p.n - 1)
-	for c := 0; c < p.n-1; c++ {
-		t := uint8(k[c/p.per]>>(uint(c%p.per)*p.bits)) & uint8(p.mask)
-		board[c] = t
-		x ^= t
-		if t == 0 {
-			blank = uint8(c)
+	m, last := uint8(p.mask), p.n-1
+	// A word at a time, shifting its cells out (no division per cell).
+	for w, c := 0, 0; c < last; w++ {
+		v := k[w]
+		for end := min(c+p.per, last); c < end; c++ {
+			t := uint8(v) & m
+			v >>= p.bits
+			board[c] = t
+			x ^= t
+			if t == 0 {
+				blank = uint8(c)
+			}
 		}
 	}
-	board[p.n-1] = x
+	board[last] = x
 	return blank
 }
 
