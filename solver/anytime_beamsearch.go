@@ -244,7 +244,7 @@ func (a *beamAnytime) sized(w int, last time.Duration, g float64, room time.Dura
 	levels := beamLevels(a.best.Lower, a.best.Length)
 	hi := int(min(f, float64(a.maxWidth))) // the widest width in [lo, hi] within maxBytes
 	for lo < hi {
-		if mid := lo + (hi-lo+1)/2; a.s.beamBytes(mid, levels, a.best.Length <= 0) <= maxBytes {
+		if mid := lo + (hi-lo+1)/2; a.s.beamBytes(mid, levels, usesKept(max(a.best.Length, 0))) <= maxBytes {
 			lo = mid
 		} else {
 			hi = mid - 1

@@ -35,7 +35,7 @@ func TestBeamBytes(t *testing.T) {
 				if err != nil && res.Stats.PeakBytes == 0 {
 					t.Fatalf("%v width %d: %v", b, w, err)
 				}
-				est, peak := s.beamBytes(w, beamLevels(res.Lower, upper), upper == 0), res.Stats.PeakBytes
+				est, peak := s.beamBytes(w, beamLevels(res.Lower, upper), usesKept(upper)), res.Stats.PeakBytes
 				lo, hi := float64(peak)/1.5, 1.5*float64(peak)
 				if upper > 0 {
 					// Pruned below upper, a beam often ends early or

@@ -20,8 +20,8 @@ var (
 
 // BenchmarkBeam runs one beam search of -beamwidth on -beamboard with the
 // tables of -beamset (with -beamreflect as solve --reflect, below
-// -beamupper moves when it is set) per iteration
-// and reports generated nodes per second:
+// -beamupper moves when it is set) per iteration and reports generated
+// nodes per second:
 // the cost per node of the beam search on big boards (go test -run '^$'
 // -bench Beam -beamset data/35-puzzle.set.json ./solver, with -cpuprofile
 // for where it goes).

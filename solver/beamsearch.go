@@ -79,8 +79,8 @@ func beamLevels(h, upper int) int {
 // width that goes levels deep (solveBeam's memory): the set of the states
 // kept (reserved at once, a power of two at most half full), their links,
 // the children of a level (at most 3 per state kept), the level's keys and
-// values per table, and the hash window; the set only with kept (a beam
-// without an upper bound).
+// values per table, and the hash window; the set only with kept
+// (usesKept).
 func (s *Solver) beamBytes(width, levels int, kept bool) int64 {
 	words := int64(newPacker(s.n).words)
 	np := int64(0)
@@ -98,6 +98,12 @@ func (s *Solver) beamBytes(width, levels int, kept bool) int64 {
 	window := 2 * int64(windowSlots(width)) * windowSlotBytes
 	return set + links + children + level + window
 }
+
+// usesKept reports whether a beam with the given upper bound on its
+// length (0: none) keeps the set of the states it kept: only without one
+// (a bounded beam goes fewer levels down than its bound, so it cannot go
+// round a cycle for ever; see the duplicate detection above).
+func usesKept(upper int) bool { return upper == 0 }
 
 // beamMaxLevels is the deepest level a beam search from a state of
 // heuristic h goes to before giving up: 4h + 200 moves, far beyond the
@@ -368,7 +374,7 @@ type beamSearch struct {
 	words   int
 	goalKey key
 	win     hashWindow // hashes of the children of recent levels
-	kept    hashSet    // hashes of every state kept (upper == 0 only)
+	kept    hashSet    // hashes of every state kept (usesKept only)
 	cur     []uint64
 	links   [][]beamLink
 	// np: the bytes of a state's values per table or distinct part
@@ -445,7 +451,7 @@ func (bs *beamSearch) begin(work puzzle.Board, width int) (done bool, err error)
 	// The states a beam without an upper bound keeps: width per level
 	// over beamLevels levels, reserved at once, so that the set is not
 	// rehashed at every doubling (a tenth of a 48-puzzle beam's time).
-	if bs.upper == 0 {
+	if usesKept(bs.upper) {
 		bs.kept.reserve(keptHashes(width, beamLevels(bs.startH, bs.upper)), &bs.guard.bud)
 		if _, err := bs.kept.addNew(hashKey(k0), &bs.guard.bud); err != nil {
 			return false, err
@@ -769,6 +775,7 @@ func (bs *beamSearch) nextLevel() error {
 	// The children kept, keptChunk at a time: their slots in kept are read
 	// in one short loop (hashSet.touch), so that the misses overlap, and
 	// only theirs (most children are above the cut).
+	useKept := usesKept(bs.upper)
 	var sel [keptChunk]int32
 	var hs [keptChunk]uint64
 	for c := 0; c < len(bs.ch); {
@@ -779,7 +786,7 @@ func (bs *beamSearch) nextLevel() error {
 				n++
 			}
 		}
-		if bs.upper == 0 {
+		if useKept {
 			bs.kept.touch(hs[:n])
 		}
 		for _, c := range sel[:n] {
@@ -787,7 +794,7 @@ func (bs *beamSearch) nextLevel() error {
 			if h == cut && room == 0 {
 				continue
 			}
-			if bs.upper == 0 {
+			if useKept {
 				if isNew, err := bs.kept.addNew(bs.chash[c], bud); err != nil {
 					return err
 				} else if !isNew {
