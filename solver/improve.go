@@ -54,10 +54,11 @@ type improver struct {
 	// two or more regions, so its table's value is a distance to the
 	// region of the goal's blank: not a bound towards another blank
 	// cell, and its tiles are counted by Manhattan distance.
-	split [maxTables]bool
-	dist  [puzzle.MaxCells][puzzle.MaxCells]uint8
-	nodes uint64 // generated, over all windows
-	w     window
+	split    [maxTables]bool
+	dist     [puzzle.MaxCells][puzzle.MaxCells]uint8
+	nodes    uint64    // generated, over all windows
+	deadline time.Time // of improvePath (zero: none); a window past it stops
+	w        window
 }
 
 // window is one window's IDA* from its first state to its last (target).
@@ -74,8 +75,14 @@ type window struct {
 	path   []uint8
 	nodes  uint64
 	budget uint64
-	stop   bool // out of budget
+	stop   bool      // out of budget, or past the deadline
+	clock  uint64    // the node count at which to look at the clock next
+	ball   *goalBall // the exact tail's goal ball (the target is the goal), or nil
 }
+
+// windowClock is the number of nodes between two looks at the clock in
+// a window's IDA* (a few milliseconds).
+const windowClock = 1 << 14
 
 // newImprover prepares the improvement of paths of s's boards.
 func (s *Solver) newImprover() *improver {
@@ -104,22 +111,70 @@ func (s *Solver) improvePath(ctx context.Context, work puzzle.Board, path []uint
 		return path, 0
 	}
 	im := s.newImprover()
+	im.deadline = deadline
 	path = slices.Clone(path)
-	path, _ = im.cutCycles(work, path)
-	for _, w := range windowWidths {
-		for {
-			before := len(path)
-			var done bool
-			path, done = im.pass(ctx, work, path, w, deadline)
-			if done {
-				return path, im.nodes
-			}
-			if len(path) == before {
-				break
+	if s.opt.SkipPolish&PolishWindows == 0 {
+		path, _ = im.cutCycles(work, path)
+		for _, w := range windowWidths {
+			for {
+				before := len(path)
+				var done bool
+				path, done = im.pass(ctx, work, path, w, deadline)
+				if done {
+					return path, im.nodes
+				}
+				if len(path) == before {
+					break
+				}
 			}
 		}
 	}
+	if s.opt.SkipPolish&PolishTail == 0 {
+		path = im.tail(ctx, work, path, deadline)
+	}
 	return path, im.nodes
+}
+
+// tailWidths are the exact tail's windows (improver.tail), in moves
+// beyond the goal ball's radius: each from the state of the path that
+// many moves (and the radius) before the goal, until one runs out of
+// windowNodes.
+var tailWidths = []int{16, 32, 48, 64, 96, 128, 160, 192, 256}
+
+// tail finishes path (from work to the goal) with an exact tail: from
+// the state radius+x moves before the goal, for each x of tailWidths, a
+// shortest path to the goal by IDA* meeting the goal ball (solveWindow
+// with the ball) replaces the path's rest when it is shorter. It stops at
+// the start of the path, at the first window out of budget, at deadline
+// (zero: none) or when ctx ends. The path returned leads from work to the
+// goal, at most as long as path, and its last min(len, radius+x) moves are
+// a shortest path for the last x tried.
+func (im *improver) tail(ctx context.Context, work puzzle.Board, path []uint8, deadline time.Time) []uint8 {
+	s := im.s
+	ball := s.goalBall()
+	var goal [puzzle.MaxCells]uint8
+	copy(goal[:], s.goal)
+	for _, x := range tailWidths {
+		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+			break
+		}
+		i := max(len(path)-ball.radius-x, 0)
+		var board [puzzle.MaxCells]uint8
+		copy(board[:], work)
+		blank := uint8(slices.Index(work, 0))
+		for _, d := range path[:i] {
+			blank = s.step(&board, blank, d)
+		}
+		if sub, ok := im.solveWindow(&board, blank, &goal, len(path)-i, ball); ok {
+			path = slices.Concat(path[:i], sub)
+		} else if im.w.stop {
+			break
+		}
+		if i == 0 {
+			break
+		}
+	}
+	return path
 }
 
 // pass runs one window of length w (shorter at the end of the path) every
@@ -140,7 +195,7 @@ func (im *improver) pass(ctx context.Context, work puzzle.Board, path []uint8, w
 		for _, d := range path[i:j] {
 			tb = s.step(&target, tb, d)
 		}
-		if sub, ok := im.solveWindow(&board, blank, &target, j-i); ok {
+		if sub, ok := im.solveWindow(&board, blank, &target, j-i, nil); ok {
 			path = slices.Concat(path[:i], sub, path[j:])
 			var lo int
 			path, lo = im.cutCycles(work, path)
@@ -208,14 +263,31 @@ func (im *improver) cutCycles(work puzzle.Board, path []uint8) ([]uint8, int) {
 }
 
 // solveWindow looks for a path from board (blank at blank) to target
-// shorter than limit moves, by IDA* within windowNodes nodes; ok is true
-// when one is found (sub, a shortest one).
-func (im *improver) solveWindow(board *[puzzle.MaxCells]uint8, blank uint8, target *[puzzle.MaxCells]uint8, limit int) (sub []uint8, ok bool) {
+// shorter than limit moves, by IDA* within windowNodes nodes and the
+// improvement's deadline; ok is true when one is found (sub, a shortest
+// one).
+//
+// With ball (not nil; target must then be the goal) the search meets
+// the goal ball: a state of the ball within the bound ends it, the ball's
+// shortest path from there to the goal completing the path, and every
+// state outside the ball is more than ball.radius moves from the goal
+// (perimeter search; goalball.go).
+func (im *improver) solveWindow(board *[puzzle.MaxCells]uint8, blank uint8, target *[puzzle.MaxCells]uint8, limit int, ball *goalBall) (sub []uint8, ok bool) {
 	w := &im.w
 	w.board, w.blank = *board, blank
-	w.path, w.nodes, w.budget, w.stop = w.path[:0], 0, windowNodes, false
+	w.path, w.nodes, w.budget, w.stop, w.ball = w.path[:0], 0, windowNodes, false, ball
+	w.clock = windowClock
 	h := im.load(target)
 	defer func() { im.nodes += w.nodes }()
+	if ball != nil && h <= ball.radius {
+		if d, in := ball.lookup(im.s, board); in {
+			if d < limit {
+				return ball.descend(im.s, *board, blank, d, nil), true
+			}
+			return nil, false
+		}
+		h = ball.radius + 1
+	}
 	for w.bound = h; w.bound < limit; w.bound = w.next {
 		w.next = inf
 		w.path = w.path[:0]
@@ -310,6 +382,22 @@ func (im *improver) dfs(g int, fs dupState) bool {
 			s.childOf(&c, &w.sd, &s.partCell, w.label[tile], blank, to)
 			h = c.sum + w.md
 		}
+		if w.ball != nil && h <= w.ball.radius {
+			// The child may be in the goal ball: h <= its distance.
+			w.board[blank], w.board[to] = tile, 0
+			d, in := w.ball.lookup(s, &w.board)
+			if in && g+1+d <= w.bound {
+				w.path = append(w.path, dir)
+				w.path = w.ball.descend(s, w.board, to, d, w.path)
+				return true
+			}
+			w.board[blank], w.board[to] = 0, tile
+			if in {
+				w.next = min(w.next, g+1+d)
+				continue
+			}
+			h = w.ball.radius + 1
+		}
 		if f := g + 1 + h; f > w.bound {
 			w.next = min(w.next, f)
 			continue
@@ -328,6 +416,13 @@ func (im *improver) dfs(g int, fs dupState) bool {
 		if w.nodes >= w.budget {
 			w.stop = true
 			return true
+		}
+		if w.nodes >= w.clock {
+			w.clock = w.nodes + windowClock
+			if !im.deadline.IsZero() && time.Now().After(im.deadline) {
+				w.stop = true
+				return true
+			}
 		}
 		if im.dfs(g+1, nfs) {
 			return true

@@ -141,10 +141,10 @@ func TestSolveWindowOptimal(t *testing.T) {
 			x := randomState(s, rng)
 			d := dist[x]
 			blank := uint8(slices.Index(x[:s.n], 0))
-			if _, ok := im.solveWindow(&x, blank, &tg, d); ok {
+			if _, ok := im.solveWindow(&x, blank, &tg, d, nil); ok {
 				t.Fatalf("%s: a path shorter than the distance %d from %v to %v", name, d, x[:9], tg[:9])
 			}
-			sub, ok := im.solveWindow(&x, blank, &tg, d+2)
+			sub, ok := im.solveWindow(&x, blank, &tg, d+2, nil)
 			if !ok || len(sub) != d {
 				t.Fatalf("%s: window from %v to %v: %d moves (found %v), distance %d", name, x[:9], tg[:9], len(sub), ok, d)
 			}

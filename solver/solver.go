@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -78,7 +79,28 @@ type Options struct {
 	// (scripts/fit-rank-weights.py). The search still prunes and bounds
 	// with the admissible h. Not with Reflect, catalogues or exact tables.
 	RankWeights []float64
+	// SkipPolish leaves out steps of the path improvement that follows the
+	// anytime beam search's beams (improve.go): PolishWindows, PolishTail,
+	// or both. The zero value runs both.
+	SkipPolish PolishSteps
 }
+
+// PolishSteps is a set of steps of the path improvement after the
+// anytime beam search (Options.SkipPolish).
+type PolishSteps uint8
+
+const (
+	// PolishWindows re-solves windows of the path (16 to 128 moves) by
+	// IDA* between their two ends and cuts the path's cycles.
+	PolishWindows PolishSteps = 1 << iota
+	// PolishTail finishes the path with an exact tail: IDA* from a state
+	// of the path towards the goal, meeting a ball of every state within
+	// about 14 moves of the goal with its exact distance (perimeter
+	// search; goalball.go), replaces the path's rest by a shortest one.
+	// The ball (up to 2^20 states, about 70 MiB) is built once per Solver
+	// on first use, about 1.5 s on the 35- and 48-puzzle.
+	PolishTail
+)
 
 // MaxRankWeight is the largest weight of Options.RankWeights.
 const MaxRankWeight = 8
@@ -160,6 +182,10 @@ type Solver struct {
 	// cat is the search data of a catalogue of several partitions
 	// (catalogue.go), nil otherwise.
 	cat *catalogue
+	// ball is the goal ball of the exact tail (goalball.go), built by
+	// goalBall on first use.
+	ballOnce sync.Once
+	ball     *goalBall
 	// nodeHook, when set (tests only), is called by dfs on every state
 	// it makes, with the board (the tile in each cell), the heuristic it
 	// evaluated for the move and the value of its incremental state.

@@ -1,0 +1,134 @@
+package solver
+
+import (
+	"slices"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// The goal ball: every state within a few moves of the goal with its
+// exact distance, found once per Solver by breadth-first search from the
+// goal. A search that meets the ball knows the rest of its way: the exact
+// tail of the path improvement (improver.tail) runs IDA* from a state of
+// the path towards the goal and stops at the first state of the ball it
+// reaches within the bound, then follows the ball's distances down to the
+// goal. Outside the ball a state is more than radius moves from the goal,
+// so max(h, radius+1) is still admissible there, and exact inside: the
+// front-to-perimeter heuristic of perimeter search (Dillenburg & Nelson
+// 1994, "Perimeter search", Artificial Intelligence 65:165-178; Manzini
+// 1995, "BIDA*", Artificial Intelligence 75:347-360), which is consistent
+// as the maximum of two consistent heuristics.
+
+// ballStates bounds the states of the goal ball: it holds every level of
+// the breadth-first search from the goal that fits whole. A state takes
+// about 70 bytes (its key, 56, its distance and the map's slot), so the
+// ball takes at most about 70 MiB; on the 35- and 48-puzzle it reaches
+// radius 14 (goalBall's test logs the levels).
+const ballStates = 1 << 20
+
+// ballKey is a state packed 6 bits per cell, ten cells a word, the last
+// cell left out (it holds the one tile missing from the others).
+type ballKey [(puzzle.MaxCells + 8) / 10]uint64
+
+// goalBall is every state at most radius moves from the goal, with its
+// distance. It is read-only once built.
+type goalBall struct {
+	radius int
+	dist   map[ballKey]uint8
+}
+
+// key packs board (s's cells) into a ballKey.
+func (s *Solver) key(b *[puzzle.MaxCells]uint8) ballKey {
+	var k ballKey
+	for w, c := 0, 0; c < s.n-1; w++ {
+		var x uint64
+		for sh := 0; sh < 60 && c < s.n-1; sh, c = sh+6, c+1 {
+			x |= uint64(b[c]) << sh
+		}
+		k[w] = x
+	}
+	return k
+}
+
+// goalBall returns s's goal ball, built on the first call (at most
+// ballStates states; about 1 s on the 48-puzzle).
+func (s *Solver) goalBall() *goalBall {
+	s.ballOnce.Do(func() { s.ball = s.buildGoalBall(ballStates) })
+	return s.ball
+}
+
+// buildGoalBall finds every state within radius moves of the goal by
+// breadth-first search, for the largest radius whose states number at
+// most maxStates (at least the goal itself: radius 0). On a board whose
+// states all fit, radius is the largest distance (every state is inside).
+func (s *Solver) buildGoalBall(maxStates int) *goalBall {
+	n := s.n
+	var g [puzzle.MaxCells]uint8
+	copy(g[:], s.goal)
+	gb := &goalBall{dist: map[ballKey]uint8{s.key(&g): 0}}
+	front := slices.Clone(s.goal[:n]) // the last level's boards, n cells each
+	for d := 0; d < 254; d++ {
+		var next []uint8
+		for off := 0; off < len(front); off += n {
+			var b [puzzle.MaxCells]uint8
+			copy(b[:], front[off:off+n])
+			blank := uint8(slices.Index(b[:n], 0))
+			m := &s.nbr[blank]
+			for i := uint8(0); i < m.n; i++ {
+				c := b
+				s.step(&c, blank, m.dir[i])
+				k := s.key(&c)
+				if _, ok := gb.dist[k]; ok {
+					continue
+				}
+				if len(gb.dist) >= maxStates {
+					// Level d+1 does not fit whole: leave it out.
+					for o := 0; o < len(next); o += n {
+						copy(c[:], next[o:o+n])
+						delete(gb.dist, s.key(&c))
+					}
+					gb.radius = d
+					return gb
+				}
+				gb.dist[k] = uint8(d + 1)
+				next = append(next, c[:n]...)
+			}
+		}
+		if len(next) == 0 {
+			break // every state is inside
+		}
+		front = next
+		gb.radius = d + 1
+	}
+	return gb
+}
+
+// lookup returns b's distance to the goal and true when b is in the ball
+// (false: b is more than radius moves away).
+func (gb *goalBall) lookup(s *Solver, b *[puzzle.MaxCells]uint8) (int, bool) {
+	d, ok := gb.dist[s.key(b)]
+	return int(d), ok
+}
+
+// descend appends to path the moves of a shortest path from b (blank at
+// blank) to the goal, b being in the ball at distance d: each move goes to
+// a neighbour one move closer, which the ball holds.
+func (gb *goalBall) descend(s *Solver, b [puzzle.MaxCells]uint8, blank uint8, d int, path []uint8) []uint8 {
+	for ; d > 0; d-- {
+		m := &s.nbr[blank]
+		i := uint8(0)
+		for ; i < m.n; i++ {
+			c := b
+			to := s.step(&c, blank, m.dir[i])
+			if e, ok := gb.lookup(s, &c); ok && e == d-1 {
+				b, blank = c, to
+				path = append(path, m.dir[i])
+				break
+			}
+		}
+		if i == m.n {
+			panic("solver: a state of the goal ball has no neighbour closer to the goal") // the ball is a breadth-first search's
+		}
+	}
+	return path
+}

@@ -1,0 +1,204 @@
+package solver
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/tilepdb/tilepdb/puzzle"
+)
+
+// TestGoalBall checks the goal ball against a breadth-first search of the
+// whole 8-puzzle (bfsFrom): for balls of several sizes, every state in
+// the ball has its true distance, every state within the radius is in
+// the ball, the ball holds at most its bound of states, and the descent
+// from a state of the ball is a shortest path to the goal. With room for
+// every state, the ball is the whole space.
+func TestGoalBall(t *testing.T) {
+	s := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{})
+	var goal [puzzle.MaxCells]uint8
+	copy(goal[:], s.goal)
+	all := bfsFrom(s, goal)
+	var within [64]int // within[r]: states at most r moves from the goal
+	for _, d := range all {
+		for r := d; r < len(within); r++ {
+			within[r]++
+		}
+	}
+	for _, limit := range []int{1, 3, 100, 5000, 181440} {
+		radius := 0 // the largest radius whose states fit
+		for within[radius+1] <= limit && within[radius+1] > within[radius] {
+			radius++
+		}
+		gb := s.buildGoalBall(limit)
+		if gb.radius != radius {
+			t.Fatalf("ball of at most %d states: radius %d, want %d", limit, gb.radius, radius)
+		}
+		if len(gb.dist) > limit {
+			t.Fatalf("ball of at most %d states holds %d", limit, len(gb.dist))
+		}
+		inside := 0
+		for x, d := range all {
+			got, in := gb.lookup(s, &x)
+			if d <= gb.radius {
+				inside++
+			}
+			if in != (d <= gb.radius) || (in && got != d) {
+				t.Fatalf("radius %d: %v at distance %d: ball says %d, in %v", gb.radius, x[:9], d, got, in)
+			}
+			if in && d%5 == 0 {
+				blank := uint8(slices.Index(x[:s.n], 0))
+				path := gb.descend(s, x, blank, d, nil)
+				b := x
+				for _, m := range path {
+					blank = s.step(&b, blank, m)
+				}
+				if len(path) != d || b != goal {
+					t.Fatalf("descent from %v (distance %d): %d moves to %v", x[:9], d, len(path), b[:9])
+				}
+			}
+		}
+		if len(gb.dist) != inside {
+			t.Fatalf("radius %d: %d states in the ball, %d within the radius", gb.radius, len(gb.dist), inside)
+		}
+	}
+}
+
+// TestTailWindowOptimal checks the window IDA* that meets the goal ball
+// (solveWindow with a ball) against optimal lengths: from random states
+// of the 8-puzzle (breadth-first distances) and of the 15-puzzle (IDA*
+// with the same tables), with balls of radius 0 (the goal alone) to 14,
+// it finds a path of exactly the optimum that ends at the goal, and none
+// within a limit of the optimum.
+func TestTailWindowOptimal(t *testing.T) {
+	samples := 40
+	if testing.Short() {
+		samples = 12
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	s8 := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{})
+	var goal8 [puzzle.MaxCells]uint8
+	copy(goal8[:], s8.goal)
+	dist8 := bfsFrom(s8, goal8)
+	s15 := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{})
+	for _, tc := range []struct {
+		name  string
+		s     *Solver
+		walk  int
+		balls []int
+	}{
+		{"8", s8, 200, []int{1, 100, 5000}},
+		{"15", s15, 60, []int{1, 3000, 200000}},
+	} {
+		s := tc.s
+		var goal [puzzle.MaxCells]uint8
+		copy(goal[:], s.goal)
+		for _, size := range tc.balls {
+			ball := s.buildGoalBall(size)
+			im := s.newImprover()
+			met := 0
+			for range samples {
+				x := goal
+				blank := uint8(slices.Index(s.goal, 0))
+				for range tc.walk {
+					m := &s.nbr[blank]
+					blank = s.step(&x, blank, m.dir[rng.IntN(int(m.n))])
+				}
+				var d int
+				if tc.name == "8" {
+					d = dist8[x]
+				} else {
+					out, err := s.Search(context.Background(), puzzle.Board(slices.Clone(x[:s.n])), SearchOptions{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					d = out.Length
+				}
+				if _, ok := im.solveWindow(&x, blank, &goal, d, ball); ok {
+					t.Fatalf("%s, radius %d: a path shorter than the optimum %d from %v", tc.name, ball.radius, d, x[:s.n])
+				}
+				before := im.nodes
+				sub, ok := im.solveWindow(&x, blank, &goal, d+1, ball)
+				if !ok || len(sub) != d {
+					t.Fatalf("%s, radius %d: from %v %d moves (found %v), optimum %d", tc.name, ball.radius, x[:s.n], len(sub), ok, d)
+				}
+				if d > ball.radius && im.nodes-before < uint64(d-ball.radius) {
+					t.Fatalf("%s, radius %d: %d nodes for a path of %d", tc.name, ball.radius, im.nodes-before, d)
+				}
+				if d > ball.radius {
+					met++
+				}
+				b := x
+				for _, m := range sub {
+					blank = s.step(&b, blank, m)
+				}
+				if b != goal {
+					t.Fatalf("%s, radius %d: path from %v ends at %v", tc.name, ball.radius, x[:s.n], b[:s.n])
+				}
+			}
+			if ball.radius < 10 && met == 0 {
+				t.Fatalf("%s, radius %d: no search met the ball from outside", tc.name, ball.radius)
+			}
+		}
+	}
+}
+
+// TestTailImprovePath checks the exact tail alone (PolishWindows
+// skipped) on long paths to the goal (reversed random walks): it replays
+// to the goal, and its windows, each within its budget here, reach the
+// start, so the path is optimal (the 8-puzzle's exact table, IDA* on the
+// 15-puzzle).
+func TestTailImprovePath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	exact := table(t, 3, 3, "blank-last")
+	s8 := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{SkipPolish: PolishWindows})
+	s15 := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{SkipPolish: PolishWindows})
+	samples := 6
+	if testing.Short() {
+		samples = 3
+	}
+	for _, tc := range []struct {
+		name string
+		s    *Solver
+		walk int
+	}{{"8", s8, 60}, {"15", s15, 90}} {
+		s := tc.s
+		for range samples {
+			var b [puzzle.MaxCells]uint8
+			copy(b[:], s.goal)
+			blank := uint8(slices.Index(s.goal, 0))
+			var back []uint8
+			for range tc.walk {
+				m := &s.nbr[blank]
+				k := rng.IntN(int(m.n))
+				blank = s.step(&b, blank, m.dir[k])
+				back = append(back, uint8(puzzle.Direction(m.dir[k]).Opposite()))
+			}
+			slices.Reverse(back)
+			work := puzzle.Board(slices.Clone(b[:s.n]))
+			got, _ := s.improvePath(context.Background(), work, back, time.Time{})
+			end, eb := b, blank
+			for _, m := range got {
+				eb = s.step(&end, eb, m)
+			}
+			if !slices.Equal(end[:s.n], s.goal) || len(got) > len(back) {
+				t.Fatalf("%s: tail of a %d-move path: %d moves to %v", tc.name, len(back), len(got), end[:s.n])
+			}
+			opt := 0
+			if tc.name == "8" {
+				opt = int(exact.Values[exact.Pattern.Rank(work.Positions())])
+			} else {
+				out, err := s.Search(context.Background(), work, SearchOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				opt = out.Length
+			}
+			if len(got) != opt {
+				t.Fatalf("%s: tail of a %d-move path: %d moves, optimum %d", tc.name, len(back), len(got), opt)
+			}
+		}
+	}
+}
