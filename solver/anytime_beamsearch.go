@@ -77,7 +77,7 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt anyti
 	if err != nil || !ok {
 		return best, err
 	}
-	if s.opt.SkipPolish&PolishTail == 0 {
+	if s.opt.Polish.runs(PolishTail) {
 		// The exact tail's goal ball, built beside the beams (once per
 		// Solver; this goroutine ends at once when it is built or being built).
 		go s.goalBall()

@@ -41,7 +41,7 @@ func TestGoalBall(t *testing.T) {
 		}
 		inside := 0
 		for x, d := range all {
-			got, in := gb.lookup(s, &x)
+			got, in := gb.lookup(&x)
 			if d <= gb.radius {
 				inside++
 			}
@@ -145,16 +145,16 @@ func TestTailWindowOptimal(t *testing.T) {
 	}
 }
 
-// TestTailImprovePath checks the exact tail alone (PolishWindows
-// skipped) on long paths to the goal (reversed random walks): it replays
+// TestTailImprovePath checks the exact tail alone (Polish:
+// PolishTail) on long paths to the goal (reversed random walks): it replays
 // to the goal, and its windows, each within its budget here, reach the
 // start, so the path is optimal (the 8-puzzle's exact table, IDA* on the
 // 15-puzzle).
 func TestTailImprovePath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	exact := table(t, 3, 3, "blank-last")
-	s8 := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{SkipPolish: PolishWindows})
-	s15 := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{SkipPolish: PolishWindows})
+	s8 := newSolver(t, set(t, 3, 3, "blank-last", []uint8{1, 2, 3, 4}, []uint8{5, 6, 7, 8}), Options{Polish: PolishTail})
+	s15 := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{Polish: PolishTail})
 	samples := 6
 	if testing.Short() {
 		samples = 3
@@ -199,6 +199,26 @@ func TestTailImprovePath(t *testing.T) {
 			if len(got) != opt {
 				t.Fatalf("%s: tail of a %d-move path: %d moves, optimum %d", tc.name, len(back), len(got), opt)
 			}
+		}
+	}
+}
+
+// TestPolishSteps checks which steps Options.Polish runs: windows alone
+// by default, none with PolishNone whatever else is set.
+func TestPolishSteps(t *testing.T) {
+	for _, tc := range []struct {
+		p             PolishSteps
+		windows, tail bool
+	}{
+		{0, true, false},
+		{PolishWindows, true, false},
+		{PolishTail, false, true},
+		{PolishWindows | PolishTail, true, true},
+		{PolishNone, false, false},
+		{PolishNone | PolishTail, false, false},
+	} {
+		if w, tl := tc.p.runs(PolishWindows), tc.p.runs(PolishTail); w != tc.windows || tl != tc.tail {
+			t.Errorf("Polish %#x: windows %v, tail %v; want %v, %v", uint8(tc.p), w, tl, tc.windows, tc.tail)
 		}
 	}
 }

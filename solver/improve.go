@@ -113,7 +113,7 @@ func (s *Solver) improvePath(ctx context.Context, work puzzle.Board, path []uint
 	im := s.newImprover()
 	im.deadline = deadline
 	path = slices.Clone(path)
-	if s.opt.SkipPolish&PolishWindows == 0 {
+	if s.opt.Polish.runs(PolishWindows) {
 		path, _ = im.cutCycles(work, path)
 		for _, w := range windowWidths {
 			for {
@@ -129,7 +129,7 @@ func (s *Solver) improvePath(ctx context.Context, work puzzle.Board, path []uint
 			}
 		}
 	}
-	if s.opt.SkipPolish&PolishTail == 0 {
+	if s.opt.Polish.runs(PolishTail) {
 		path = im.tail(ctx, work, path, deadline)
 	}
 	return path, im.nodes
@@ -280,7 +280,7 @@ func (im *improver) solveWindow(board *[puzzle.MaxCells]uint8, blank uint8, targ
 	h := im.load(target)
 	defer func() { im.nodes += w.nodes }()
 	if ball != nil && h <= ball.radius {
-		if d, in := ball.lookup(im.s, board); in {
+		if d, in := ball.lookup(board); in {
 			if d < limit {
 				return ball.descend(im.s, *board, blank, d, nil), true
 			}
@@ -385,7 +385,7 @@ func (im *improver) dfs(g int, fs dupState) bool {
 		if w.ball != nil && h <= w.ball.radius {
 			// The child may be in the goal ball: h <= its distance.
 			w.board[blank], w.board[to] = tile, 0
-			d, in := w.ball.lookup(s, &w.board)
+			d, in := w.ball.lookup(&w.board)
 			if in && g+1+d <= w.bound {
 				w.path = append(w.path, dir)
 				w.path = w.ball.descend(s, w.board, to, d, w.path)

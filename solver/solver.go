@@ -79,14 +79,16 @@ type Options struct {
 	// (scripts/fit-rank-weights.py). The search still prunes and bounds
 	// with the admissible h. Not with Reflect, catalogues or exact tables.
 	RankWeights []float64
-	// SkipPolish leaves out steps of the path improvement that follows the
-	// anytime beam search's beams (improve.go): PolishWindows, PolishTail,
-	// or both. The zero value runs both.
-	SkipPolish PolishSteps
+	// Polish chooses the steps of the path improvement that follows the
+	// anytime beam search's beams (improve.go): PolishWindows,
+	// PolishTail, both, or PolishNone. The zero value is PolishWindows
+	// alone: on DeepCubeA's 35-puzzle instances 0-11 at 45 s the exact
+	// tail shortened no answer after the windows (docs/big-boards.md).
+	Polish PolishSteps
 }
 
 // PolishSteps is a set of steps of the path improvement after the
-// anytime beam search (Options.SkipPolish).
+// anytime beam search (Options.Polish).
 type PolishSteps uint8
 
 const (
@@ -97,10 +99,24 @@ const (
 	// of the path towards the goal, meeting a ball of every state within
 	// about 14 moves of the goal with its exact distance (perimeter
 	// search; goalball.go), replaces the path's rest by a shortest one.
-	// The ball (up to 2^20 states, about 70 MiB) is built once per Solver
-	// on first use, about 1.5 s on the 35- and 48-puzzle.
+	// The ball (up to 2^20 states, at most GoalBallBytes) is built once
+	// per Solver, beside the first beams, in 1.3 to 1.7 s on the 35- and
+	// 48-puzzle.
 	PolishTail
+	// PolishNone runs no step (with any other bit).
+	PolishNone PolishSteps = 1 << 7
 )
+
+// runs reports whether the steps p (Options.Polish) include step.
+func (p PolishSteps) runs(step PolishSteps) bool {
+	switch {
+	case p&PolishNone != 0:
+		return false
+	case p == 0:
+		return step == PolishWindows
+	}
+	return p&step != 0
+}
 
 // MaxRankWeight is the largest weight of Options.RankWeights.
 const MaxRankWeight = 8

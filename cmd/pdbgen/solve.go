@@ -278,7 +278,7 @@ func runSolve(e *env, args []string) error {
 	goal := fs.String("goal", "", "goal of --board: blank-last (default), blank-first or a board")
 	zaBytes := fs.Bool("zero-aware-bytes", false, zeroAwareBitsHelp)
 	compact := fs.Bool("compact-index", false, "IDA*: look the tables up through their compact index only, without the direct copy (N^k bytes per table of k tiles on N cells) that IDA* otherwise makes when it fits in memory: less memory and set-up time, a slower search")
-	polish := fs.String("polish", "windows,tail", "--algorithm anytime-beam: the path improvement after the beams, a comma-separated list of windows (windows of 16 to 128 moves re-solved by IDA*, cycles cut) and tail (an exact tail: IDA* from ever further back along the path, meeting a ball of the states within about 14 moves of the goal), or none")
+	polish := fs.String("polish", "windows", "--algorithm anytime-beam: the path improvement after the beams, a comma-separated list of windows (windows of 16 to 128 moves re-solved by IDA*, cycles cut) and tail (an exact tail: IDA* from ever further back along the path, meeting a ball of the states within about 14 moves of the goal), or none")
 	rankWeights := fs.String("rank-weights", "", fmt.Sprintf("beam searches: rank each level's children by W1*h1 + W2*h2 + ... over the additive set's parts (one weight per part, in the set's order, each 0 to %d; scripts/fit-rank-weights.py fits them to solutions) instead of by h; bounds still come from h", solver.MaxRankWeight))
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -306,7 +306,7 @@ func runSolve(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	skip, err := parsePolish(*polish, set["polish"], cfg.opt.Algorithm)
+	steps, err := parsePolish(*polish, set["polish"], cfg.opt.Algorithm)
 	if err != nil {
 		return err
 	}
@@ -321,7 +321,7 @@ func runSolve(e *env, args []string) error {
 		return err
 	}
 	src := solveSource{files: files, board: *board, goal: *goal, from: *from, budget: budget,
-		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact, ZeroAwareBits: !*zaBytes, RankWeights: weights, SkipPolish: skip}}
+		opt: solver.Options{Reflect: *reflect, Threads: *threads, Compact: *compact, ZeroAwareBits: !*zaBytes, RankWeights: weights, Polish: steps}}
 	s, err := src.open(e, cfg.opt.Algorithm)
 	if err != nil {
 		return err
@@ -330,6 +330,9 @@ func runSolve(e *env, args []string) error {
 		need := uint64(runtimeBase)
 		if len(files) > 0 {
 			need = heldLoadMemoryNeed(e, files, false)
+		}
+		if cfg.opt.Algorithm == solver.AlgAnytimeBeamSearch && steps&solver.PolishTail != 0 {
+			need += solver.GoalBallBytes // one per process, shared by the searches
 		}
 		mem, err := planSearchMemory(budget, need, *workers)
 		if err != nil {
@@ -694,26 +697,26 @@ func paramHelp(alg solver.Algorithm) string {
 
 // parsePolish parses --polish (given: set on the command line): a
 // comma-separated list of the steps windows and tail, or none, for the
-// anytime beam search only; it returns the steps to skip.
+// anytime beam search only; it returns the steps (solver.Options.Polish).
 func parsePolish(list string, given bool, alg solver.Algorithm) (solver.PolishSteps, error) {
 	if given && alg != solver.AlgAnytimeBeamSearch {
 		return 0, usageErr("--polish: only for --algorithm anytime-beam, not %s", alg)
 	}
-	skip := solver.PolishWindows | solver.PolishTail
 	if list == "none" {
-		return skip, nil
+		return solver.PolishNone, nil
 	}
+	var steps solver.PolishSteps
 	for _, f := range strings.Split(list, ",") {
 		switch strings.TrimSpace(f) {
 		case "windows":
-			skip &^= solver.PolishWindows
+			steps |= solver.PolishWindows
 		case "tail":
-			skip &^= solver.PolishTail
+			steps |= solver.PolishTail
 		default:
 			return 0, usageErr("--polish: %q is not windows, tail or none", f)
 		}
 	}
-	return skip, nil
+	return steps, nil
 }
 
 // parseRankWeights parses --rank-weights (a comma-separated list of

@@ -727,6 +727,11 @@ func TestSolveAlgorithmErrors(t *testing.T) {
 		{"goal of other tables", []string{"--weight", "2", "--goal", "blank-first", p8}, "the tables' goal is blank-last"},
 		{"goal of other tables bf", []string{"--goal", "blank-last", p8bf}, "the tables' goal is blank-first"},
 		{"search memory", []string{"--weight", "2", "--max-memory", "9M", "-j", "2", p123}, "less than 1 MiB for each of the 2 searches"},
+		{"polish with ida", []string{"--polish", "none", p8}, "--polish: only for --algorithm anytime-beam, not ida"},
+		{"polish with beam", []string{"--algorithm", "beam", "--polish", "tail", p8}, "--polish: only for --algorithm anytime-beam"},
+		{"polish junk", []string{"--beam", "--polish", "windows,tails", p8}, `--polish: "tails" is not windows, tail or none`},
+		{"polish empty", []string{"--beam", "--polish", "", p8}, `--polish: "" is not windows, tail or none`},
+		{"polish none and more", []string{"--beam", "--polish", "none,tail", p8}, `--polish: "none" is not windows, tail or none`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -910,5 +915,32 @@ func TestSolveAlgorithmAliases(t *testing.T) {
 		if !strings.Contains(help.stdout+help.stderr, "  "+name+": ") || !strings.Contains(help.stdout+help.stderr, name+" ("+alg.Summary()+")") {
 			t.Errorf("solve -h does not describe %s", name)
 		}
+	}
+}
+
+// TestParsePolish: --polish's lists give the solver's steps.
+func TestParsePolish(t *testing.T) {
+	const both = solver.PolishWindows | solver.PolishTail
+	for _, tt := range []struct {
+		list  string
+		given bool
+		want  solver.PolishSteps
+	}{
+		{"windows", false, solver.PolishWindows},
+		{"windows,tail", true, both},
+		{"tail, windows", true, both},
+		{"windows", true, solver.PolishWindows},
+		{"tail", true, solver.PolishTail},
+		{"tail,tail", true, solver.PolishTail},
+		{"none", true, solver.PolishNone},
+	} {
+		got, err := parsePolish(tt.list, tt.given, solver.AlgAnytimeBeamSearch)
+		if err != nil || got != tt.want {
+			t.Errorf("parsePolish(%q) = %v, %v; want %v", tt.list, got, err, tt.want)
+		}
+	}
+	// The default is accepted with every algorithm (not given).
+	if got, err := parsePolish("windows", false, solver.AlgIDA); err != nil || got != solver.PolishWindows {
+		t.Errorf("parsePolish(default, ida) = %v, %v", got, err)
 	}
 }

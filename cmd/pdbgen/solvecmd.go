@@ -11,7 +11,7 @@ import (
 
 // solveCmd is "pdbgen solve": its usage line, summary and help (the flags are
 // defined where it parses them).
-var solveCmd = &command{name: "solve", usage: "[--algorithm " + strings.Join(solver.Algorithms(), "|") + "] [--weight W] [--anytime] [--schedule W,W,...] [--restarts] [--beam] [--width W] [--max-nodes N] [--time-limit DUR] [--reflect] [--compact-index] [--zero-aware-bytes] [--rank-weights W,W,...] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
+var solveCmd = &command{name: "solve", usage: "[--algorithm " + strings.Join(solver.Algorithms(), "|") + "] [--weight W] [--anytime] [--schedule W,W,...] [--restarts] [--beam] [--width W] [--max-nodes N] [--time-limit DUR] [--reflect] [--compact-index] [--zero-aware-bytes] [--rank-weights W,W,...] [--polish windows,tail|none] [-j N] [-t N] [--json] [--from blank-first] [--max-memory SIZE] FILE... < boards   (bidirectional without tables: --board WxH [--goal G])",
 	short: "solve boards from stdin (optimally, or faster with a proven bound)",
 	help: `Prints "<board> : length <L> moves <M> nodes <K>" per board, or
 "<board> : unsolvable". <M> spells the moves as the direction in which the
