@@ -75,13 +75,15 @@ type window struct {
 	path   []uint8
 	nodes  uint64
 	budget uint64
-	stop   bool      // out of budget, or past the deadline
-	clock  uint64    // the node count at which to look at the clock next
+	stop   bool      // out of budget, or (with ball) past the deadline
+	clock  uint64    // with ball: the node count at which to look at the clock next
 	ball   *goalBall // the exact tail's goal ball (the target is the goal), or nil
 }
 
 // windowClock is the number of nodes between two looks at the clock in
-// a window's IDA* (a few milliseconds).
+// a window of the exact tail (a few milliseconds): its windows start far
+// back and are the ones that run out of budget. The other windows finish
+// once begun (at most windowNodes), as they did before the tail.
 const windowClock = 1 << 14
 
 // newImprover prepares the improvement of paths of s's boards.
@@ -263,9 +265,9 @@ func (im *improver) cutCycles(work puzzle.Board, path []uint8) ([]uint8, int) {
 }
 
 // solveWindow looks for a path from board (blank at blank) to target
-// shorter than limit moves, by IDA* within windowNodes nodes and the
-// improvement's deadline; ok is true when one is found (sub, a shortest
-// one).
+// shorter than limit moves, by IDA* within windowNodes nodes (and, with
+// ball, the improvement's deadline); ok is true when one is found (sub, a
+// shortest one).
 //
 // With ball (not nil; target must then be the goal) the search meets
 // the goal ball: a state of the ball within the bound ends it, the ball's
@@ -417,7 +419,7 @@ func (im *improver) dfs(g int, fs dupState) bool {
 			w.stop = true
 			return true
 		}
-		if w.nodes >= w.clock {
+		if w.ball != nil && w.nodes >= w.clock {
 			w.clock = w.nodes + windowClock
 			if !im.deadline.IsZero() && time.Now().After(im.deadline) {
 				w.stop = true
