@@ -77,10 +77,11 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt anyti
 	if err != nil || !ok {
 		return best, err
 	}
-	if s.opt.Polish.runs(PolishTail) {
-		// The exact tail's goal ball, built beside the beams (once per
-		// Solver; this goroutine ends at once when it is built or being built).
-		go s.goalBall()
+	if s.opt.Polish.Runs(PolishTail) && s.exact == nil {
+		// The exact tail's goal ball, built beside the beams, once per
+		// Solver: this goroutine ends at once when it is built, and waits
+		// for the build when another goroutine is building it.
+		go s.ensureBall()
 	}
 	a := &beamAnytime{s: s, ctx: ctx, b: b, work: work, opt: opt, maxWidth: maxWidth, began: began, best: best,
 		parity: s.geom.Manhattan(slices.Index(work, 0), int(s.goalPos[0])) % 2}

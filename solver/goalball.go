@@ -13,11 +13,13 @@ import (
 // the path towards the goal and stops at the first state of the ball it
 // reaches within the bound, then follows the ball's distances down to the
 // goal. Outside the ball a state is more than radius moves from the goal,
-// so max(h, radius+1) is still admissible there, and exact inside: the
-// front-to-perimeter heuristic of perimeter search (Dillenburg & Nelson
-// 1994, "Perimeter search", Artificial Intelligence 65:165-178; Manzini
-// 1995, "BIDA*", Artificial Intelligence 75:347-360), which is consistent
-// as the maximum of two consistent heuristics.
+// so max(h, radius+1) is still admissible there, and the ball's distance
+// is exact inside: a weaker, cheaper form of the front-to-perimeter
+// heuristic of perimeter search (the least h(s, p) + d(p) over the states
+// p on the ball's edge; Dillenburg & Nelson 1994, "Perimeter search",
+// Artificial Intelligence 65:165-178; Manzini 1995, "BIDA*", Artificial
+// Intelligence 75:347-360). It is consistent: a state of the ball next to
+// one outside is at distance radius.
 
 // ballStates bounds the states of the goal ball: it holds every level of
 // the breadth-first search from the goal that fits whole: radius 15 on
@@ -39,9 +41,9 @@ type goalBall struct {
 	dist   map[key]uint8
 }
 
-// goalBall returns s's goal ball, built on the first call (at most
-// ballStates states; about 1 s on the 48-puzzle).
-func (s *Solver) goalBall() *goalBall {
+// ensureBall returns s's goal ball, built on the first call (at most
+// ballStates states; 1.3 s on the 35-puzzle, 1.7 s on the 48-puzzle).
+func (s *Solver) ensureBall() *goalBall {
 	s.ballOnce.Do(func() { s.ball = s.buildGoalBall(ballStates) })
 	return s.ball
 }

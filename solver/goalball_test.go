@@ -2,8 +2,10 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,7 +71,7 @@ func TestGoalBall(t *testing.T) {
 // TestTailWindowOptimal checks the window IDA* that meets the goal ball
 // (solveWindow with a ball) against optimal lengths: from random states
 // of the 8-puzzle (breadth-first distances) and of the 15-puzzle (IDA*
-// with the same tables), with balls of radius 0 (the goal alone) to 14,
+// with the same tables), with balls of radius 0 (the goal alone) to 15,
 // it finds a path of exactly the optimum that ends at the goal, and none
 // within a limit of the optimum.
 func TestTailWindowOptimal(t *testing.T) {
@@ -91,6 +93,8 @@ func TestTailWindowOptimal(t *testing.T) {
 	}{
 		{"8", s8, 200, []int{1, 100, 5000}},
 		{"15", s15, 60, []int{1, 3000, 200000}},
+		{"8 near", s8, 8, []int{5000}},      // starts in the ball
+		{"15 near", s15, 10, []int{200000}}, // starts in the ball
 	} {
 		s := tc.s
 		var goal [puzzle.MaxCells]uint8
@@ -107,7 +111,7 @@ func TestTailWindowOptimal(t *testing.T) {
 					blank = s.step(&x, blank, m.dir[rng.IntN(int(m.n))])
 				}
 				var d int
-				if tc.name == "8" {
+				if s == s8 {
 					d = dist8[x]
 				} else {
 					out, err := s.Search(context.Background(), puzzle.Board(slices.Clone(x[:s.n])), SearchOptions{})
@@ -126,6 +130,9 @@ func TestTailWindowOptimal(t *testing.T) {
 				}
 				if d > ball.radius && im.nodes-before < uint64(d-ball.radius) {
 					t.Fatalf("%s, radius %d: %d nodes for a path of %d", tc.name, ball.radius, im.nodes-before, d)
+				}
+				if d <= ball.radius && im.nodes != before {
+					t.Fatalf("%s, radius %d: a start at distance %d in the ball, searched %d nodes", tc.name, ball.radius, d, im.nodes-before)
 				}
 				if d > ball.radius {
 					met++
@@ -217,8 +224,81 @@ func TestPolishSteps(t *testing.T) {
 		{PolishNone, false, false},
 		{PolishNone | PolishTail, false, false},
 	} {
-		if w, tl := tc.p.runs(PolishWindows), tc.p.runs(PolishTail); w != tc.windows || tl != tc.tail {
+		if w, tl := tc.p.Runs(PolishWindows), tc.p.Runs(PolishTail); w != tc.windows || tl != tc.tail {
 			t.Errorf("Polish %#x: windows %v, tail %v; want %v, %v", uint8(tc.p), w, tl, tc.windows, tc.tail)
 		}
+	}
+}
+
+// TestTailDeadline checks that a window of the exact tail stops at the
+// improvement's deadline: on 15-puzzle states whose window takes more
+// than four times windowClock nodes, the same window past the deadline
+// gives up at its first look at the clock, without a path.
+func TestTailDeadline(t *testing.T) {
+	s := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{})
+	rng := rand.New(rand.NewPCG(25, 26))
+	var goal [puzzle.MaxCells]uint8
+	copy(goal[:], s.goal)
+	ball := s.buildGoalBall(1000)
+	checked := 0
+	for range 40 {
+		x := randomState(s, rng)
+		blank := uint8(slices.Index(x[:s.n], 0))
+		im := s.newImprover()
+		if sub, ok := im.solveWindow(&x, blank, &goal, 200, ball); !ok || len(sub) == 0 {
+			t.Fatalf("%v without a deadline: found %v", x[:s.n], ok)
+		}
+		if im.nodes < 4*windowClock {
+			continue
+		}
+		im = s.newImprover()
+		im.deadline = time.Now().Add(-time.Second)
+		if _, ok := im.solveWindow(&x, blank, &goal, 200, ball); ok || !im.w.stop || im.nodes > windowClock+4 {
+			t.Fatalf("%v past the deadline: found %v, stopped %v, %d nodes", x[:s.n], ok, im.w.stop, im.nodes)
+		}
+		if checked++; checked == 3 {
+			return
+		}
+	}
+	t.Fatalf("%d states with windows of more than %d nodes", checked, 4*windowClock)
+}
+
+// TestAnytimeBeamTail runs the anytime beam search with both polish
+// steps on 15-puzzle states, two boards at once on one Solver (the goal
+// ball is built once, beside the beams, under the race detector in make
+// test): with beams of width at most 2 every answer replays, and the
+// polish shortens some.
+func TestAnytimeBeamTail(t *testing.T) {
+	s := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{Polish: PolishWindows | PolishTail})
+	rng := rand.New(rand.NewPCG(27, 28))
+	boards := []puzzle.Board{}
+	for range 2 {
+		x := randomState(s, rng)
+		boards = append(boards, puzzle.Board(slices.Clone(x[:s.n])))
+	}
+	outs := make([]Bounded, len(boards))
+	errs := make([]error, len(boards))
+	var wg sync.WaitGroup
+	for i, b := range boards {
+		wg.Go(func() {
+			opt := anytimeOptions{Beam: true, MaxWidth: 2}
+			opt.TimeLimit = 3 * time.Second
+			outs[i], errs[i] = s.solveBeamAnytime(context.Background(), b, opt)
+		})
+	}
+	wg.Wait()
+	polished := 0
+	for i, b := range boards {
+		if errs[i] != nil && !errors.Is(errs[i], ErrTimeLimit) {
+			t.Fatal(errs[i])
+		}
+		checkReplay(t, s.geom, b, s.goal, outs[i].Moves, outs[i].Length)
+		polished += outs[i].Polished
+	}
+	if polished == 0 {
+		t.Fatal("no greedy path was polished")
+	}
+	if s.ball == nil {
+		t.Fatal("no goal ball was built")
 	}
 }

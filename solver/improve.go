@@ -81,7 +81,7 @@ type window struct {
 }
 
 // windowClock is the number of nodes between two looks at the clock in
-// a window of the exact tail (a few milliseconds): its windows start far
+// a window of the exact tail (about a millisecond): its windows start far
 // back and are the ones that run out of budget. The other windows finish
 // once begun (at most windowNodes), as they did before the tail.
 const windowClock = 1 << 14
@@ -115,7 +115,7 @@ func (s *Solver) improvePath(ctx context.Context, work puzzle.Board, path []uint
 	im := s.newImprover()
 	im.deadline = deadline
 	path = slices.Clone(path)
-	if s.opt.Polish.runs(PolishWindows) {
+	if s.opt.Polish.Runs(PolishWindows) {
 		path, _ = im.cutCycles(work, path)
 		for _, w := range windowWidths {
 			for {
@@ -131,8 +131,8 @@ func (s *Solver) improvePath(ctx context.Context, work puzzle.Board, path []uint
 			}
 		}
 	}
-	if s.opt.Polish.runs(PolishTail) {
-		path = im.tail(ctx, work, path, deadline)
+	if s.opt.Polish.Runs(PolishTail) {
+		path = im.tail(ctx, work, path)
 	}
 	return path, im.nodes
 }
@@ -151,13 +151,13 @@ var tailWidths = []int{16, 32, 48, 64, 96, 128, 160, 192, 256}
 // (zero: none) or when ctx ends. The path returned leads from work to the
 // goal, at most as long as path, and its last min(len, radius+x) moves are
 // a shortest path for the last x tried.
-func (im *improver) tail(ctx context.Context, work puzzle.Board, path []uint8, deadline time.Time) []uint8 {
+func (im *improver) tail(ctx context.Context, work puzzle.Board, path []uint8) []uint8 {
 	s := im.s
-	ball := s.goalBall()
+	ball := s.ensureBall()
 	var goal [puzzle.MaxCells]uint8
 	copy(goal[:], s.goal)
 	for _, x := range tailWidths {
-		if ctx.Err() != nil || (!deadline.IsZero() && time.Now().After(deadline)) {
+		if ctx.Err() != nil || (!im.deadline.IsZero() && time.Now().After(im.deadline)) {
 			break
 		}
 		i := max(len(path)-ball.radius-x, 0)

@@ -107,8 +107,9 @@ const (
 	PolishNone PolishSteps = 1 << 7
 )
 
-// runs reports whether the steps p (Options.Polish) include step.
-func (p PolishSteps) runs(step PolishSteps) bool {
+// Runs reports whether the steps p (Options.Polish) include step
+// (PolishWindows or PolishTail).
+func (p PolishSteps) Runs(step PolishSteps) bool {
 	switch {
 	case p&PolishNone != 0:
 		return false
@@ -146,7 +147,8 @@ type Result struct {
 }
 
 // Solver solves boards against one format.Set. It is read-only after New
-// and safe for concurrent use by several goroutines.
+// (but for the exact tail's goal ball, built once on first use under a
+// sync.Once) and safe for concurrent use by several goroutines.
 type Solver struct {
 	set  *format.Set
 	opt  Options
@@ -287,6 +289,9 @@ func newWith(ctx context.Context, set *format.Set, opt Options, forceCat bool) (
 	s.rankSides = s.reflSide && s.cat == nil
 	if err := s.setRankWeights(opt.RankWeights); err != nil {
 		return nil, err
+	}
+	if opt.Polish&^(PolishWindows|PolishTail|PolishNone) != 0 {
+		return nil, fmt.Errorf("solver: polish steps %#x: want PolishWindows, PolishTail or PolishNone", uint8(opt.Polish))
 	}
 	if s.cat != nil && len(set.Partitions) > 1 && dupDepthCatalogue != dupDepth {
 		if s.dup, err = dupTable(dupDepthCatalogue); err != nil {

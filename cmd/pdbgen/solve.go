@@ -331,7 +331,7 @@ func runSolve(e *env, args []string) error {
 		if len(files) > 0 {
 			need = heldLoadMemoryNeed(e, files, false)
 		}
-		if cfg.opt.Algorithm == solver.AlgAnytimeBeamSearch && steps&solver.PolishTail != 0 {
+		if cfg.opt.Algorithm == solver.AlgAnytimeBeamSearch && steps.Runs(solver.PolishTail) {
 			need += solver.GoalBallBytes // one per process, shared by the searches
 		}
 		mem, err := planSearchMemory(budget, need, *workers)
@@ -347,7 +347,8 @@ func runSolve(e *env, args []string) error {
 
 // solveSource is what solve's Solver is made from: the table files, or
 // without them the --board and --goal of a bidirectional search; opt holds
-// the -t, --reflect and --compact-index flags.
+// the -t, --reflect, --compact-index, --zero-aware-bytes, --rank-weights
+// and --polish flags.
 type solveSource struct {
 	files             []string
 	board, goal, from string
@@ -707,11 +708,13 @@ func parsePolish(list string, given bool, alg solver.Algorithm) (solver.PolishSt
 	}
 	var steps solver.PolishSteps
 	for _, f := range strings.Split(list, ",") {
-		switch strings.TrimSpace(f) {
+		switch f = strings.TrimSpace(f); f {
 		case "windows":
 			steps |= solver.PolishWindows
 		case "tail":
 			steps |= solver.PolishTail
+		case "none":
+			return 0, usageErr("--polish: none goes alone, not with other steps")
 		default:
 			return 0, usageErr("--polish: %q is not windows, tail or none", f)
 		}

@@ -731,7 +731,8 @@ func TestSolveAlgorithmErrors(t *testing.T) {
 		{"polish with beam", []string{"--algorithm", "beam", "--polish", "tail", p8}, "--polish: only for --algorithm anytime-beam"},
 		{"polish junk", []string{"--beam", "--polish", "windows,tails", p8}, `--polish: "tails" is not windows, tail or none`},
 		{"polish empty", []string{"--beam", "--polish", "", p8}, `--polish: "" is not windows, tail or none`},
-		{"polish none and more", []string{"--beam", "--polish", "none,tail", p8}, `--polish: "none" is not windows, tail or none`},
+		{"polish none and more", []string{"--beam", "--polish", "none,tail", p8}, "--polish: none goes alone"},
+		{"polish junk after a space", []string{"--beam", "--polish", "tail, junk", p8}, `--polish: "junk" is not windows, tail or none`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
