@@ -29,9 +29,11 @@ const ballStates = 1 << 20
 // GoalBallBytes bounds the memory of the goal ball of the exact tail
 // (PolishTail) while it is built and after: its map of up to ballStates
 // states takes 144 MiB of heap on 6x6 (a 56-byte key, a distance and the
-// map's slot per state), plus the last level's boards while it is built.
-// The anytime beam search builds one per Solver.
-const GoalBallBytes = 192 << 20
+// map's slot per state), and while it is built the last two levels'
+// boards and the map's growth take more: the 48-puzzle's peak RSS rose by
+// 209 MiB with it (DeepCubeA's instances 0-3, docs/big-boards.md). The
+// anytime beam search builds one per Solver.
+const GoalBallBytes = 256 << 20
 
 // goalBall is every state at most radius moves from the goal, with its
 // distance, by the state's key (packer). It is read-only once built.
