@@ -78,10 +78,7 @@ func (s *Solver) solveBeamAnytime(ctx context.Context, b puzzle.Board, opt anyti
 		return best, err
 	}
 	if s.opt.Polish.Runs(PolishTail) && s.exact == nil {
-		// The exact tail's goal ball, built beside the beams, once per
-		// Solver: this goroutine ends at once when it is built, and waits
-		// for the build when another goroutine is building it.
-		go s.ensureBall()
+		s.startBall() // the exact tail's goal ball, built beside the beams
 	}
 	a := &beamAnytime{s: s, ctx: ctx, b: b, work: work, opt: opt, maxWidth: maxWidth, began: began, best: best,
 		parity: s.geom.Manhattan(slices.Index(work, 0), int(s.goalPos[0])) % 2}

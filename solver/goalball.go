@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"context"
 	"slices"
+	"time"
 
 	"github.com/tilepdb/tilepdb/puzzle"
 )
@@ -43,11 +45,48 @@ type goalBall struct {
 	dist   map[key]uint8
 }
 
-// ensureBall returns s's goal ball, built on the first call (at most
-// ballStates states; 1.3 s on the 35-puzzle, 1.7 s on the 48-puzzle).
-func (s *Solver) ensureBall() *goalBall {
-	s.ballOnce.Do(func() { s.ball = s.buildGoalBall(ballStates) })
-	return s.ball
+// startBall starts building s's goal ball in a goroutine on the first
+// call (at most ballStates states; 1.3 s on the 35-puzzle, 1.7 s on the
+// 48-puzzle) and returns a channel closed once s.ball is set.
+func (s *Solver) startBall() <-chan struct{} {
+	s.ballOnce.Do(func() {
+		s.ballReady = make(chan struct{})
+		go func() {
+			s.ball = s.buildGoalBall(ballStates)
+			close(s.ballReady)
+		}()
+	})
+	return s.ballReady
+}
+
+// waitBall returns s's goal ball (startBall), waiting for its build until
+// deadline (zero: no deadline) or until ctx ends; nil when either comes
+// first.
+func (s *Solver) waitBall(ctx context.Context, deadline time.Time) *goalBall {
+	ready := s.startBall()
+	var late <-chan time.Time
+	if !deadline.IsZero() {
+		t := time.NewTimer(time.Until(deadline))
+		defer t.Stop()
+		late = t.C
+	}
+	select {
+	case <-ready:
+		return s.ball
+	case <-ctx.Done():
+	case <-late:
+	}
+	return nil
+}
+
+// GoalBallBytes is the memory the exact tail's goal ball may take
+// (GoalBallBytes, the constant) when s runs the tail after an anytime beam
+// search (Options.Polish has PolishTail, tables that are not exact), else 0.
+func (s *Solver) GoalBallBytes() uint64 {
+	if !s.opt.Polish.Runs(PolishTail) || s.exact != nil || s.set == nil {
+		return 0
+	}
+	return GoalBallBytes
 }
 
 // buildGoalBall finds every state within radius moves of the goal by

@@ -298,7 +298,56 @@ func TestAnytimeBeamTail(t *testing.T) {
 	if polished == 0 {
 		t.Fatal("no greedy path was polished")
 	}
-	if s.ball == nil {
+	if s.ballReady == nil {
+		t.Fatal("the search started no goal ball")
+	}
+	<-s.ballReady
+	if s.ball == nil || s.ball.radius == 0 {
 		t.Fatal("no goal ball was built")
+	}
+}
+
+// TestTailDoesNotWait checks that the exact tail does not wait for its
+// goal ball past the improvement's deadline or a cancelled context: on a
+// fresh Solver (the ball takes about a second to build on 4x4) the tail
+// returns the path as it was, before the ball is built.
+func TestTailDoesNotWait(t *testing.T) {
+	s := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{Polish: PolishTail})
+	rng := rand.New(rand.NewPCG(29, 30))
+	var b [puzzle.MaxCells]uint8
+	copy(b[:], s.goal)
+	blank := uint8(slices.Index(s.goal, 0))
+	var back []uint8
+	for range 80 {
+		m := &s.nbr[blank]
+		k := rng.IntN(int(m.n))
+		blank = s.step(&b, blank, m.dir[k])
+		back = append(back, uint8(puzzle.Direction(m.dir[k]).Opposite()))
+	}
+	slices.Reverse(back)
+	work := puzzle.Board(slices.Clone(b[:s.n]))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name     string
+		ctx      context.Context
+		deadline time.Time
+	}{
+		{"deadline", context.Background(), time.Now().Add(20 * time.Millisecond)},
+		{"cancelled", ctx, time.Time{}},
+	} {
+		got, _ := s.improvePath(tc.ctx, work, back, tc.deadline)
+		select {
+		case <-s.ballReady:
+			t.Fatalf("%s: the tail returned after the ball was built", tc.name)
+		default:
+		}
+		if !slices.Equal(got, back) {
+			t.Fatalf("%s: the path changed (%d moves, was %d) without the ball", tc.name, len(got), len(back))
+		}
+	}
+	<-s.ballReady
+	if got, _ := s.improvePath(context.Background(), work, back, time.Time{}); len(got) >= len(back) {
+		t.Fatalf("with the ball: %d moves, was %d", len(got), len(back))
 	}
 }

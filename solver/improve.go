@@ -146,14 +146,19 @@ var tailWidths = []int{16, 32, 48, 64, 96, 128, 160, 192, 256}
 // tail finishes path (from work to the goal) with an exact tail: from
 // the state radius+x moves before the goal, for each x of tailWidths, a
 // shortest path to the goal by IDA* meeting the goal ball (solveWindow
-// with the ball) replaces the path's rest when it is shorter. It stops at
-// the start of the path, at the first window out of budget, at deadline
-// (zero: none) or when ctx ends. The path returned leads from work to the
+// with the ball) replaces the path's rest when it is shorter. It waits
+// for the goal ball (Solver.waitBall) no longer than the improvement's
+// deadline or ctx allow, and returns path as it is without the ball. It
+// stops at the start of the path, at the first window out of budget, at
+// the deadline (zero: none) or when ctx ends. The path returned leads from work to the
 // goal, at most as long as path, and its last min(len, radius+x) moves are
 // a shortest path for the last x tried.
 func (im *improver) tail(ctx context.Context, work puzzle.Board, path []uint8) []uint8 {
 	s := im.s
-	ball := s.ensureBall()
+	ball := s.waitBall(ctx, im.deadline)
+	if ball == nil {
+		return path // the deadline or ctx came before the ball
+	}
 	var goal [puzzle.MaxCells]uint8
 	copy(goal[:], s.goal)
 	for _, x := range tailWidths {

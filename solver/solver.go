@@ -200,10 +200,11 @@ type Solver struct {
 	// cat is the search data of a catalogue of several partitions
 	// (catalogue.go), nil otherwise.
 	cat *catalogue
-	// ball is the goal ball of the exact tail (goalball.go), built by
-	// goalBall on first use.
-	ballOnce sync.Once
-	ball     *goalBall
+	// ball is the goal ball of the exact tail (goalball.go), built in a
+	// goroutine that startBall starts once.
+	ballOnce  sync.Once
+	ballReady chan struct{} // closed once ball is built
+	ball      *goalBall
 	// nodeHook, when set (tests only), is called by dfs on every state
 	// it makes, with the board (the tile in each cell), the heuristic it
 	// evaluated for the move and the value of its incremental state.

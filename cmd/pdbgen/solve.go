@@ -224,14 +224,15 @@ type searchMemory struct {
 
 // planSearchMemory is the memory plan when workers searches run at once
 // beside tables needing tableNeed bytes (loadMemoryNeed, runtimeBase
-// included). The process is bounded by --max-memory, or without it by
+// included) and the exact tail's goal ball, ball bytes (0 without). The process is bounded by --max-memory, or without it by
 // the tables plus solver.DefaultMaxBytes per search (within the memory
 // available, when known). Of what the tables leave, each search gets an
 // equal share of 7/8 for its arrays (the rest is room for the runtime and
 // the garbage of growth steps); the memory limit is the process bound
 // less the pages the Go runtime does not see. Less than 1 MiB per search
 // is refused.
-func planSearchMemory(b sysmem.Budget, tableNeed uint64, workers int) (searchMemory, error) {
+func planSearchMemory(b sysmem.Budget, tableNeed, ball uint64, workers int) (searchMemory, error) {
+	tableNeed = sysmem.SatAdd(tableNeed, ball)
 	process := sysmem.SatAdd(tableNeed, sysmem.SatMul(uint64(workers), solver.DefaultMaxBytes))
 	if b.Known && (b.FromFlag || b.Limit < process) {
 		process = b.Limit
@@ -246,8 +247,12 @@ func planSearchMemory(b sysmem.Budget, tableNeed uint64, workers int) (searchMem
 		if b.FromFlag {
 			src = "--max-memory"
 		}
-		return searchMemory{}, usageErr("%s %s leaves %s for the search after %s for the tables: less than 1 MiB for each of the %d searches (-j)",
-			src, sysmem.FormatSize(process), sysmem.FormatSize(room), sysmem.FormatSize(tableNeed), workers)
+		what := "the tables"
+		if ball > 0 {
+			what = fmt.Sprintf("the tables and %s for --polish tail's goal ball", sysmem.FormatSize(ball))
+		}
+		return searchMemory{}, usageErr("%s %s leaves %s for the search after %s for %s: less than 1 MiB for each of the %d searches (-j)",
+			src, sysmem.FormatSize(process), sysmem.FormatSize(room), sysmem.FormatSize(tableNeed), what, workers)
 	}
 	limit := process - min(process/8, nonGoBytes)
 	return searchMemory{perSearch: int64(min(share, math.MaxInt64)), limit: int64(min(limit, math.MaxInt64))}, nil
@@ -331,10 +336,11 @@ func runSolve(e *env, args []string) error {
 		if len(files) > 0 {
 			need = heldLoadMemoryNeed(e, files, false)
 		}
-		if cfg.opt.Algorithm == solver.AlgAnytimeBeamSearch && steps.Runs(solver.PolishTail) {
-			need += solver.GoalBallBytes // one per process, shared by the searches
+		var ball uint64
+		if cfg.opt.Algorithm == solver.AlgAnytimeBeamSearch {
+			ball = s.GoalBallBytes() // one per process, shared by the searches
 		}
-		mem, err := planSearchMemory(budget, need, *workers)
+		mem, err := planSearchMemory(budget, need, ball, *workers)
 		if err != nil {
 			return err
 		}

@@ -727,6 +727,7 @@ func TestSolveAlgorithmErrors(t *testing.T) {
 		{"goal of other tables", []string{"--weight", "2", "--goal", "blank-first", p8}, "the tables' goal is blank-last"},
 		{"goal of other tables bf", []string{"--goal", "blank-last", p8bf}, "the tables' goal is blank-first"},
 		{"search memory", []string{"--weight", "2", "--max-memory", "9M", "-j", "2", p123}, "less than 1 MiB for each of the 2 searches"},
+		{"polish tail memory", []string{"--beam", "--polish", "tail", "--max-memory", "100M", p123}, "for --polish tail's goal ball"},
 		{"polish with ida", []string{"--polish", "none", p8}, "--polish: only for --algorithm anytime-beam, not ida"},
 		{"polish with beam", []string{"--algorithm", "beam", "--polish", "tail", p8}, "--polish: only for --algorithm anytime-beam"},
 		{"polish junk", []string{"--beam", "--polish", "windows,tails", p8}, `--polish: "tails" is not windows, tail or none`},
