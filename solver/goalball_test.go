@@ -173,17 +173,7 @@ func TestTailImprovePath(t *testing.T) {
 	}{{"8", s8, 60}, {"15", s15, 90}} {
 		s := tc.s
 		for range samples {
-			var b [puzzle.MaxCells]uint8
-			copy(b[:], s.goal)
-			blank := uint8(slices.Index(s.goal, 0))
-			var back []uint8
-			for range tc.walk {
-				m := &s.nbr[blank]
-				k := rng.IntN(int(m.n))
-				blank = s.step(&b, blank, m.dir[k])
-				back = append(back, uint8(puzzle.Direction(m.dir[k]).Opposite()))
-			}
-			slices.Reverse(back)
+			b, blank, back := reversedWalk(s, rng, tc.walk)
 			work := puzzle.Board(slices.Clone(b[:s.n]))
 			got, _ := s.improvePath(context.Background(), work, back, time.Time{})
 			end, eb := b, blank
@@ -314,17 +304,7 @@ func TestAnytimeBeamTail(t *testing.T) {
 func TestTailDoesNotWait(t *testing.T) {
 	s := newSolver(t, set(t, 4, 4, "blank-last", []uint8{1, 2, 3, 5, 6}, []uint8{4, 7, 8, 11, 12}, []uint8{9, 10, 13, 14, 15}), Options{Polish: PolishTail})
 	rng := rand.New(rand.NewPCG(29, 30))
-	var b [puzzle.MaxCells]uint8
-	copy(b[:], s.goal)
-	blank := uint8(slices.Index(s.goal, 0))
-	var back []uint8
-	for range 80 {
-		m := &s.nbr[blank]
-		k := rng.IntN(int(m.n))
-		blank = s.step(&b, blank, m.dir[k])
-		back = append(back, uint8(puzzle.Direction(m.dir[k]).Opposite()))
-	}
-	slices.Reverse(back)
+	b, _, back := reversedWalk(s, rng, 80)
 	work := puzzle.Board(slices.Clone(b[:s.n]))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

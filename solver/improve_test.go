@@ -33,6 +33,22 @@ func bfsFrom(s *Solver, t [puzzle.MaxCells]uint8) map[[puzzle.MaxCells]uint8]int
 	return dist
 }
 
+// reversedWalk makes a random walk of n moves from the goal and returns
+// its end b (blank at blank) and the walk reversed: a path of n moves
+// from b to the goal, full of detours.
+func reversedWalk(s *Solver, rng *rand.Rand, n int) (b [puzzle.MaxCells]uint8, blank uint8, back []uint8) {
+	copy(b[:], s.goal)
+	blank = uint8(slices.Index(s.goal, 0))
+	for range n {
+		m := &s.nbr[blank]
+		k := rng.IntN(int(m.n))
+		blank = s.step(&b, blank, m.dir[k])
+		back = append(back, uint8(puzzle.Direction(m.dir[k]).Opposite()))
+	}
+	slices.Reverse(back)
+	return b, blank, back
+}
+
 // windowH is the improver's heuristic of x towards t.
 func windowH(im *improver, x, t [puzzle.MaxCells]uint8) int {
 	im.w.board = x
@@ -183,18 +199,7 @@ func TestImprovePath(t *testing.T) {
 	for _, tc := range cases {
 		s := tc.s
 		for range samples {
-			// A walk from the goal, reversed: a path from its end to the goal.
-			var b [puzzle.MaxCells]uint8
-			copy(b[:], s.goal)
-			blank := uint8(slices.Index(s.goal, 0))
-			var back []uint8
-			for range tc.walk {
-				m := &s.nbr[blank]
-				k := rng.IntN(int(m.n))
-				blank = s.step(&b, blank, m.dir[k])
-				back = append(back, uint8(puzzle.Direction(m.dir[k]).Opposite()))
-			}
-			slices.Reverse(back)
+			b, blank, back := reversedWalk(s, rng, tc.walk)
 			work := puzzle.Board(slices.Clone(b[:s.n]))
 			got, nodes := s.improvePath(context.Background(), work, back, time.Time{})
 			if len(got) > len(back) {
